@@ -1,0 +1,47 @@
+"""The machine interface of the rules engine: one JSON phase in, its outcome out."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .rules import OptionError, Position, PositionError, adjudicate
+from .rules.position import power_id
+from .variants import VariantError, load_rules, load_variant
+
+
+class InputError(ValueError):
+    """Input that is not a phase the engine can adjudicate; the message names the problem."""
+
+
+def adjudicate_document(doc: Any) -> dict[str, Any]:
+    """Adjudicate one `gamesmaster adjudicate` input document and return the output document."""
+    if not isinstance(doc, Mapping):
+        raise InputError(f"the input must be a JSON object, not {type(doc).__name__}")
+    unknown = set(doc) - {"variant", "rules", "phase", "units", "centers", "dislodged", "standoffs", "orders"}
+    if unknown:
+        raise InputError(f"unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
+    try:
+        variant = load_variant(str(doc.get("variant", "standard")))
+        options = load_rules(doc.get("rules"), default=variant.default_rules)
+        position = Position.from_dict(variant, doc)
+        orders_doc = doc.get("orders", {}) or {}
+        if not isinstance(orders_doc, Mapping):
+            raise InputError("orders must be an object keyed by power")
+        orders: dict[str, list[str]] = {}
+        for name, texts in orders_doc.items():
+            power = power_id(variant, name)
+            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+                raise InputError(f"orders of {power} must be a list of strings")
+            orders.setdefault(power, []).extend(texts)
+    except (VariantError, OptionError, PositionError) as exc:
+        raise InputError(str(exc)) from None
+    result = adjudicate(position, orders, options)
+    rules_out: Any = doc.get("rules", options.preset)
+    nxt = result.next.to_dict()
+    nxt["rules"] = rules_out
+    return {
+        "phase": str(position.phase),
+        "orders": [o.as_dict() for o in result.outcomes],
+        "next": {"variant": nxt.pop("variant"), "rules": nxt.pop("rules"), **nxt},
+        "winner": result.winner,
+    }

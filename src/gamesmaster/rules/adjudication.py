@@ -1,0 +1,205 @@
+"""One phase in, its outcome and the next position out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable, Mapping
+
+from . import legality
+from .adjustments import adjudicate_adjustments, adjustments_due
+from .movement import MovementResolver
+from .notation import Reading, parse_order
+from .options import RuleOptions
+from .orders import (ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, Waive,
+                     format_order)
+from .phase import Phase
+from .position import Dislodgement, Position
+from .retreats import adjudicate_retreats, retreat_options
+
+SUCCEEDS, FAILS, INVALID = "succeeds", "fails", "invalid"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one submitted order, with the reason in plain words."""
+
+    power: str
+    text: str
+    order: Order | None
+    result: str  # succeeds, fails or invalid
+    reason: str
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        """The outcome in the `gamesmaster adjudicate` output schema."""
+        doc: dict[str, object] = {"power": self.power, "text": self.text,
+                                  "order": format_order(self.order) if self.order else None,
+                                  "result": self.result, "reason": self.reason}
+        if self.notes:
+            doc["notes"] = list(self.notes)
+        return doc
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """The outcome of a phase: every order's outcome, the next position and any winner."""
+
+    position: Position
+    outcomes: tuple[Outcome, ...]
+    next: Position
+    winner: str | None = None
+
+
+Submitted = Mapping[str, Iterable["str | Order | Reading"]]
+
+
+def read_orders(position: Position, orders: Submitted, options: RuleOptions) -> list[tuple[str, Reading]]:
+    """Read every submitted order (text, Order or Reading) in submission order."""
+    out: list[tuple[str, Reading]] = []
+    for power, items in orders.items():
+        for item in items:
+            if isinstance(item, Reading):
+                out.append((power, item))
+            elif isinstance(item, str):
+                out.append((power, parse_order(item, position, power, options)))
+            else:
+                out.append((power, Reading(format_order(item), item)))
+    return out
+
+
+def adjudicate(position: Position, orders: Submitted, options: RuleOptions | None = None) -> Adjudication:
+    """Adjudicate one phase: orders are by power, as text or already-read orders."""
+    options = options or RuleOptions()
+    readings = read_orders(position, orders, options)
+    if position.phase.is_movement:
+        return _movement(position, readings, options)
+    if position.phase.is_retreat:
+        return _retreats(position, readings, options)
+    return _adjustments(position, readings, options)
+
+
+def _invalid(power: str, reading: Reading, reason: str | None = None) -> Outcome:
+    return Outcome(power, reading.text, reading.order, INVALID, reason or reading.error or "invalid", reading.notes)
+
+
+def _accepted(position: Position, readings: list[tuple[str, Reading]], kinds: tuple[type, ...],
+              options: RuleOptions) -> tuple[dict[int, Outcome], dict[str, int]]:
+    """Sort out unreadable orders, wrong kinds and two orders for one unit (DATC 4.D.3)."""
+    done: dict[int, Outcome] = {}
+    by_unit: dict[str, list[int]] = {}
+    for i, (power, reading) in enumerate(readings):
+        order = reading.order
+        if not reading.ok:
+            done[i] = _invalid(power, reading)
+        elif not isinstance(order, kinds):
+            done[i] = _invalid(power, reading, f"invalid: a {type(order).__name__.lower()} order cannot be given in {position.phase.title}")
+        elif not isinstance(order, Waive) and order.unit.power != power:  # type: ignore[union-attr]
+            done[i] = _invalid(power, reading, f"invalid: {order.unit} belongs to {order.unit.power.capitalize()}")  # type: ignore[union-attr]
+        elif not isinstance(order, (Waive,)) and kinds is not ADJUSTMENT_ORDERS:
+            by_unit.setdefault(order.unit.province, []).append(i)  # type: ignore[union-attr]
+    chosen: dict[str, int] = {}
+    for pid, idxs in by_unit.items():
+        distinct = {format_order(readings[i][1].order) for i in idxs}  # type: ignore[arg-type]
+        if len(distinct) == 1:
+            chosen[pid] = idxs[0]
+            for i in idxs[1:]:
+                power, reading = readings[i]
+                done[i] = Outcome(power, reading.text, reading.order, FAILS, "the same order was given twice: counted once", reading.notes)
+            continue
+        if options.two_orders == "first":
+            keep = idxs[0]
+        elif options.two_orders == "last":
+            keep = idxs[-1]
+        else:
+            keep = None
+        for i in idxs:
+            if i != keep:
+                power, reading = readings[i]
+                done[i] = _invalid(power, reading, f"invalid: two different orders for {reading.order.unit}")  # type: ignore[union-attr]
+        if keep is not None:
+            chosen[pid] = keep
+    return done, chosen
+
+
+def _movement(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
+    done, chosen = _accepted(position, readings, MOVEMENT_ORDERS, options)
+    orders: dict[str, Order] = {}
+    for pid, i in chosen.items():
+        power, reading = readings[i]
+        order = reading.order
+        reason = legality.check(position, options, order)  # type: ignore[arg-type]
+        if reason:
+            done[i] = _invalid(power, reading, reason)
+        else:
+            orders[pid] = order  # type: ignore[assignment]
+    result = MovementResolver(position, orders, options).run()
+    for pid, i in chosen.items():
+        if i in done:
+            continue
+        power, reading = readings[i]
+        verdict = result.verdicts[pid]
+        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if verdict.succeeded else FAILS,
+                          verdict.reason, reading.notes)
+    dislodged = tuple(Dislodgement(d.unit, d.attacker, d.convoyed, d.retreats) for d in result.dislodged)
+    after = replace(position, units=result.units, dislodged=dislodged, standoffs=result.standoffs,
+                    phase=position.phase.following())
+    if not any(d.retreats for d in dislodged):
+        # Nothing can retreat: the dislodged units are disbanded and the phase is skipped.
+        after = replace(after, dislodged=(), standoffs=frozenset(), phase=after.phase.following())
+        return _finish(position, done, readings, _after_retreats(after, options), options)
+    return _finish(position, done, readings, after, options)
+
+
+def _retreats(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
+    done, chosen = _accepted(position, readings, RETREAT_ORDERS, options)
+    listed = replace(position, dislodged=tuple(
+        replace(d, retreats=retreat_options(position, d, options)) for d in position.dislodged))
+    orders = [(i, readings[i][1].order) for i in chosen.values() if i not in done]
+    result = adjudicate_retreats(listed, orders, options)  # type: ignore[arg-type]
+    for i, (ok, reason) in result.verdicts.items():
+        power, reading = readings[i]
+        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if ok else (INVALID if reason.startswith("invalid") else FAILS), reason, reading.notes)
+    after = replace(position, units=result.units, dislodged=(), standoffs=frozenset(), phase=position.phase.following())
+    return _finish(position, done, readings, _after_retreats(after, options), options)
+
+
+def _adjustments(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
+    done, _ = _accepted(position, readings, ADJUSTMENT_ORDERS, options)
+    orders = [(i, r.order) for i, (_, r) in enumerate(readings) if i not in done]
+    result = adjudicate_adjustments(position, orders, options)  # type: ignore[arg-type]
+    for i, (ok, reason) in result.verdicts.items():
+        power, reading = readings[i]
+        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if ok else (INVALID if reason.startswith("invalid") else FAILS), reason, reading.notes)
+    after = replace(position, units=result.units, phase=position.phase.following())
+    return _finish(position, done, readings, after, options)
+
+
+def _after_retreats(position: Position, options: RuleOptions) -> Position:
+    """Ownership changes after the Fall (with retreats); skip an adjustment phase with nothing to do."""
+    phase = position.phase
+    if phase.season == "W":
+        centres = dict(position.centres)
+        for pid, unit in position.units.items():
+            if position.map.provinces[pid].supply_centre:
+                centres[pid] = unit.power
+        position = replace(position, centres=centres)
+        if not adjustments_due(position):
+            position = replace(position, phase=Phase("S", phase.year + 1, "M"))
+    return position
+
+
+def _finish(position: Position, done: dict[int, Outcome], readings: list[tuple[str, Reading]],
+            after: Position, options: RuleOptions) -> Adjudication:
+    outcomes = tuple(done[i] for i in range(len(readings)))
+    return Adjudication(position, outcomes, after, winner(after, options))
+
+
+def winner(position: Position, options: RuleOptions) -> str | None:
+    """The power that has won by the rule set's victory criterion, if any."""
+    if position.phase.kind == "R":
+        return None
+    need = position.variant.victory_centres
+    for power in position.variant.powers:
+        if len(position.centres_of(power)) >= need:
+            return power
+    return None

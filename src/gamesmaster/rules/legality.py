@@ -1,0 +1,139 @@
+"""Whether an order could be valid at all (DATC 4.E.1), with the reason when not.
+
+An illegal order is ignored and the unit holds. These checks know only the position,
+never the other orders: an order that is legal but matches nothing (a support for a
+move nobody made) is void, which the adjudication decides.
+"""
+
+from __future__ import annotations
+
+from . import convoys
+from .geography import Location, Terrain, UnitType
+from .options import RuleOptions
+from .orders import Convoy, Hold, Move, Order, Support, describe_unit, short
+from .position import Position, Unit
+
+
+def fleet_destination(position: Position, options: RuleOptions, unit: Unit,
+                      dest: Location) -> tuple[Location | None, str | None, str | None]:
+    """Settle the coast of a fleet's destination: (location, illegal reason, reading note)."""
+    board = position.map
+    targets = board.fleet_targets(unit.location, dest.province)
+    if not targets:
+        return None, f"void: {describe_unit(unit)} cannot reach {short(dest.province)}", None
+    if dest.coast is None or len(board.fleet_locations(dest.province)) <= 1:
+        if len(targets) == 1:
+            note = None
+            if dest.coast is None and targets[0].coast:
+                if options.coast_omitted == "fail":
+                    return None, f"void: the order must say which coast of {board.name(dest.province)}", None
+                note = f"read {short(dest.province)} as {short(targets[0])}: the only coast {describe_unit(unit)} can reach"
+            elif dest.coast and dest.coast != targets[0].coast:
+                note = f"ignored the coast {dest.coast}: {board.name(dest.province)} has one coast"
+            return targets[0], None, note
+        return None, (f"void: {board.name(dest.province)} has two coasts {describe_unit(unit)} can reach; "
+                      "the order must say which"), None
+    if dest in targets:
+        return dest, None, None
+    if options.coast_impossible == "ignore" and len(targets) == 1:
+        return targets[0], None, f"read {short(dest)} as {short(targets[0])}: the only coast {describe_unit(unit)} can reach"
+    return None, f"void: {describe_unit(unit)} cannot reach {board.name(dest)}", None
+
+
+def convoy_possible(position: Position, src: str, dest: str, exclude: str | None = None) -> bool:
+    """Whether fleets now at sea could carry an army from src to dest (ignoring orders)."""
+    board = position.map
+    seas = board.convoy_seas()
+    fleets = [p for p, u in position.units.items()
+              if p in seas and u.type is UnitType.FLEET and p != exclude]
+    return _coastal(position, src) and _coastal(position, dest) and convoys.sea_route_exists(board, src, dest, fleets)
+
+
+def _coastal(position: Position, pid: str) -> bool:
+    return position.map.provinces[pid].terrain is Terrain.COAST
+
+
+def can_move(position: Position, unit: Unit, dest: str, exclude_fleet: str | None = None) -> bool:
+    """Whether the unit could move to dest by itself or by a possible convoy."""
+    board = position.map
+    if dest == unit.province:
+        return False
+    if unit.type is UnitType.FLEET:
+        return bool(board.fleet_targets(unit.location, dest))
+    if board.provinces[dest].terrain not in (Terrain.LAND, Terrain.COAST):
+        return False
+    return board.army_adjacent(unit.province, dest) or convoy_possible(position, unit.province, dest, exclude_fleet)
+
+
+def check(position: Position, options: RuleOptions, order: Order) -> str | None:
+    """Why a movement-phase order is illegal, or None if it could be valid."""
+    if isinstance(order, Hold):
+        return None
+    if isinstance(order, Move):
+        return _check_move(position, order)
+    if isinstance(order, Support):
+        return _check_support(position, order)
+    if isinstance(order, Convoy):
+        return _check_convoy(position, order)
+    return "void: not an order for a movement phase"
+
+
+def _check_move(position: Position, order: Move) -> str | None:
+    unit, dest = order.unit, order.dest.province
+    if dest == unit.province:
+        return f"void: {describe_unit(unit)} cannot move to the space it is in"
+    board = position.map
+    if unit.type is UnitType.FLEET:
+        if not board.fleet_adjacent(unit.location, order.dest):
+            return f"void: {describe_unit(unit)} cannot reach {board.name(order.dest)}"
+        return None
+    terrain = board.provinces[dest].terrain
+    if terrain is Terrain.SEA:
+        return f"void: an army cannot move to {board.name(dest)}"
+    if terrain is Terrain.IMPASSABLE:
+        return f"void: {board.name(dest)} is impassable"
+    if board.army_adjacent(unit.province, dest) or convoy_possible(position, unit.province, dest):
+        return None
+    if _coastal(position, unit.province) and _coastal(position, dest):
+        return f"void: {describe_unit(unit)} cannot reach {short(dest)}: no fleets at sea could convoy it there"
+    return f"void: {describe_unit(unit)} cannot reach {short(dest)}"
+
+
+def _check_support(position: Position, order: Support) -> str | None:
+    unit, supported = order.unit, order.supported
+    if supported.province == unit.province:
+        return f"void: {describe_unit(unit)} cannot support itself"
+    target = order.dest.province if order.dest else supported.province
+    if target == unit.province:
+        return f"void: {describe_unit(unit)} cannot support a move into its own space"
+    if not position.map.can_reach(unit.type, unit.location, target):
+        return f"void: {describe_unit(unit)} cannot support into {short(target)}: it could not move there"
+    if order.dest is not None:
+        if not can_move(position, supported, target, exclude_fleet=unit.province):
+            return f"void: {describe_unit(supported)} cannot move to {short(target)}, so it cannot be supported there"
+        if order.dest.coast and supported.type is UnitType.FLEET:
+            if order.dest not in position.map.fleet_targets(supported.location, target):
+                return f"void: {describe_unit(supported)} cannot reach {short(order.dest)}"
+    return None
+
+
+def _check_convoy(position: Position, order: Convoy) -> str | None:
+    board = position.map
+    fleet, army, dest = order.unit, order.army, order.dest.province
+    if fleet.type is not UnitType.FLEET:
+        return f"void: only a fleet can convoy"
+    prov = board.provinces[fleet.province]
+    if not prov.is_sea or not prov.convoys:
+        return f"void: {describe_unit(fleet)} is not at sea and cannot convoy"
+    if army.type is not UnitType.ARMY:
+        return f"void: only an army can be convoyed; {describe_unit(army)} is a fleet"
+    if dest == army.province:
+        return f"void: {describe_unit(army)} cannot be convoyed to the space it is in"
+    if not (_coastal(position, army.province) and _coastal(position, dest)):
+        return f"void: {describe_unit(army)} cannot be convoyed to {short(dest)}"
+    seas = board.convoy_seas()
+    fleets = [p for p, u in position.units.items() if p in seas and u.type is UnitType.FLEET]
+    if not any(fleet.province in route for route in convoys.routes(board, army.province, dest, fleets)):
+        return (f"void: {describe_unit(fleet)} is on no convoy route from {short(army.province)} "
+                f"to {short(dest)}")
+    return None

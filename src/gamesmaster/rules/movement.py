@@ -1,0 +1,480 @@
+"""Adjudication of a movement phase (Kruijswijk's guess-and-check resolution).
+
+Every move, support and convoy is a decision that succeeds or fails. `resolve`
+settles a decision by asking `_adjudicate` for it, recursively settling whatever it
+depends on; when the recursion comes back to a decision still being settled, the
+decision is guessed, tried both ways, and a cycle with no single answer is settled
+by the backup rule (circular movement succeeds; a convoy paradox by the rule set's
+paradox rule, the Szykman rule by default). The strength definitions are those of
+DATC v3.0 section 5.B.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import convoys
+from .geography import Location, Map, UnitType
+from .options import RuleOptions
+from .orders import Convoy, Hold, Move, Order, Support, describe_order, describe_unit, short
+from .position import Position, Unit
+
+_GUESSING = 1
+_RESOLVED = 2
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What became of one unit's order in a movement phase."""
+
+    succeeded: bool
+    reason: str
+    dislodged_by: str | None = None  # province the dislodging unit came from
+
+
+@dataclass(frozen=True)
+class Dislodged:
+    """A unit dislodged in the movement, with where its attacker came from."""
+
+    unit: Unit
+    attacker: str
+    convoyed: bool
+    retreats: tuple[Location, ...]
+
+
+@dataclass(frozen=True)
+class MovementResult:
+    """The outcome of a movement phase: a verdict per ordered unit and the new board."""
+
+    verdicts: dict[str, Verdict]  # by the province the unit started in
+    units: dict[str, Unit]  # units on the board afterwards (dislodged ones not included)
+    dislodged: tuple[Dislodged, ...]
+    standoffs: frozenset[str]
+
+
+class MovementResolver:
+    """Settles one movement phase; build it with every unit's (legal) order."""
+
+    def __init__(self, position: Position, orders: dict[str, Order], options: RuleOptions,
+                 void: dict[str, str] | None = None) -> None:
+        self.position = position
+        self.map: Map = position.map
+        self.options = options
+        self.units = position.units
+        self.orders: dict[str, Order] = {p: orders.get(p, Hold(u)) for p, u in self.units.items()}
+        self.void: dict[str, str] = dict(void or {})  # province -> why its order has no effect
+        self.state: dict[str, int] = {}
+        self.result: dict[str, bool] = {}
+        self.deps: list[str] = []
+        self.paradox: set[str] = set()  # convoys cancelled by the paradox rule
+        self.moves_into: dict[str, list[str]] = {}
+        self.move_supports: dict[str, list[str]] = {}
+        self.hold_supports: dict[str, list[str]] = {}
+        self.convoyed_by: dict[str, list[str]] = {}  # army province -> its convoying fleets
+        self.by_convoy: dict[str, bool] = {}
+        self._prepare()
+
+    # -- matching orders to each other -------------------------------------------------
+
+    def _prepare(self) -> None:
+        orders = self.orders
+        convoy_offers: dict[tuple[str, str], list[str]] = {}
+        for p, o in orders.items():
+            if isinstance(o, Convoy):
+                convoy_offers.setdefault((o.army.province, o.dest.province), []).append(p)
+        for p, o in orders.items():
+            if not isinstance(o, Move):
+                continue
+            dest = o.dest.province
+            self.moves_into.setdefault(dest, []).append(p)
+            fleets = convoy_offers.get((p, dest), []) if o.unit.type is UnitType.ARMY else []
+            self.by_convoy[p] = self._goes_by_convoy(o, fleets)
+            if self.by_convoy[p]:
+                self.convoyed_by[p] = fleets
+                if not convoys.sea_route_exists(self.map, p, dest, fleets):
+                    self.void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
+        for p, o in orders.items():
+            if isinstance(o, Support):
+                self._match_support(p, o)
+            elif isinstance(o, Convoy):
+                army = orders.get(o.army.province)
+                if not (isinstance(army, Move) and army.unit == o.army and army.dest.province == o.dest.province):
+                    self.void[p] = f"void: {describe_unit(o.army)} was not ordered to {short(o.dest)}"
+                elif not self.by_convoy.get(o.army.province):
+                    self.void[p] = f"void: {describe_unit(o.army)} moves over land, not by convoy"
+
+    def _goes_by_convoy(self, move: Move, fleets: list[str]) -> bool:
+        """Whether an army's move uses a convoy (DATC 4.A.3 for adjacent provinces)."""
+        if move.unit.type is not UnitType.ARMY:
+            return False
+        if not self.map.army_adjacent(move.unit.province, move.dest.province):
+            return True
+        rule = self.options.adjacent_convoy
+        if rule == "forbidden":
+            return False
+        if move.via_convoy:
+            return True
+        if rule == "intent":
+            return any(self.units[f].power == move.unit.power for f in fleets)
+        return False
+
+    def _match_support(self, p: str, o: Support) -> None:
+        target = self.orders.get(o.supported.province)
+        if o.dest is None:
+            if isinstance(target, Move):
+                self.void[p] = (f"void: {describe_unit(o.supported)} was ordered to move, "
+                                "so it cannot be supported in place")
+                return
+            self.hold_supports.setdefault(o.supported.province, []).append(p)
+            return
+        if not isinstance(target, Move) or target.dest.province != o.dest.province:
+            self.void[p] = f"void: {describe_unit(o.supported)} was not ordered to {short(o.dest)}"
+            return
+        if o.dest.coast and target.dest.coast and o.dest.coast != target.dest.coast:
+            self.void[p] = f"void: {describe_unit(o.supported)} was ordered to {short(target.dest)}, not {short(o.dest)}"
+            return
+        self.move_supports.setdefault(o.supported.province, []).append(p)
+
+    # -- the guess-and-check resolution -----------------------------------------------
+
+    def resolve(self, p: str) -> bool:
+        """Settle the decision of the order of the unit in province p."""
+        state = self.state.get(p)
+        if state == _RESOLVED:
+            return self.result[p]
+        if state == _GUESSING:
+            if p not in self.deps:
+                self.deps.append(p)
+            return self.result[p]
+        start = len(self.deps)
+        self.state[p] = _GUESSING
+        self.result[p] = False
+        first = self._adjudicate(p)
+        if len(self.deps) == start:
+            if self.state.get(p) != _RESOLVED:
+                self.state[p] = _RESOLVED
+                self.result[p] = first
+            return self.result[p]
+        if self.deps[start] != p:
+            # Part of a cycle begun further up: report the guess-based answer upward.
+            self.deps.append(p)
+            self.result[p] = first
+            return first
+        self._forget(start)
+        self.state[p] = _GUESSING
+        self.result[p] = True
+        second = self._adjudicate(p)
+        if first == second:
+            self._forget(start)
+            self.state[p] = _RESOLVED
+            self.result[p] = first
+            return first
+        self._backup_rule(start)
+        return self.resolve(p)
+
+    def _forget(self, start: int) -> None:
+        for q in self.deps[start:]:
+            self.state.pop(q, None)
+        del self.deps[start:]
+
+    def _backup_rule(self, start: int) -> None:
+        cycle = self.deps[start:]
+        del self.deps[start:]
+        fleets = [q for q in cycle if isinstance(self.orders[q], Convoy)]
+        for q in cycle:
+            self.state.pop(q, None)
+        if fleets:
+            # Szykman: the convoying fleets of the paradox do not convoy.
+            for q in fleets:
+                self.state[q] = _RESOLVED
+                self.result[q] = False
+                self.paradox.add(q)
+            return
+        moves_only = all(isinstance(self.orders[q], Move) for q in cycle)
+        for q in cycle:
+            self.state[q] = _RESOLVED
+            self.result[q] = moves_only  # circular movement succeeds; anything else fails
+
+    def _adjudicate(self, p: str) -> bool:
+        order = self.orders[p]
+        if isinstance(order, Move):
+            return self._move_succeeds(p, order)
+        if isinstance(order, Support):
+            return self._support_given(p, order)
+        return self._convoy_holds(p)
+
+    # -- moves ------------------------------------------------------------------------
+
+    def _move_succeeds(self, p: str, order: Move) -> bool:
+        if p in self.void:
+            return False
+        attack = self.attack_strength(p)
+        if attack == 0:
+            return False
+        dest = order.dest.province
+        if self.head_to_head(p):
+            if attack <= self.defend_strength(dest):
+                return False
+        elif attack <= self.hold_strength(dest):
+            return False
+        for q in self.moves_into[dest]:
+            if q != p and attack <= self.prevent_strength(q):
+                return False
+        return True
+
+    def moves(self, p: str) -> bool:
+        """Whether the unit in p is ordered to move and its move succeeds."""
+        return isinstance(self.orders.get(p), Move) and p not in self.void and self.resolve(p)
+
+    def head_to_head(self, p: str) -> bool:
+        """Whether p's move and the move of the unit it attacks cross the same border."""
+        order = self.orders[p]
+        assert isinstance(order, Move)
+        dest = order.dest.province
+        other = self.orders.get(dest)
+        if not isinstance(other, Move) or other.dest.province != p or dest in self.void:
+            return False
+        if self.by_convoy.get(p) or self.by_convoy.get(dest):
+            return False
+        if self.options.coastal_crawl and order.unit.type is UnitType.FLEET and other.unit.type is UnitType.FLEET:
+            # Fleets passing along different coasts of one province do not meet.
+            if order.dest != other.unit.location or other.dest != order.unit.location:
+                return False
+        return True
+
+    def path(self, p: str) -> bool:
+        """Whether the unit in p can get to its destination (always, over land)."""
+        if not self.by_convoy.get(p):
+            return True
+        if p in self.void:
+            return False
+        fleets = self.convoyed_by[p]
+        dest = self.orders[p].dest.province  # type: ignore[union-attr]
+        if self.options.convoy_routes == "every-route":
+            if not all(self.resolve(f) for f in fleets):
+                return False
+            return True
+        return convoys.route_through(self.map, p, dest, fleets, self.resolve)
+
+    def _supports(self, p: str, table: dict[str, list[str]], exclude_power: str | None = None) -> int:
+        count = 0
+        for s in table.get(p, ()):
+            if exclude_power is not None and self.units[s].power == exclude_power:
+                continue
+            if self.resolve(s):
+                count += 1
+        return count
+
+    def attack_strength(self, p: str) -> int:
+        """Strength of the move from p to take its destination (DATC 5.B.8)."""
+        if not self.path(p):
+            return 0
+        order = self.orders[p]
+        dest = order.dest.province  # type: ignore[union-attr]
+        occupant = self.units.get(dest)
+        if occupant is None or (not self.head_to_head(p) and self.moves(dest)):
+            return 1 + self._supports(p, self.move_supports)
+        if occupant.power == order.unit.power:
+            return 0
+        return 1 + self._supports(p, self.move_supports, exclude_power=occupant.power)
+
+    def hold_strength(self, province: str) -> int:
+        """Strength of a province against a move into it (DATC 5.B.5)."""
+        if province not in self.units:
+            return 0
+        if isinstance(self.orders[province], Move):
+            return 0 if self.moves(province) else 1
+        return 1 + self._supports(province, self.hold_supports)
+
+    def defend_strength(self, p: str) -> int:
+        """Strength of a unit in a head-to-head battle (DATC 5.B.7)."""
+        return 1 + self._supports(p, self.move_supports)
+
+    def prevent_strength(self, p: str) -> int:
+        """Strength of a move to keep others out of its destination (DATC 5.B.6)."""
+        if not self.path(p):
+            return 0
+        if self.options.koning and self.head_to_head(p):
+            dest = self.orders[p].dest.province  # type: ignore[union-attr]
+            if self.moves(dest):
+                strength = 1 + self._supports(p, self.move_supports)
+                if self.options.wells or strength <= self.defend_strength(dest):
+                    return 0
+                return strength
+        return 1 + self._supports(p, self.move_supports)
+
+    # -- supports and convoys ---------------------------------------------------------
+
+    def _support_given(self, p: str, order: Support) -> bool:
+        if p in self.void:
+            return False
+        target = order.dest.province if order.dest else order.supported.province
+        for q in self.moves_into.get(p, ()):
+            attacker = self.orders[q]
+            if attacker.unit.power == order.unit.power:
+                continue  # a power cannot cut its own support (seed 004 s9)
+            if q == target:
+                # Attacked from the space it supports into: cut only if dislodged.
+                if self.options.boardman == "cut" and self.moves(q):
+                    return False
+                continue
+            if not self.path(q):
+                continue
+            if self.by_convoy.get(q) and self._paradox_rule_spares(q, order):
+                continue
+            return False
+        return True
+
+    def _paradox_rule_spares(self, army: str, support: Support) -> bool:
+        """Whether a convoyed army's attack leaves this support uncut (the printed paradox rules)."""
+        rule = self.options.convoy_paradox
+        if rule == "szykman" or support.dest is None:
+            return False
+        target = support.dest.province
+        if rule == "rule-1982":
+            prov = self.map.provinces[target]
+            return prov.is_sea and any(
+                isinstance(self.orders.get(target), Convoy) for _ in (0,))
+        fleets = self.convoyed_by.get(army, [])
+        if target not in fleets:
+            return False
+        if rule == "rule-1971":
+            return self.orders[support.supported.province].unit.type is UnitType.FLEET
+        return True
+
+    def _convoy_holds(self, p: str) -> bool:
+        if p in self.void:
+            return False
+        return not any(self.moves(q) for q in self.moves_into.get(p, ()))
+
+    # -- the outcome ------------------------------------------------------------------
+
+    def run(self) -> MovementResult:
+        """Settle every order and work out the new board, dislodgements and standoffs."""
+        for p, o in self.orders.items():
+            if isinstance(o, (Move, Support, Convoy)):
+                self.resolve(p)
+        moved = {p for p, o in self.orders.items() if isinstance(o, Move) and self.moves(p)}
+        winners = {self.orders[p].dest.province: p for p in moved}  # type: ignore[union-attr]
+        new_units: dict[str, Unit] = {}
+        dislodged: list[Dislodged] = []
+        for p, unit in self.units.items():
+            if p in moved:
+                continue
+            if p in winners:
+                dislodged.append(self._dislodged(unit, winners[p]))
+            else:
+                new_units[p] = unit
+        for p in moved:
+            order = self.orders[p]
+            new_units[order.dest.province] = Unit(order.unit.power, order.unit.type, order.dest)  # type: ignore[union-attr]
+        standoffs = frozenset(
+            dest for dest, movers in self.moves_into.items()
+            if dest not in new_units and sum(1 for q in movers if self.prevent_strength(q) > 0) >= 2)
+        dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
+        verdicts = {p: self._verdict(p, winners, moved) for p in self.orders}
+        return MovementResult(verdicts, new_units, tuple(dislodged), standoffs)
+
+    def _dislodged(self, unit: Unit, attacker: str) -> Dislodged:
+        return Dislodged(unit, attacker, bool(self.by_convoy.get(attacker)), ())
+
+    def _with_retreats(self, d: Dislodged, occupied: dict[str, Unit], standoffs: frozenset[str]) -> Dislodged:
+        attacking = self.orders[d.attacker]
+        options: list[Location] = []
+        for loc in self.map.neighbours(d.unit.type, d.unit.location):
+            if loc.province in occupied or loc.province in standoffs:
+                continue
+            if loc.province == d.attacker:
+                crawl = (self.options.coastal_crawl and attacking.unit.type is UnitType.FLEET
+                         and loc != attacking.unit.location)
+                if not (crawl or (d.convoyed and self.options.retreat_to_convoy_origin)):
+                    continue
+            options.append(loc)
+        return Dislodged(d.unit, d.attacker, d.convoyed, tuple(options))
+
+    def _verdict(self, p: str, winners: dict[str, str], moved: set[str]) -> Verdict:
+        order = self.orders[p]
+        dislodger = winners.get(p) if p not in moved else None
+        hit = self._dislodgement_note(p, dislodger) if dislodger else ""
+        if isinstance(order, Move):
+            if p in moved:
+                victim = self.units.get(order.dest.province)
+                if victim is not None and order.dest.province not in moved:
+                    return Verdict(True, f"moved, dislodging {describe_unit(victim)}")
+                return Verdict(True, "moved")
+            return Verdict(False, self._why_move_failed(p, order) + hit, dislodger)
+        if isinstance(order, Support):
+            if p in self.void:
+                return Verdict(False, self.void[p] + hit, dislodger)
+            if self.result.get(p):
+                reason = f"support given to {describe_order(self.orders[order.supported.province])}"
+                return Verdict(True, reason + hit, dislodger)
+            return Verdict(False, self._why_support_cut(p, order), dislodger)
+        if isinstance(order, Convoy):
+            if p in self.void:
+                return Verdict(False, self.void[p] + hit, dislodger)
+            if p in self.paradox:
+                return Verdict(False, "convoy paradox: by the Szykman rule this fleet does not convoy" + hit, dislodger)
+            army = order.army.province
+            if dislodger:
+                return Verdict(False, "convoy disrupted: " + hit.lstrip("; "), dislodger)
+            if army in moved:
+                return Verdict(True, f"convoyed {describe_order(self.orders[army])}")
+            return Verdict(False, f"the army did not arrive: {self._why_move_failed(army, self.orders[army])}")
+        if dislodger:
+            return Verdict(False, hit.lstrip("; "), dislodger)
+        return Verdict(True, "held")
+
+    def _dislodgement_note(self, p: str, attacker: str) -> str:
+        strength = self.attack_strength(attacker)
+        held = self.hold_strength(p) if not isinstance(self.orders[p], Move) else 1
+        return f"; dislodged by {describe_order(self.orders[attacker])} ({strength} against {held})"
+
+    def _why_move_failed(self, p: str, order: Order) -> str:
+        assert isinstance(order, Move)
+        if p in self.void:
+            return self.void[p]
+        me = describe_unit(order.unit)
+        if not self.path(p):
+            lost = [f for f in self.convoyed_by.get(p, []) if not self.result.get(f)]
+            if lost and all(f in self.paradox for f in lost):
+                return "convoy paradox: by the Szykman rule the convoy does not take place"
+            names = ", ".join(describe_unit(self.units[f]) for f in lost)
+            return f"convoy disrupted: {names} {'was' if len(lost) == 1 else 'were'} dislodged"
+        attack = self.attack_strength(p)
+        dest = order.dest.province
+        occupant = self.units.get(dest)
+        if attack == 0 and occupant is not None:
+            return f"cannot dislodge its own {describe_unit(occupant)}"
+        for q in self.moves_into[dest]:
+            if q != p and attack <= self.prevent_strength(q):
+                other = self.orders[q]
+                return (f"bounced: {me} (strength {attack}) against "
+                        f"{describe_unit(other.unit)} ({self.prevent_strength(q)})")
+        if occupant is not None:
+            if self.head_to_head(p):
+                return (f"bounced: {me} (strength {attack}) against {describe_unit(occupant)} "
+                        f"moving the other way ({self.defend_strength(dest)})")
+            if isinstance(self.orders[dest], Move):
+                return (f"bounced: {me} (strength {attack}) against {describe_unit(occupant)}, "
+                        f"which failed to move away ({self.hold_strength(dest)})")
+            return f"bounced: {me} (strength {attack}) against {describe_unit(occupant)} holding ({self.hold_strength(dest)})"
+        return f"failed: {me} (strength {attack})"
+
+    def _why_support_cut(self, p: str, order: Support) -> str:
+        target = order.dest.province if order.dest else order.supported.province
+        for q in self.moves_into.get(p, ()):
+            attacker = self.orders[q]
+            if attacker.unit.power == order.unit.power:
+                continue
+            if q == target:
+                if self.moves(q):
+                    return (f"support cut: dislodged by {describe_order(attacker)} "
+                            f"({self.attack_strength(q)} against {self.hold_strength(p)})")
+                continue
+            if self.path(q):
+                if self.moves(q):
+                    return (f"support cut: dislodged by {describe_order(attacker)} "
+                            f"({self.attack_strength(q)} against {self.hold_strength(p)})")
+                return f"support cut by {describe_order(attacker)}"
+        return "support cut"

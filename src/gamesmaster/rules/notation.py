@@ -1,0 +1,642 @@
+"""Reading orders as players write them, and writing them back canonically.
+
+The reader accepts the rulebook's forms ("A Liv.--Yor.", "F St. P.--Both.", "A Tri.
+Stand"), full names ("Army Munich to Bohemia"), the e-mail judges' forms ("A Par-Bur",
+"Build F Kie", "Waive") and the `diplomacy` package's ("A PAR - BUR", "F KIE B").
+Names may be abbreviated to any prefix of their words. Where the writing leaves
+something open (an abbreviation such as "Nor" or "Tyr", an omitted unit type or
+location, a missing coast) every reading is tried against the position, and the
+order is followed only when exactly one reading makes a legal order (rulebook VII.4):
+each such guess is reported in a note. An order with two meanings is not followed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import product
+from typing import Iterable
+
+from . import legality
+from .geography import COAST_NAMES, Location, Map, Terrain, UnitType
+from .options import RuleOptions
+from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, Waive,
+                     describe_unit, format_order, short)
+from .position import Position, Unit
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How one written order was read: the order, or why it could not be followed."""
+
+    text: str
+    order: Order | None
+    notes: tuple[str, ...] = ()
+    error: str | None = None
+    meanings: tuple[Order, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when the order can be followed."""
+        return self.order is not None and self.error is None
+
+
+# -- words ---------------------------------------------------------------------------
+
+_KEYWORDS = {
+    "a": "ARMY", "army": "ARMY", "f": "FLEET", "fleet": "FLEET",
+    "-": "MOVE", "to": "MOVE", "moves": "MOVE", "move": "MOVE", "m": "MOVE", "into": "MOVE",
+    "attacks": "MOVE", "attack": "MOVE", "goes": "MOVE", "go": "MOVE", "mv": "MOVE",
+    "h": "HOLD", "hold": "HOLD", "holds": "HOLD", "stand": "HOLD", "stands": "HOLD",
+    "stay": "HOLD", "stays": "HOLD", "held": "HOLD",
+    "s": "SUPPORT", "support": "SUPPORT", "supports": "SUPPORT", "sup": "SUPPORT", "supp": "SUPPORT",
+    "c": "CONVOY", "convoy": "CONVOY", "convoys": "CONVOY", "conv": "CONVOY",
+    "r": "RETREAT", "retreat": "RETREAT", "retreats": "RETREAT",
+    "d": "DISBAND", "disband": "DISBAND", "disbands": "DISBAND", "destroy": "DISBAND",
+    "remove": "DISBAND", "removes": "DISBAND", "removed": "DISBAND", "disbanded": "DISBAND",
+    "b": "BUILD", "build": "BUILD", "builds": "BUILD", "built": "BUILD", "raise": "BUILD",
+    "waive": "WAIVE", "waives": "WAIVE", "waived": "WAIVE", "pass": "WAIVE",
+    "via": "VIA",
+}
+_COAST_WORDS = {"nc": "NC", "sc": "SC", "ec": "EC", "wc": "WC"}
+_COAST_DIRECTIONS = {"north": "NC", "south": "SC", "east": "EC", "west": "WC", "n": "NC", "s": "SC", "e": "EC", "w": "WC"}
+_DASHES = re.compile(r"\s*(?:-{2,}>?|->|=>|→|[—–−‐‒―]|-)\s*")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(w for w in re.split(r"[^a-z0-9]+", text.lower()) if w)
+
+
+class NameIndex:
+    """Every way a map lets players name a province or a power."""
+
+    def __init__(self, board: Map, powers: Iterable[tuple[str, Iterable[str]]]) -> None:
+        self.board = board
+        self.names: list[tuple[tuple[str, ...], str]] = []
+        self.hyphenated: list[str] = []
+        for prov in board.provinces.values():
+            for name in (prov.id, prov.name, *prov.aliases):
+                words = _words(name)
+                if words:
+                    self.names.append((words, prov.id))
+                if "-" in name:
+                    self.hyphenated.append(name.lower())
+        self.powers: list[tuple[tuple[str, ...], str]] = []
+        for pid, names in powers:
+            for name in names:
+                self.powers.append((_words(name), pid))
+                if "-" in name:
+                    self.hyphenated.append(name.lower())
+        self.hyphenated.sort(key=len, reverse=True)
+
+    def provinces(self, words: tuple[str, ...]) -> set[str]:
+        """Provinces whose name (or alias or id) these words spell or abbreviate."""
+        if len(words) == 1 and len(words[0]) < 2:
+            return set()
+        exact = {pid for name, pid in self.names if name == words}
+        prefix = {pid for name, pid in self.names
+                  if len(name) >= len(words) and all(n.startswith(w) for n, w in zip(name, words))}
+        return exact | prefix
+
+    def power(self, words: tuple[str, ...], exact: bool = False) -> str | None:
+        """The power these words name (a prefix of at least three letters will do)."""
+        hits = {pid for name, pid in self.powers if name == words}
+        if not hits and not exact and len(words) == 1 and len(words[0]) >= 3:
+            hits = {pid for name, pid in self.powers if len(name) == 1 and name[0].startswith(words[0])}
+        return hits.pop() if len(hits) == 1 else None
+
+
+_INDEXES: dict[int, tuple[object, NameIndex]] = {}
+
+
+def name_index(position: Position) -> NameIndex:
+    """The (cached) name index of a position's variant."""
+    variant = position.variant
+    cached = _INDEXES.get(id(variant))
+    if cached is None or cached[0] is not variant:
+        powers = [(p.id, (p.id, p.name, p.adjective, *p.aliases)) for p in variant.powers.values()]
+        cached = (variant, NameIndex(variant.map, powers))
+        _INDEXES[id(variant)] = cached
+    return cached[1]  # type: ignore[return-value]
+
+
+@dataclass
+class _Place:
+    raw: str
+    candidates: set[str]
+    coast: str | None = None
+
+
+@dataclass
+class _Tok:
+    kind: str  # a keyword kind, PLACE, POWER or UNKNOWN
+    raw: str = ""
+    place: _Place | None = None
+    power: str | None = None
+
+
+def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
+    low = text.lower()
+    for name in index.hyphenated:
+        if name in low:
+            low = re.sub(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", name.replace("-", " "), low)
+    low = _DASHES.sub(" - ", low)
+    raw_words = [w for w in re.split(r"[^a-z0-9\-]+", low) if w]
+    toks: list[_Tok] = []
+    i = 0
+    while i < len(raw_words):
+        w = raw_words[i]
+        if w in ("via", "by") and i + 1 < len(raw_words) and raw_words[i + 1] in ("convoy", "sea", "c"):
+            toks.append(_Tok("VIA", w))
+            i += 2
+            continue
+        if w == "via":
+            toks.append(_Tok("VIA", w))
+            i += 1
+            continue
+        if w == "no" and i + 1 < len(raw_words) and raw_words[i + 1] in ("build", "builds"):
+            toks.append(_Tok("WAIVE", "no build"))
+            i += 2
+            continue
+        kind = _KEYWORDS.get(w)
+        if kind and not _starts_longer_name(raw_words, i, index, w):
+            toks.append(_Tok(kind, w))
+            i += 1
+            continue
+        matched = False
+        for n in range(min(4, len(raw_words) - i), 0, -1):
+            words = tuple(raw_words[i:i + n])
+            if "-" in words:
+                continue
+            cands = index.provinces(words)
+            if cands:
+                place = _Place(" ".join(words), cands)
+                i += n
+                i = _read_coast(raw_words, i, place)
+                toks.append(_Tok("PLACE", place.raw, place=place))
+                matched = True
+                break
+        if matched:
+            continue
+        power = index.power((w,))
+        if power:
+            toks.append(_Tok("POWER", w, power=power))
+        else:
+            toks.append(_Tok("UNKNOWN", w))
+        i += 1
+    # "moves to", "- to": one move word
+    out: list[_Tok] = []
+    for t in toks:
+        if out and t.kind == "MOVE" and out[-1].kind in ("MOVE", "RETREAT"):
+            continue
+        out.append(t)
+    return out
+
+
+def _starts_longer_name(words: list[str], i: int, index: NameIndex, w: str) -> bool:
+    """A keyword that is really the first word of a longer place name ("W Med")."""
+    if len(w) > 1 or i + 1 >= len(words):
+        return False
+    nxt = words[i + 1]
+    if nxt in _KEYWORDS or nxt == "-":
+        return False
+    return bool(index.provinces((w, nxt))) and not index.provinces((nxt,))
+
+
+def _read_coast(words: list[str], i: int, place: _Place) -> int:
+    if i < len(words) and words[i] in _COAST_WORDS:
+        place.coast = _COAST_WORDS[words[i]]
+        return i + 1
+    if i + 1 < len(words) and words[i] in _COAST_DIRECTIONS and words[i + 1] in ("coast", "cst", "c"):
+        place.coast = _COAST_DIRECTIONS[words[i]]
+        return i + 2
+    if i < len(words) and words[i] in ("northcoast", "southcoast", "eastcoast", "westcoast"):
+        place.coast = _COAST_DIRECTIONS[words[i][:-5]]
+        return i + 1
+    return i
+
+
+# -- shapes of orders ----------------------------------------------------------------
+
+@dataclass
+class _UnitSpec:
+    type: UnitType | None
+    place: _Place | None
+    power: str | None = None
+
+
+@dataclass
+class _Shape:
+    kind: str  # HOLD MOVE SUPPORT CONVOY RETREAT DISBAND BUILD REMOVE WAIVE BARE
+    unit: _UnitSpec | None = None
+    other: _UnitSpec | None = None
+    dest: _Place | None = None
+    via: bool = False
+    implied_move: bool = False
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _shape(toks: list[_Tok]) -> _Shape:
+    ts = list(toks)
+    unknown = [t.raw for t in ts if t.kind == "UNKNOWN"]
+    if unknown:
+        raise _Unreadable(f"unreadable: {' '.join(repr(u) for u in unknown)} is not a space, unit or order word")
+    if not ts:
+        raise _Unreadable("unreadable: the order is empty")
+    if ts[0].kind == "WAIVE":
+        if len(ts) > 1:
+            raise _Unreadable("unreadable: nothing may follow 'waive'")
+        return _Shape("WAIVE")
+    lead = None
+    if ts[0].kind in ("BUILD", "DISBAND"):
+        lead = ts.pop(0).kind
+    unit, ts = _unit_spec(ts)
+    if unit is None:
+        raise _Unreadable("unreadable: the order names no unit")
+    if lead:
+        if ts:
+            raise _Unreadable(f"unreadable: unexpected {ts[0].raw!r} after the unit")
+        return _Shape("BUILD" if lead == "BUILD" else "REMOVE", unit)
+    if not ts:
+        return _Shape("BARE", unit)
+    head = ts.pop(0)
+    if head.kind == "HOLD":
+        _nothing_more(ts)
+        return _Shape("HOLD", unit)
+    if head.kind in ("DISBAND", "BUILD"):
+        _nothing_more(ts)
+        return _Shape("DISBAND" if head.kind == "DISBAND" else "BUILD", unit)
+    if head.kind in ("MOVE", "RETREAT", "PLACE"):
+        kind = "RETREAT" if head.kind == "RETREAT" else "MOVE"
+        if head.kind == "PLACE":
+            ts.insert(0, head)
+        elif ts and ts[0].kind == "MOVE":
+            ts.pop(0)
+        if not ts or ts[0].kind != "PLACE":
+            raise _Unreadable("unreadable: a move must name where to")
+        dest = ts.pop(0).place
+        via = False
+        if ts and ts[0].kind == "VIA":
+            ts.pop(0)
+            via = True
+        _nothing_more(ts)
+        return _Shape(kind, unit, dest=dest, via=via, implied_move=head.kind == "PLACE")
+    if head.kind in ("SUPPORT", "CONVOY"):
+        nationality = None
+        if len(ts) >= 2 and ts[0].kind in ("POWER", "PLACE") and ts[1].kind in ("ARMY", "FLEET"):
+            if ts[0].kind == "POWER":
+                nationality = ts.pop(0).power
+        other, ts = _unit_spec(ts)
+        if other is None or other.place is None:
+            raise _Unreadable(f"unreadable: the {head.kind.lower()} must name the unit's space")
+        other.power = nationality
+        if ts and ts[0].kind == "HOLD":
+            ts.pop(0)
+            _nothing_more(ts)
+            if head.kind == "CONVOY":
+                raise _Unreadable("unreadable: a convoy must name where the army goes")
+            return _Shape("SUPPORT", unit, other)
+        if not ts:
+            if head.kind == "CONVOY":
+                raise _Unreadable("unreadable: a convoy must name where the army goes")
+            return _Shape("SUPPORT", unit, other)
+        if ts[0].kind == "MOVE":
+            ts.pop(0)
+        if not ts or ts[0].kind != "PLACE":
+            raise _Unreadable(f"unreadable: expected a space after {head.raw!r} ...")
+        dest = ts.pop(0).place
+        if ts and ts[0].kind == "VIA":
+            ts.pop(0)
+        _nothing_more(ts)
+        return _Shape(head.kind, unit, other, dest)
+    raise _Unreadable(f"unreadable: unexpected {head.raw!r} after the unit")
+
+
+def _nothing_more(ts: list[_Tok]) -> None:
+    if ts:
+        raise _Unreadable(f"unreadable: unexpected {' '.join(t.raw for t in ts)!r} at the end")
+
+
+def _unit_spec(ts: list[_Tok]) -> tuple[_UnitSpec | None, list[_Tok]]:
+    utype = None
+    if ts and ts[0].kind in ("ARMY", "FLEET"):
+        utype = UnitType.ARMY if ts.pop(0).kind == "ARMY" else UnitType.FLEET
+    place = None
+    if ts and ts[0].kind == "PLACE":
+        place = ts.pop(0).place
+    if utype is None and place is None:
+        return None, ts
+    return _UnitSpec(utype, place), ts
+
+
+# -- readings against the position ---------------------------------------------------
+
+@dataclass
+class _Candidate:
+    order: Order | None
+    error: str | None
+    notes: list[str]
+
+
+def parse_order(text: str, position: Position, power: str | None = None,
+                options: RuleOptions | None = None) -> Reading:
+    """Read one written order for power in this position (see the module docstring)."""
+    options = options or RuleOptions()
+    index = name_index(position)
+    body, label = _strip_power_label(text, index)
+    if power is None:
+        power = label
+    elif label is not None and label != power:
+        return Reading(text, None, error=f"invalid: written for {label.capitalize()}, submitted by {power.capitalize()}")
+    try:
+        shape = _shape(_tokenize(body, index))
+    except _Unreadable as exc:
+        return Reading(text, None, error=str(exc))
+    candidates = _candidates(shape, position, power, options)
+    good = [c for c in candidates if c.error is None]
+    unique: dict[str, _Candidate] = {}
+    for c in good:
+        unique.setdefault(format_order(c.order), c)  # type: ignore[arg-type]
+    if len(unique) == 1:
+        chosen = next(iter(unique.values()))
+        notes = list(dict.fromkeys(chosen.notes))
+        return Reading(text, chosen.order, tuple(notes))
+    if len(unique) > 1:
+        meanings = tuple(c.order for c in unique.values())  # type: ignore[misc]
+        listed = " or ".join(f"'{format_order(m)}'" for m in meanings)
+        return Reading(text, None, error=f"ambiguous: the order could mean {listed}", meanings=meanings)
+    if not candidates:
+        return Reading(text, None, error="invalid: the order fits no unit")
+    errors = list(dict.fromkeys(c.error for c in candidates if c.error))
+    best = next((c for c in candidates if c.order is not None), candidates[0])
+    return Reading(text, best.order if len(candidates) == 1 else None, tuple(best.notes),
+                   error=errors[0] if len(errors) == 1 else "invalid: " + "; ".join(e.removeprefix("void: ").removeprefix("invalid: ") for e in errors[:4]))
+
+
+def _strip_power_label(text: str, index: NameIndex) -> tuple[str, str | None]:
+    m = re.match(r"^\s*([A-Za-z][A-Za-z\- ]*?)\s*:\s*(.*)$", text, re.S)
+    if m and index.power(_words(m.group(1)), exact=True):
+        return m.group(2), index.power(_words(m.group(1)), exact=True)
+    words = text.split(None, 1)
+    if len(words) == 2:
+        first = re.sub(r"[^A-Za-z\-]", "", words[0])
+        power = index.power(_words(first), exact=True)
+        if power:
+            return words[1], power
+    return text, None
+
+
+def _units_for(spec: _UnitSpec, position: Position, power: str | None, pool: dict[str, Unit]) -> tuple[list[Unit], list[str]]:
+    """The units a written unit could be, and notes on how it was read."""
+    notes: list[str] = []
+    if spec.place is None:
+        mine = [u for u in pool.values() if (power is None or u.power == power) and u.type is spec.type]
+        if len(mine) == 1:
+            notes.append(f"read '{spec.type.value}' as {describe_unit(mine[0])}: the only {spec.type.word}")  # type: ignore[union-attr]
+        return mine, notes
+    found = [pool[p] for p in sorted(spec.place.candidates) if p in pool]
+    if power is not None:
+        own = [u for u in found if u.power == power]
+        if own:
+            found = own
+    if spec.type is not None and len(found) > 1:
+        typed = [u for u in found if u.type is spec.type]
+        if typed:
+            found = typed
+    return found, notes
+
+
+def _place_note(place: _Place, chosen: str, board: Map, role: str) -> str | None:
+    if len(place.candidates) <= 1 or chosen not in place.candidates:
+        return None
+    others = sorted(board.provinces[c].name for c in place.candidates if c != chosen)
+    return f"read '{place.raw}' as {board.provinces[chosen].name}: {role} (not {', '.join(others)})"
+
+
+def _candidates(shape: _Shape, position: Position, power: str | None, options: RuleOptions) -> list[_Candidate]:
+    phase = position.phase
+    if shape.kind == "WAIVE":
+        if not phase.is_adjustment:
+            return [_Candidate(None, "invalid: a build can only be waived in the adjustments", [])]
+        if power is None:
+            return [_Candidate(None, "invalid: a waive must say which power waives", [])]
+        return [_Candidate(Waive(power), None, [])]
+    if phase.is_adjustment:
+        return _adjustment_candidates(shape, position, power, options)
+    if phase.is_retreat:
+        return _retreat_candidates(shape, position, power)
+    return _movement_candidates(shape, position, power, options)
+
+
+def _ordered_units(shape: _Shape, position: Position, power: str | None, pool: dict[str, Unit]) -> tuple[list[Unit], list[str], str | None]:
+    assert shape.unit is not None
+    units, notes = _units_for(shape.unit, position, power, pool)
+    if units:
+        return units, notes, None
+    spec = shape.unit
+    if spec.place is None:
+        return [], notes, f"invalid: {power.capitalize() if power else 'the power'} has no {spec.type.word if spec.type else 'unit'} to order"
+    where = " or ".join(sorted(position.map.provinces[c].name for c in spec.place.candidates))
+    others = [pool[c] for c in spec.place.candidates if c in pool]
+    if others:
+        return [], notes, f"invalid: the unit in {where} belongs to {others[0].power.capitalize()}"
+    if position.phase.is_retreat:
+        return [], notes, f"invalid: no dislodged unit of {power.capitalize() if power else 'this power'} in {where}"
+    return [], notes, f"invalid: no unit in {where}"
+
+
+def _type_note(spec: _UnitSpec, unit: Unit) -> list[str]:
+    if spec.type is None:
+        return [f"read the unit as {describe_unit(unit)}: no unit type was written"]
+    if spec.type is not unit.type:
+        return [f"read {spec.type.value} as {describe_unit(unit)}: the unit there is {('an army' if unit.type is UnitType.ARMY else 'a fleet')}"]
+    return []
+
+
+def _movement_candidates(shape: _Shape, position: Position, power: str | None, options: RuleOptions) -> list[_Candidate]:
+    if shape.kind in ("BUILD", "REMOVE", "DISBAND", "RETREAT"):
+        return [_Candidate(None, f"invalid: no {shape.kind.lower()} orders in a movement phase", [])]
+    units, notes, error = _ordered_units(shape, position, power, position.units)
+    if error:
+        return [_Candidate(None, error, notes)]
+    out: list[_Candidate] = []
+    for unit in units:
+        base = notes + _type_note(shape.unit, unit) + _coast_note(shape.unit, unit, position.map)  # type: ignore[arg-type]
+        if shape.unit.place is not None:  # type: ignore[union-attr]
+            n = _place_note(shape.unit.place, unit.province, position.map, f"{power.capitalize() if power else 'the power'} has a unit there")  # type: ignore[union-attr]
+            if n:
+                base = base + [n]
+        if shape.kind in ("HOLD", "BARE"):
+            out.append(_Candidate(Hold(unit), None, base))
+        elif shape.kind == "MOVE":
+            out.extend(_move_candidates(shape, position, options, unit, base))
+        else:
+            out.extend(_support_convoy_candidates(shape, position, options, unit, base))
+    return out
+
+
+def _coast_note(spec: _UnitSpec, unit: Unit, board: Map) -> list[str]:
+    place = spec.place
+    if place is None or place.coast is None or place.coast == unit.location.coast:
+        return []
+    if unit.location.coast:
+        return [f"ignored the coast written for {describe_unit(unit)}: it is on the {COAST_NAMES.get(unit.location.coast, unit.location.coast)}"]
+    return [f"ignored the coast written for {describe_unit(unit)}"]
+
+
+def _move_candidates(shape: _Shape, position: Position, options: RuleOptions, unit: Unit, base: list[str]) -> list[_Candidate]:
+    out = []
+    board = position.map
+    assert shape.dest is not None
+    implied = ["read as a move: no move word was written"] if shape.implied_move else []
+    for pid in sorted(shape.dest.candidates):
+        notes = base + implied
+        dest, error, note = _destination(position, options, unit, pid, shape.dest.coast)
+        if note:
+            notes = notes + [note]
+        if error is None:
+            order = Move(unit, dest, shape.via and unit.type is UnitType.ARMY)  # type: ignore[arg-type]
+            error = legality.check(position, options, order)
+        else:
+            order = None
+        n = _place_note(shape.dest, pid, board, f"{describe_unit(unit)} can move only there")
+        out.append(_Candidate(order, error, notes + ([n] if n else [])))
+    return out
+
+
+def _destination(position: Position, options: RuleOptions, unit: Unit, pid: str,
+                 coast: str | None) -> tuple[Location | None, str | None, str | None]:
+    board = position.map
+    if unit.type is UnitType.FLEET:
+        if pid == unit.province:
+            return None, f"void: {describe_unit(unit)} cannot move to the space it is in", None
+        return legality.fleet_destination(position, options, unit, Location(pid, coast))
+    note = f"ignored the coast written for {board.provinces[pid].name}: armies go by land" if coast else None
+    return Location(pid), None, note
+
+
+def _support_convoy_candidates(shape: _Shape, position: Position, options: RuleOptions, unit: Unit, base: list[str]) -> list[_Candidate]:
+    board = position.map
+    assert shape.other is not None and shape.other.place is not None
+    out: list[_Candidate] = []
+    others = [position.units[p] for p in sorted(shape.other.place.candidates) if p in position.units and p != unit.province]
+    if not others:
+        where = " or ".join(sorted(board.provinces[c].name for c in shape.other.place.candidates))
+        return [_Candidate(None, f"invalid: no unit in {where} to {shape.kind.lower()}", base)]
+    dests: list[str | None] = sorted(shape.dest.candidates) if shape.dest else [None]
+    for other, dest in product(others, dests):
+        notes = base + _type_note(shape.other, other)
+        n = _place_note(shape.other.place, other.province, board, "there is a unit there")
+        if n:
+            notes.append(n)
+        if shape.dest is not None and dest is not None:
+            n = _place_note(shape.dest, dest, board, "the only reading that makes a legal order")
+            if n:
+                notes.append(n)
+        if shape.kind == "CONVOY":
+            if dest is None:
+                continue
+            order: Order = Convoy(unit, other, Location(dest))
+        elif dest is None:
+            order = Support(unit, other)
+        else:
+            coast = shape.dest.coast if (shape.dest and other.type is UnitType.FLEET
+                                         and len(board.fleet_locations(dest)) > 1) else None
+            order = Support(unit, other, Location(dest, coast))
+        out.append(_Candidate(order, legality.check(position, options, order), notes))
+    return out
+
+
+def _retreat_candidates(shape: _Shape, position: Position, power: str | None) -> list[_Candidate]:
+    pool = {d.unit.province: d.unit for d in position.dislodged}
+    if shape.kind not in ("MOVE", "RETREAT", "DISBAND", "REMOVE"):
+        return [_Candidate(None, "invalid: only retreats and disbands can be ordered in a retreat phase", [])]
+    units, notes, error = _ordered_units(shape, position, power, pool)
+    if error:
+        return [_Candidate(None, error, notes)]
+    out: list[_Candidate] = []
+    options_by = {d.unit.province: d for d in position.dislodged}
+    for unit in units:
+        base = notes + _type_note(shape.unit, unit)  # type: ignore[arg-type]
+        if shape.kind in ("DISBAND", "REMOVE"):
+            out.append(_Candidate(Disband(unit), None, base))
+            continue
+        assert shape.dest is not None
+        allowed = options_by[unit.province].retreats or ()
+        for pid in sorted(shape.dest.candidates):
+            matches = [loc for loc in allowed if loc.province == pid and (shape.dest.coast is None or loc.coast == shape.dest.coast)]
+            if len(matches) == 1:
+                n = _place_note(shape.dest, pid, position.map, f"{describe_unit(unit)} can retreat only there")
+                out.append(_Candidate(Retreat(unit, matches[0]), None, base + ([n] if n else [])))
+            elif len(matches) > 1:
+                out.append(_Candidate(None, f"invalid: say which coast of {position.map.provinces[pid].name}", base))
+            else:
+                out.append(_Candidate(None, f"invalid: {describe_unit(unit)} cannot retreat to {short(pid)}", base))
+    return out
+
+
+def _adjustment_candidates(shape: _Shape, position: Position, power: str | None, options: RuleOptions) -> list[_Candidate]:
+    from .adjustments import build_error  # adjustments imports this module's neighbours only
+
+    if shape.kind in ("HOLD", "MOVE", "SUPPORT", "CONVOY", "RETREAT"):
+        return [_Candidate(None, "invalid: only builds, removals and waives can be ordered in the adjustments", [])]
+    spec = shape.unit
+    assert spec is not None
+    kind = shape.kind
+    board = position.map
+    if kind == "BARE":
+        balance = _balance(position, power)
+        kind = "BUILD" if balance > 0 else "REMOVE"
+    if kind in ("REMOVE", "DISBAND"):
+        units, notes, error = _ordered_units(shape, position, power, position.units)
+        if error:
+            return [_Candidate(None, error, notes)]
+        return [_Candidate(Remove(u), None, notes + _type_note(spec, u)
+                           + (["read as a removal: no verb was written"] if shape.kind == "BARE" else [])) for u in units]
+    if spec.place is None:
+        return [_Candidate(None, "invalid: a build must name the supply centre", [])]
+    out: list[_Candidate] = []
+    for pid in sorted(spec.place.candidates):
+        prov = board.provinces[pid]
+        notes = ["read as a build: no verb was written"] if shape.kind == "BARE" else []
+        utype = spec.type
+        if utype is None:
+            # DATC 4.C.3: an army inland, a fleet where a coast is named; otherwise two meanings.
+            if prov.terrain is Terrain.LAND:
+                utype = UnitType.ARMY
+            elif spec.place.coast:
+                utype = UnitType.FLEET
+            else:
+                out.append(_Candidate(None, f"invalid: say whether to build an army or a fleet in {prov.name}", notes))
+                continue
+            notes.append(f"read as {'an army' if utype is UnitType.ARMY else 'a fleet'}: no unit type was written")
+        loc = Location(pid, spec.place.coast if utype is UnitType.FLEET and len(board.fleet_locations(pid)) > 1 else None)
+        if utype is UnitType.FLEET and loc.coast is None and len(board.fleet_locations(pid)) > 1:
+            out.append(_Candidate(None, f"invalid: a fleet built in {prov.name} must name its coast", notes))
+            continue
+        if power is None:
+            out.append(_Candidate(None, "invalid: a build must say which power builds", notes))
+            continue
+        unit = Unit(power, utype, loc)
+        n = _place_note(spec.place, pid, board, "the only reading that is a supply centre")
+        if n:
+            notes.append(n)
+        out.append(_Candidate(Build(unit), build_error(position, unit), notes))
+    return out
+
+
+def _balance(position: Position, power: str | None) -> int:
+    if power is None:
+        return 0
+    return len(position.centres_of(power)) - len(position.units_of(power))
+
+
+def format_unit(unit: Unit) -> str:
+    """A unit in canonical form: 'F STP/SC'."""
+    return str(unit)
+
+
+__all__ = ["Reading", "parse_order", "format_order", "format_unit", "name_index"]

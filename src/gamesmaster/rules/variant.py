@@ -1,0 +1,47 @@
+"""A variant: a map, its powers and their starting position."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from .geography import Location, Map, UnitType
+from .phase import Phase
+
+
+@dataclass(frozen=True)
+class Power:
+    """One of the Great Powers."""
+
+    id: str  # "ENGLAND"
+    name: str  # "England"
+    adjective: str  # "English"
+    home_centres: tuple[str, ...]
+    colour: str = "#888888"
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Everything that describes a game board before play begins."""
+
+    name: str
+    title: str
+    map: Map
+    powers: Mapping[str, Power]
+    start: Phase
+    start_units: Mapping[str, tuple[tuple[UnitType, Location], ...]]
+    victory_centres: int
+    default_rules: str = "2023"
+
+    @property
+    def supply_centres(self) -> frozenset[str]:
+        """Every supply centre on the board."""
+        return frozenset(p.id for p in self.map.provinces.values() if p.supply_centre)
+
+    def home_of(self, province: str) -> str | None:
+        """The power whose home centre this is, if any."""
+        for power in self.powers.values():
+            if province in power.home_centres:
+                return power.id
+        return None

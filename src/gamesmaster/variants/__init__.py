@@ -1,0 +1,7 @@
+"""Variants (maps and set-ups) and rule presets, read from data files."""
+
+from .loader import VariantError, load_variant, load_variant_file, parse_variant, variant_names
+from .presets import load_preset, load_rules, preset_names
+
+__all__ = ["VariantError", "load_variant", "load_variant_file", "parse_variant", "variant_names",
+           "load_preset", "load_rules", "preset_names"]
