@@ -19,6 +19,8 @@ schema, plus what the diplomacy package made of it:
 * diplomacy_results: per power, aligned with "orders": the package's result
   codes for that order's unit in this phase ([] = success; "bounce", "cut",
   "void", "dislodged", "no convoy", "disrupted", ...).
+* diplomacy_after: the units on the board after the package processed the
+  phase (dislodged units left out), by power, sorted.
 * diplomacy_us: median wall-clock microseconds of `Game.process()` on this
   exact phase.  Before each timed call a fresh `Game()` is built from the
   phase's saved state (`set_state`) and the orders are set (`set_orders`), so
@@ -272,6 +274,8 @@ def play_game(index: int, seed: int, years: int, reps: int, out, stats: dict, de
             median_us, rebuilt_results = time_process(copy.deepcopy(state), orders, reps)
             game.process()
             results = game.result_history[game.order_history.last_key()]
+            after = {p: sorted(u for u in units if not u.startswith("*"))
+                     for p, units in sorted(game.get_state()["units"].items())}
             if not same_results(results, rebuilt_results):
                 stats["rebuild_mismatches"] += 1
                 print(f"warning: game {index} {phase}: rebuilt game's results differ", file=sys.stderr)
@@ -283,6 +287,7 @@ def play_game(index: int, seed: int, years: int, reps: int, out, stats: dict, de
                 "centers": {p: sorted(c) for p, c in sorted(state["centers"].items()) if c},
                 "orders": orders,
                 "diplomacy_results": results_to_words(results, orders),
+                "diplomacy_after": {p: u for p, u in after.items() if u},
                 "diplomacy_us": round(median_us, 1),
                 "diplomacy_reps": reps,
                 "game": index,

@@ -39,9 +39,16 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     rules_out: Any = doc.get("rules", options.preset)
     nxt = result.next.to_dict()
     nxt["rules"] = rules_out
+    dislodged: dict[str, list[dict[str, Any]]] = {}
+    for d in result.dislodged:
+        entry = {"unit": str(d.unit), "attacker": d.attacker, "retreats": [str(r) for r in d.retreats or ()]}
+        if d.convoyed:
+            entry["convoyed"] = True
+        dislodged.setdefault(d.unit.power, []).append(entry)
     return {
         "phase": str(position.phase),
         "orders": [o.as_dict() for o in result.outcomes],
+        "dislodged": dislodged,
         "next": {"variant": nxt.pop("variant"), "rules": nxt.pop("rules"), **nxt},
         "winner": result.winner,
     }

@@ -63,9 +63,9 @@ def test_case(name: str, case: dict) -> None:
         if "after" in step:
             assert _units(nxt["units"]) == _units(step["after"]), where
         if "dislodged" in step:
-            assert _dislodged(nxt) == _units(step["dislodged"]), where
+            assert _dislodged(out) == _units(step["dislodged"]), where
         if "retreats" in step:
-            have = {d["unit"]: sorted(d["retreats"]) for v in nxt.get("dislodged", {}).values() for d in v}
+            have = {d["unit"]: sorted(d["retreats"]) for v in out.get("dislodged", {}).values() for d in v}
             for unit, expected in step["retreats"].items():
                 assert have.get(unit) == sorted(expected), f"{where}: retreats of {unit}"
         if "centers_after" in step:

@@ -48,6 +48,7 @@ class Adjudication:
     outcomes: tuple[Outcome, ...]
     next: Position
     winner: str | None = None
+    dislodged: tuple[Dislodgement, ...] = ()  # every unit dislodged in a movement phase
 
 
 Submitted = Mapping[str, Iterable["str | Order | Reading"]]
@@ -146,8 +147,8 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
     if not any(d.retreats for d in dislodged):
         # Nothing can retreat: the dislodged units are disbanded and the phase is skipped.
         after = replace(after, dislodged=(), standoffs=frozenset(), phase=after.phase.following())
-        return _finish(position, done, readings, _after_retreats(after, options), options)
-    return _finish(position, done, readings, after, options)
+        after = _after_retreats(after, options)
+    return replace(_finish(position, done, readings, after, options), dislodged=dislodged)
 
 
 def _retreats(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:

@@ -19,8 +19,8 @@ from .options import RuleOptions
 from .orders import Convoy, Hold, Move, Order, Support, describe_order, describe_unit, short
 from .position import Position, Unit
 
-_GUESSING = 1
 _RESOLVED = 2
+_NO_GUESS = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,10 @@ class MovementResolver:
         self.void: dict[str, str] = dict(void or {})  # province -> why its order has no effect
         self.state: dict[str, int] = {}
         self.result: dict[str, bool] = {}
-        self.deps: list[str] = []
+        self.depth: dict[str, int] = {}  # orders being settled, by recursion depth
+        self.anchor: dict[str, int] = {}  # orders answered under an open guess -> its depth
+        self.guessed: list[str] = []  # those orders, in the order they were answered
+        self.low = _NO_GUESS  # the shallowest guess the current answer rests on
         self.paradox: set[str] = set()  # convoys cancelled by the paradox rule
         self.moves_into: dict[str, list[str]] = {}
         self.move_supports: dict[str, list[str]] = {}
@@ -138,51 +141,66 @@ class MovementResolver:
     # -- the guess-and-check resolution -----------------------------------------------
 
     def resolve(self, p: str) -> bool:
-        """Settle the decision of the order of the unit in province p."""
-        state = self.state.get(p)
-        if state == _RESOLVED:
+        """Settle the decision of the order of the unit in province p.
+
+        An answer that rests on a guess remembers the depth (in the recursion) of the
+        order that was guessed: its anchor. Only the order at that depth may try the
+        other guess; everything answered meanwhile is forgotten and redone.
+        """
+        if self.state.get(p) == _RESOLVED:
             return self.result[p]
-        if state == _GUESSING:
-            if p not in self.deps:
-                self.deps.append(p)
+        anchor = self.anchor.get(p)
+        if anchor is None and p in self.depth:
+            anchor = self.depth[p]  # the recursion came back to an order being settled
+        if anchor is not None:
+            self.low = min(self.low, anchor)
             return self.result[p]
-        start = len(self.deps)
-        self.state[p] = _GUESSING
+        depth = self.depth[p] = len(self.depth)
+        mark, outer_low = len(self.guessed), self.low
+        self.low = _NO_GUESS
         self.result[p] = False
         first = self._adjudicate(p)
-        if len(self.deps) == start:
-            if self.state.get(p) != _RESOLVED:
-                self.state[p] = _RESOLVED
-                self.result[p] = first
-            return self.result[p]
-        if self.deps[start] != p:
-            # Part of a cycle begun further up: report the guess-based answer upward.
-            self.deps.append(p)
-            self.result[p] = first
-            return first
-        self._forget(start)
-        self.state[p] = _GUESSING
+        if self.low > depth:
+            return self._settle(p, first, outer_low)
+        if self.low < depth:
+            return self._rest_on_guess(p, first, outer_low)
+        self._forget(mark)
+        self.low = _NO_GUESS
         self.result[p] = True
         second = self._adjudicate(p)
+        cycle = self.guessed[mark:]
+        self._forget(mark)
+        if self.low < depth:
+            return self._rest_on_guess(p, first, outer_low)
         if first == second:
-            self._forget(start)
-            self.state[p] = _RESOLVED
-            self.result[p] = first
-            return first
-        self._backup_rule(start)
+            return self._settle(p, first, outer_low)
+        del self.depth[p]
+        self.low = outer_low
+        self._backup_rule([p, *cycle])
         return self.resolve(p)
 
-    def _forget(self, start: int) -> None:
-        for q in self.deps[start:]:
-            self.state.pop(q, None)
-        del self.deps[start:]
+    def _settle(self, p: str, value: bool, outer_low: int) -> bool:
+        self.state[p] = _RESOLVED
+        self.result[p] = value
+        self.depth.pop(p, None)
+        self.low = outer_low
+        return value
 
-    def _backup_rule(self, start: int) -> None:
-        cycle = self.deps[start:]
-        del self.deps[start:]
+    def _rest_on_guess(self, p: str, value: bool, outer_low: int) -> bool:
+        self.anchor[p] = self.low
+        self.guessed.append(p)
+        self.result[p] = value
+        del self.depth[p]
+        self.low = min(outer_low, self.low)
+        return value
+
+    def _forget(self, mark: int) -> None:
+        for q in self.guessed[mark:]:
+            self.anchor.pop(q, None)
+        del self.guessed[mark:]
+
+    def _backup_rule(self, cycle: list[str]) -> None:
         fleets = [q for q in cycle if isinstance(self.orders[q], Convoy)]
-        for q in cycle:
-            self.state.pop(q, None)
         if fleets:
             # Szykman: the convoying fleets of the paradox do not convoy.
             for q in fleets:
@@ -375,6 +393,14 @@ class MovementResolver:
         verdicts = {p: self._verdict(p, winners, moved) for p in self.orders}
         return MovementResult(verdicts, new_units, tuple(dislodged), standoffs)
 
+    def _carried(self, fleet: str, army: str) -> bool:
+        """Whether the army's convoy ran through this fleet (on a route of fleets that held)."""
+        if not self.by_convoy.get(army):
+            return False
+        held = [f for f in self.convoyed_by[army] if self.result.get(f)]
+        dest = self.orders[army].dest.province  # type: ignore[union-attr]
+        return any(fleet in route for route in convoys.routes(self.map, army, dest, held))
+
     def _dislodged(self, unit: Unit, attacker: str) -> Dislodged:
         return Dislodged(unit, attacker, bool(self.by_convoy.get(attacker)), ())
 
@@ -418,8 +444,10 @@ class MovementResolver:
             army = order.army.province
             if dislodger:
                 return Verdict(False, "convoy disrupted: " + hit.lstrip("; "), dislodger)
-            if army in moved:
+            if army in moved and self._carried(p, army):
                 return Verdict(True, f"convoyed {describe_order(self.orders[army])}")
+            if army in moved:
+                return Verdict(False, f"{describe_unit(order.army)} arrived by another route")
             return Verdict(False, f"the army did not arrive: {self._why_move_failed(army, self.orders[army])}")
         if dislodger:
             return Verdict(False, hit.lstrip("; "), dislodger)

@@ -98,12 +98,31 @@ class NameIndex:
                   if len(name) >= len(words) and all(n.startswith(w) for n, w in zip(name, words))}
         return exact | prefix
 
+    def misspelt(self, word: str) -> set[str]:
+        """Provinces one slip of the pen away from a single written word ("Rhur")."""
+        if len(word) < 4:
+            return set()
+        return {pid for name, pid in self.names if len(name) == 1 and _one_slip(word, name[0])}
+
     def power(self, words: tuple[str, ...], exact: bool = False) -> str | None:
         """The power these words name (a prefix of at least three letters will do)."""
         hits = {pid for name, pid in self.powers if name == words}
         if not hits and not exact and len(words) == 1 and len(words[0]) >= 3:
             hits = {pid for name, pid in self.powers if len(name) == 1 and name[0].startswith(words[0])}
         return hits.pop() if len(hits) == 1 else None
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Whether a and b differ by one letter changed, added, dropped or two swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        if len(diff) == 1:
+            return True
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    short_, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short_ for i in range(len(long_)))
 
 
 _INDEXES: dict[int, tuple[object, NameIndex]] = {}
@@ -125,6 +144,7 @@ class _Place:
     raw: str
     candidates: set[str]
     coast: str | None = None
+    misspelt: bool = False
 
 
 @dataclass
@@ -166,8 +186,8 @@ def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
         matched = False
         for n in range(min(4, len(raw_words) - i), 0, -1):
             words = tuple(raw_words[i:i + n])
-            if "-" in words:
-                continue
+            if "-" in words or any(len(x) == 1 and x in _KEYWORDS for x in words[1:]):
+                continue  # "Bal S F Ska" is the Baltic supporting, not the Baltic Sea
             cands = index.provinces(words)
             if cands:
                 place = _Place(" ".join(words), cands)
@@ -177,6 +197,12 @@ def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
                 matched = True
                 break
         if matched:
+            continue
+        guessed = index.misspelt(w) if w not in _KEYWORDS else set()
+        if guessed:
+            place = _Place(w, guessed, misspelt=True)
+            i = _read_coast(raw_words, i + 1, place)
+            toks.append(_Tok("PLACE", place.raw, place=place))
             continue
         power = index.power((w,))
         if power:
@@ -410,6 +436,8 @@ def _units_for(spec: _UnitSpec, position: Position, power: str | None, pool: dic
 
 
 def _place_note(place: _Place, chosen: str, board: Map, role: str) -> str | None:
+    if place.misspelt and chosen in place.candidates:
+        return f"read '{place.raw}' as {board.provinces[chosen].name}: the nearest name"
     if len(place.candidates) <= 1 or chosen not in place.candidates:
         return None
     others = sorted(board.provinces[c].name for c in place.candidates if c != chosen)
