@@ -388,7 +388,7 @@ def parse_order(text: str, position: Position, power: str | None = None,
         unique.setdefault(format_order(c.order), c)  # type: ignore[arg-type]
     if len(unique) == 1:
         chosen = next(iter(unique.values()))
-        notes = list(dict.fromkeys(chosen.notes))
+        notes = [_as_written(n, text) for n in dict.fromkeys(chosen.notes)]
         return Reading(text, chosen.order, tuple(notes))
     if len(unique) > 1:
         meanings = tuple(c.order for c in unique.values())  # type: ignore[misc]
@@ -400,6 +400,16 @@ def parse_order(text: str, position: Position, power: str | None = None,
     best = next((c for c in candidates if c.order is not None), candidates[0])
     return Reading(text, best.order if len(candidates) == 1 else None, tuple(best.notes),
                    error=errors[0] if len(errors) == 1 else "invalid: " + "; ".join(e.removeprefix("void: ").removeprefix("invalid: ") for e in errors[:4]))
+
+
+def _as_written(note: str, text: str) -> str:
+    """Quote the player's own spelling in a note ('St. P.' rather than 'st p')."""
+    def original(m: re.Match[str]) -> str:
+        words = m.group(1).split()
+        pattern = r"(?<![A-Za-z0-9])" + r"[^A-Za-z0-9]*".join(map(re.escape, words)) + r"\.?"
+        found = re.search(pattern, text, re.IGNORECASE)
+        return f"'{found.group(0)}'" if found else m.group(0)
+    return re.sub(r"'([a-z0-9 ]+)'", original, note)
 
 
 def _strip_power_label(text: str, index: NameIndex) -> tuple[str, str | None]:

@@ -90,8 +90,32 @@ def parse_variant(text: str, source: str = "<variant>") -> Variant:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise VariantError(source, [f"not valid TOML: {exc}"]) from None
+        raise VariantError(source, [_toml_problem(text, str(exc))]) from None
     return _Checker(doc, _Lines.scan(text), source).variant()
+
+
+def _toml_problem(text: str, message: str) -> str:
+    """Name the line of a TOML syntax error; an unclosed list is blamed on its opening line."""
+    m = re.search(r"\(at line (\d+), column \d+\)", message)
+    line = int(m.group(1)) if m else 0
+    lines = text.splitlines()
+    depth, opened = 0, 0
+    for n, raw in enumerate(lines[:line], 1):
+        code = raw.split("#", 1)[0]
+        if code.lstrip().startswith("["):
+            continue  # a table header, not a list
+        for ch in code:
+            if ch == "[" and "=" in code:
+                depth += 1
+                opened = opened or n
+            elif ch == "]" and depth:
+                depth -= 1
+                if depth == 0:
+                    opened = 0
+    if depth and opened:
+        line = opened
+    reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+    return f"line {line}: not valid TOML: {reason}" if line else f"not valid TOML: {reason}"
 
 
 class _Checker:
