@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from typing import Callable, Sequence, TextIO
+from typing import Sequence, TextIO
 
 from .machine import InputError, adjudicate_document
 
@@ -66,13 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
     adj.add_argument("file", nargs="?", metavar="FILE", help="input file (default: stdin)")
     adj.add_argument("--lines", action="store_true", help="JSON Lines: one phase per line in, one result per line out")
     adj.set_defaults(func=cmd_adjudicate)
-    for register in EXTRA_COMMANDS:
-        register(sub)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return parser
 
 
-# Other modules add their subcommands here: each takes the subparsers object.
-EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []
+# Modules that add subcommands: each has register(subparsers), whose handlers are
+# func(args, out) -> exit status and raise CommandError for a problem the user must fix.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

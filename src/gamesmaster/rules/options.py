@@ -16,56 +16,86 @@ class OptionError(ValueError):
 
 # name -> allowed values (for booleans: (True, False)); the dataclass holds the defaults.
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "convoy_routes": ("any-route", "every-route", "ambiguous"),
-    "convoy_paradox": ("szykman", "rule-1982", "rule-2000", "rule-1971"),
-    "adjacent_convoy": ("intent", "explicit", "forbidden"),
-    "retreat_to_convoy_origin": (True, False),
     "koning": (True, False),
     "wells": (True, False),
     "boardman": ("cut", "kept"),
+    "miller": (True, False),
+    "victory": ("centres", "units", "majority", "majority-winter"),
+    "deadlock": ("never", "draw", "ask-gm"),
+    "deadlock_years": tuple(range(1, 100)),
+    "von_metzke": (True, False),
+    "brannan_a": (True, False),
+    "disrupted_cuts_support": (True, False),
+    "disrupted_stands_off": (True, False),
+    "adjacent_convoy": ("intent", "explicit", "forbidden"),
+    "convoy_routes": ("any-route", "every-route", "ambiguous"),
+    "auto_retreat": ("never", "single", "single-unless-disbanded"),
+    "retreat_clash": ("disband-all", "calhamer"),
+    "standoff_bars": ("all", "participants"),
+    "coastal_crawl": (True, False),
+    "crawling_retreat": (True, False),
+    "spring_raid": (True, False),
+    "removals": ("2023", "1971", "graustark", "erehwon", "brobdingnag", "gm"),
+    "yolo": (True, False),
+    "gilliland": ("protected", "chalker"),
+    "guard_swap": (True, False),
+    "convoy_swap": (True, False),
+    "coastal_convoy": (True, False),
+    "kolin": (True, False),
+    "convoy_paradox": ("szykman", "rule-1982", "rule-2000", "rule-1971"),
+    "retreat_to_convoy_origin": (True, False),
+    "dislodged_bounce": ("head-to-head", "always"),
     "coast_omitted": ("follow", "fail"),
     "coast_impossible": ("illegal", "ignore"),
-    "coastal_crawl": (True, False),
     "two_orders": ("invalid", "first", "last"),
     "excess_adjustments": ("first", "none"),
-    "removals": ("2023", "1971"),
-    "victory": ("centres",),
+    "civil_disorder_support": (True, False),
 }
 
 
 @dataclass(frozen=True)
 class RuleOptions:
-    """The rules a game is played by; the defaults are the 2023 rulebook read by the DATC."""
+    """The rules a game is played by; the defaults are the 2023 rulebook read by the DATC.
+
+    The names follow seed 004 (Brobdingnag #84) and DATC v3.0 section 4; each option's
+    seed section, values and explanation are in gamesmaster/variants/presets/options.toml.
+    """
 
     preset: str = "2023"
-    # 4.A.1 / seed 004 s12: when is a convoy with several routes disrupted?
-    convoy_routes: str = "any-route"
-    # 4.A.2: what settles a convoy paradox.
-    convoy_paradox: str = "szykman"
-    # 4.A.3 / s11: when does an army moving to an adjacent province go by convoy?
-    adjacent_convoy: str = "intent"
-    # 4.A.5: may a unit dislodged by a convoyed army retreat to where the army came from?
-    retreat_to_convoy_origin: bool = True
-    # s1 Koning's rule: a unit dislodged by the unit whose space it attacked cannot stand off a third.
-    koning: bool = True
-    # s2 Wells' extension: Koning's rule even when the dislodged unit's attack was the stronger.
-    wells: bool = True
-    # s3 Boardman's dilemma: support from a unit dislodged from the space it supports into.
-    boardman: str = "cut"
-    # 4.B.2: a fleet's move to a two-coast province naming no coast, where only one is reachable.
-    coast_omitted: str = "follow"
-    # 4.B.3: a move naming a coast the fleet cannot reach.
-    coast_impossible: str = "illegal"
-    # 6.B.13 / s20-21: F Por - Spa/nc with F Spa/sc - Por (and the crawling retreat).
-    coastal_crawl: bool = False
-    # 4.D.3: two different orders for one unit.
-    two_orders: str = "invalid"
-    # 4.D.4-4.D.6: more builds or removals than allowed.
-    excess_adjustments: str = "first"
-    # 4.D.8 / s24: which units a power in civil disorder removes.
-    removals: str = "2023"
-    # s4: the victory criterion.
-    victory: str = "centres"
+    koning: bool = True  # s1
+    wells: bool = True  # s2
+    boardman: str = "cut"  # s3
+    miller: bool = False  # s3
+    victory: str = "centres"  # s4
+    deadlock: str = "never"  # s5
+    deadlock_years: int = 3  # s5
+    von_metzke: bool = False  # s8
+    brannan_a: bool = False  # s10
+    disrupted_cuts_support: bool = False  # s10 (Brannan B)
+    disrupted_stands_off: bool = False  # s10 (Brobdingnag's extension)
+    adjacent_convoy: str = "intent"  # s11, DATC 4.A.3
+    convoy_routes: str = "any-route"  # s12, DATC 4.A.1
+    auto_retreat: str = "never"  # s16
+    retreat_clash: str = "disband-all"  # s17
+    standoff_bars: str = "all"  # s18
+    coastal_crawl: bool = False  # s20, DATC 6.B.13
+    crawling_retreat: bool = False  # s21, DATC 6.H.15
+    spring_raid: bool = False  # s23
+    removals: str = "2023"  # s24, DATC 4.D.8
+    yolo: bool = False  # s25
+    gilliland: str = "protected"  # s26
+    guard_swap: bool = False  # s29
+    convoy_swap: bool = True  # s30
+    coastal_convoy: bool = False  # s31
+    kolin: bool = False  # s32
+    convoy_paradox: str = "szykman"  # DATC 4.A.2
+    retreat_to_convoy_origin: bool = True  # DATC 4.A.5
+    dislodged_bounce: str = "head-to-head"  # DATC 4.A.7
+    coast_omitted: str = "follow"  # DATC 4.B.2
+    coast_impossible: str = "illegal"  # DATC 4.B.3
+    two_orders: str = "invalid"  # DATC 4.D.3
+    excess_adjustments: str = "first"  # DATC 4.D.4-4.D.6
+    civil_disorder_support: bool = True  # DATC 4.D.9
 
     def __post_init__(self) -> None:
         for f in fields(self):
