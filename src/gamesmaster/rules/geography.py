@@ -77,6 +77,8 @@ class Map:
     army_edges: Mapping[str, frozenset[str]]
     fleet_edges: Mapping[Location, frozenset[Location]]
     _fleet_provinces: Mapping[str, tuple[Location, ...]] = field(default_factory=dict)
+    _sea_adjacency: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    _convoy_seas: frozenset[str] = frozenset()
 
     @classmethod
     def build(cls, provinces: Iterable[Province], army: Iterable[tuple[str, str]],
@@ -92,13 +94,17 @@ class Map:
             fleet_edges.setdefault(a, set()).add(b)
             fleet_edges.setdefault(b, set()).add(a)
         by_province: dict[str, list[Location]] = {}
-        for loc in fleet_edges:
+        sea_adjacency: dict[str, set[str]] = {}
+        for loc, targets in fleet_edges.items():
             by_province.setdefault(loc.province, []).append(loc)
+            sea_adjacency.setdefault(loc.province, set()).update(t.province for t in targets)
         return cls(
             provinces=provs,
             army_edges={k: frozenset(v) for k, v in army_edges.items()},
             fleet_edges={k: frozenset(v) for k, v in fleet_edges.items()},
             _fleet_provinces={k: tuple(sorted(v, key=str)) for k, v in by_province.items()},
+            _sea_adjacency={k: frozenset(v) for k, v in sea_adjacency.items()},
+            _convoy_seas=frozenset(p.id for p in provs.values() if p.is_sea and p.convoys),
         )
 
     def province(self, pid: str) -> Province:
@@ -157,11 +163,8 @@ class Map:
 
     def convoy_seas(self) -> frozenset[str]:
         """The sea provinces through which an army can be convoyed."""
-        return frozenset(p.id for p in self.provinces.values() if p.is_sea and p.convoys)
+        return self._convoy_seas
 
     def sea_neighbours(self, pid: str) -> frozenset[str]:
         """Provinces joined to pid by a fleet move from any of its locations."""
-        out: set[str] = set()
-        for loc in self.fleet_locations(pid):
-            out.update(n.province for n in self.fleet_edges.get(loc, ()))
-        return frozenset(out)
+        return self._sea_adjacency.get(pid, frozenset())

@@ -74,11 +74,15 @@ class NameIndex:
         self.board = board
         self.names: list[tuple[tuple[str, ...], str]] = []
         self.hyphenated: list[str] = []
+        self.by_letter: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        self.exact: dict[tuple[str, ...], set[str]] = {}
         for prov in board.provinces.values():
             for name in (prov.id, prov.name, *prov.aliases):
                 words = _words(name)
                 if words:
                     self.names.append((words, prov.id))
+                    self.by_letter.setdefault(words[0][0], []).append((words, prov.id))
+                    self.exact.setdefault(words, set()).add(prov.id)
                 if "-" in name:
                     self.hyphenated.append(name.lower())
         self.powers: list[tuple[tuple[str, ...], str]] = []
@@ -93,10 +97,11 @@ class NameIndex:
         """Provinces whose name (or alias or id) these words spell or abbreviate."""
         if len(words) == 1 and len(words[0]) < 2:
             return set()
-        exact = {pid for name, pid in self.names if name == words}
-        prefix = {pid for name, pid in self.names
-                  if len(name) >= len(words) and all(n.startswith(w) for n, w in zip(name, words))}
-        return exact | prefix
+        found = set(self.exact.get(words, ()))
+        for name, pid in self.by_letter.get(words[0][0], ()):
+            if len(name) >= len(words) and all(n.startswith(w) for n, w in zip(name, words)):
+                found.add(pid)
+        return found
 
     def misspelt(self, word: str) -> set[str]:
         """Provinces one slip of the pen away from a single written word ("Rhur")."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .adjustments import balance, build_error
 from .geography import Location, UnitType
-from .legality import check, convoy_possible
+from .legality import check
 from .options import RuleOptions
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, Waive
 from .position import Position, Unit
@@ -18,17 +18,38 @@ def unit_moves(position: Position, unit: Unit) -> list[Move]:
              if board.provinces[loc.province].terrain.value != "impassable"]
     if unit.type is UnitType.ARMY and board.provinces[unit.province].terrain.value == "coast":
         near = {m.dest.province for m in moves}
-        for pid, prov in board.provinces.items():
-            if pid != unit.province and prov.terrain.value == "coast" and convoy_possible(position, unit.province, pid):
-                moves.append(Move(unit, Location(pid), via_convoy=pid in near))
+        for pid in sorted(convoy_destinations(position, unit.province)):
+            moves.append(Move(unit, Location(pid), via_convoy=pid in near))
     return moves
 
 
-def movement_orders(position: Position, unit: Unit, options: RuleOptions | None = None) -> list[Order]:
+def convoy_destinations(position: Position, src: str) -> set[str]:
+    """Coastal provinces an army in src could reach through fleets now at sea."""
+    board = position.map
+    seas = board.convoy_seas()
+    fleets = {p for p, u in position.units.items() if p in seas and u.type is UnitType.FLEET}
+    frontier = [s for s in board.sea_neighbours(src) if s in fleets]
+    seen = set(frontier)
+    out: set[str] = set()
+    while frontier:
+        sea = frontier.pop()
+        for nxt in board.sea_neighbours(sea):
+            if nxt in fleets and nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+            elif board.provinces[nxt].terrain.value == "coast" and nxt != src:
+                out.add(nxt)
+    return out
+
+
+def movement_orders(position: Position, unit: Unit, options: RuleOptions | None = None,
+                    moves: dict[str, list[Move]] | None = None) -> list[Order]:
     """Every legal movement-phase order for a unit (holds, moves, supports, convoys)."""
     options = options or RuleOptions()
+    if moves is None:
+        moves = {p: unit_moves(position, u) for p, u in position.units.items()}
     orders: list[Order] = [Hold(unit)]
-    orders.extend(unit_moves(position, unit))
+    orders.extend(moves[unit.province])
     board = position.map
     reach = {loc.province for loc in board.neighbours(unit.type, unit.location)}
     for other in position.units.values():
@@ -36,13 +57,13 @@ def movement_orders(position: Position, unit: Unit, options: RuleOptions | None 
             continue
         if other.province in reach:
             orders.append(Support(unit, other))
-        for move in unit_moves(position, other):
+        for move in moves[other.province]:
             if move.dest.province in reach and not move.via_convoy:
                 support = Support(unit, other, Location(move.dest.province))
                 if check(position, options, support) is None and support not in orders:
                     orders.append(support)
         if unit.type is UnitType.FLEET and other.type is UnitType.ARMY:
-            for move in unit_moves(position, other):
+            for move in moves[other.province]:
                 if not board.army_adjacent(other.province, move.dest.province) or move.via_convoy:
                     convoy = Convoy(unit, other, Location(move.dest.province))
                     if check(position, options, convoy) is None and convoy not in orders:
@@ -85,4 +106,5 @@ def possible_orders(position: Position, power: str, options: RuleOptions | None 
     if position.phase.is_retreat:
         return {d.unit.province: retreat_orders(position, d.unit, options)
                 for d in position.dislodged if d.unit.power == power}
-    return {u.province: movement_orders(position, u, options) for u in position.units_of(power)}
+    moves = {p: unit_moves(position, u) for p, u in position.units.items()}
+    return {u.province: movement_orders(position, u, options, moves) for u in position.units_of(power)}
