@@ -96,6 +96,8 @@ class MovementResolver:
                 self.convoyed_by[p] = fleets
                 if not convoys.sea_route_exists(self.map, p, dest, fleets):
                     self.void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
+        for movers in self.moves_into.values():
+            movers.sort()  # reasons must not depend on the order orders were listed
         for p, o in orders.items():
             if isinstance(o, Support):
                 self._match_support(p, o)
@@ -474,11 +476,10 @@ class MovementResolver:
         occupant = self.units.get(dest)
         if attack == 0 and occupant is not None:
             return f"cannot dislodge its own {describe_unit(occupant)}"
-        for q in self.moves_into[dest]:
-            if q != p and attack <= self.prevent_strength(q):
-                other = self.orders[q]
-                return (f"bounced: {me} (strength {attack}) against "
-                        f"{describe_unit(other.unit)} ({self.prevent_strength(q)})")
+        rivals = [q for q in self.moves_into[dest] if q != p and attack <= self.prevent_strength(q)]
+        if rivals:
+            against = " and ".join(f"{describe_unit(self.units[q])} ({self.prevent_strength(q)})" for q in rivals)
+            return f"bounced: {me} (strength {attack}) against {against}"
         if occupant is not None:
             if self.head_to_head(p):
                 return (f"bounced: {me} (strength {attack}) against {describe_unit(occupant)} "
