@@ -7,7 +7,7 @@ from typing import Iterable, Mapping
 
 from . import legality
 from .adjustments import adjudicate_adjustments, adjustments_due
-from .movement import MovementResolver
+from .movement import MovementResolver, Verdict
 from .notation import Reading, parse_order
 from .options import RuleOptions
 from .orders import (ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, Waive,
@@ -19,16 +19,29 @@ from .retreats import adjudicate_retreats, retreat_options
 SUCCEEDS, FAILS, INVALID = "succeeds", "fails", "invalid"
 
 
-@dataclass(frozen=True)
 class Outcome:
     """What became of one submitted order, with the reason in plain words."""
 
-    power: str
-    text: str
-    order: Order | None
-    result: str  # succeeds, fails or invalid
-    reason: str
-    notes: tuple[str, ...] = ()
+    __slots__ = ("power", "text", "order", "result", "_reason", "notes")
+
+    def __init__(self, power: str, text: str, order: Order | None, result: str,
+                 reason: "str | Verdict", notes: tuple[str, ...] = ()) -> None:
+        self.power = power
+        self.text = text
+        self.order = order
+        self.result = result  # succeeds, fails or invalid
+        self._reason = reason
+        self.notes = notes
+
+    @property
+    def reason(self) -> str:
+        """Why the order succeeded, failed or was invalid, in plain words."""
+        if not isinstance(self._reason, str):
+            self._reason = self._reason.reason
+        return self._reason
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.power}, {self.text!r}, {self.result}, {self.reason!r})"
 
     def as_dict(self) -> dict[str, object]:
         """The outcome in the `gamesmaster adjudicate` output schema."""
@@ -100,7 +113,7 @@ def _accepted(position: Position, readings: list[tuple[str, Reading]], kinds: tu
             by_unit.setdefault(order.unit.province, []).append(i)  # type: ignore[union-attr]
     chosen: dict[str, int] = {}
     for pid, idxs in by_unit.items():
-        distinct = {format_order(readings[i][1].order) for i in idxs}  # type: ignore[arg-type]
+        distinct = {readings[i][1].order for i in idxs}
         if len(distinct) == 1:
             chosen[pid] = idxs[0]
             for i in idxs[1:]:
@@ -140,7 +153,7 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
         power, reading = readings[i]
         verdict = result.verdicts[pid]
         done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if verdict.succeeded else FAILS,
-                          verdict.reason, reading.notes)
+                          verdict, reading.notes)
     dislodged = tuple(Dislodgement(d.unit, d.attacker, d.convoyed, d.retreats) for d in result.dislodged)
     after = replace(position, units=result.units, dislodged=dislodged, standoffs=result.standoffs,
                     phase=position.phase.following())

@@ -42,11 +42,12 @@ def fleet_destination(position: Position, options: RuleOptions, unit: Unit,
 
 def convoy_possible(position: Position, src: str, dest: str, exclude: str | None = None) -> bool:
     """Whether fleets now at sea could carry an army from src to dest (ignoring orders)."""
-    board = position.map
-    seas = board.convoy_seas()
-    fleets = [p for p, u in position.units.items()
-              if p in seas and u.type is UnitType.FLEET and p != exclude]
-    return _coastal(position, src) and _coastal(position, dest) and convoys.sea_route_exists(board, src, dest, fleets)
+    if not (_coastal(position, src) and _coastal(position, dest)):
+        return False
+    fleets = position.fleets_at_sea
+    if exclude in fleets:
+        fleets = fleets - {exclude}
+    return convoys.sea_route_exists(position.map, src, dest, fleets)
 
 
 def _coastal(position: Position, pid: str) -> bool:
@@ -131,8 +132,7 @@ def _check_convoy(position: Position, order: Convoy) -> str | None:
         return f"void: {describe_unit(army)} cannot be convoyed to the space it is in"
     if not (_coastal(position, army.province) and _coastal(position, dest)):
         return f"void: {describe_unit(army)} cannot be convoyed to {short(dest)}"
-    seas = board.convoy_seas()
-    fleets = [p for p, u in position.units.items() if p in seas and u.type is UnitType.FLEET]
+    fleets = position.fleets_at_sea
     if not any(fleet.province in route for route in convoys.routes(board, army.province, dest, fleets)):
         return (f"void: {describe_unit(fleet)} is on no convoy route from {short(army.province)} "
                 f"to {short(dest)}")

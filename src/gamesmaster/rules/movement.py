@@ -12,6 +12,8 @@ DATC v3.0 section 5.B.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
+from typing import Callable
 
 from . import convoys
 from .geography import Location, Map, UnitType
@@ -23,13 +25,22 @@ _RESOLVED = 2
 _NO_GUESS = 1 << 30
 
 
-@dataclass(frozen=True)
 class Verdict:
-    """What became of one unit's order in a movement phase."""
+    """What became of one unit's order in a movement phase; the reason is worked out when read."""
 
-    succeeded: bool
-    reason: str
-    dislodged_by: str | None = None  # province the dislodging unit came from
+    __slots__ = ("succeeded", "dislodged_by", "_reason")
+
+    def __init__(self, succeeded: bool, reason: "str | Callable[[], str]", dislodged_by: str | None = None) -> None:
+        self.succeeded = succeeded
+        self.dislodged_by = dislodged_by  # province the dislodging unit came from
+        self._reason = reason
+
+    @property
+    def reason(self) -> str:
+        """The outcome in plain words."""
+        if not isinstance(self._reason, str):
+            self._reason = self._reason()
+        return self._reason
 
 
 @dataclass(frozen=True)
@@ -392,7 +403,11 @@ class MovementResolver:
             dest for dest, movers in self.moves_into.items()
             if dest not in new_units and sum(1 for q in movers if self.prevent_strength(q) > 0) >= 2)
         dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
-        verdicts = {p: self._verdict(p, winners, moved) for p in self.orders}
+        verdicts = {}
+        for p in self.orders:
+            dislodger = winners.get(p) if p not in moved else None
+            verdicts[p] = Verdict(self._succeeded(p, moved, dislodger),
+                                  partial(self._explain, p, winners, moved), dislodger)
         return MovementResult(verdicts, new_units, tuple(dislodged), standoffs)
 
     def _carried(self, fleet: str, army: str) -> bool:
@@ -419,6 +434,23 @@ class MovementResolver:
                     continue
             options.append(loc)
         return Dislodged(d.unit, d.attacker, d.convoyed, tuple(options))
+
+    def _succeeded(self, p: str, moved: set[str], dislodger: str | None) -> bool:
+        order = self.orders[p]
+        if isinstance(order, Move):
+            return p in moved
+        if p in self.void:
+            return False
+        if isinstance(order, Support):
+            return self.result.get(p, False)
+        if isinstance(order, Convoy):
+            army = order.army.province
+            return (p not in self.paradox and dislodger is None and army in moved
+                    and self._carried(p, army))
+        return dislodger is None
+
+    def _explain(self, p: str, winners: dict[str, str], moved: set[str]) -> str:
+        return self._verdict(p, winners, moved).reason
 
     def _verdict(self, p: str, winners: dict[str, str], moved: set[str]) -> Verdict:
         order = self.orders[p]

@@ -161,6 +161,10 @@ class _Tok:
 
 
 def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
+    # An id written in capitals ("TYR", "LIB") is the id, as the canonical form and the
+    # judges write it, not an abbreviation that might mean another space.
+    capital_ids = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)
+                   if w.isupper() and w in index.board.provinces}
     low = text.lower()
     for name in index.hyphenated:
         if name in low:
@@ -193,7 +197,7 @@ def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
             words = tuple(raw_words[i:i + n])
             if "-" in words or any(len(x) == 1 and x in _KEYWORDS for x in words[1:]):
                 continue  # "Bal S F Ska" is the Baltic supporting, not the Baltic Sea
-            cands = index.provinces(words)
+            cands = {words[0].upper()} if n == 1 and words[0] in capital_ids else index.provinces(words)
             if cands:
                 place = _Place(" ".join(words), cands)
                 i += n

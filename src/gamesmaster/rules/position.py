@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from .geography import Location, UnitType
@@ -58,6 +59,12 @@ class Position:
     def map(self):
         """The variant's map."""
         return self.variant.map
+
+    @cached_property
+    def fleets_at_sea(self) -> frozenset[str]:
+        """Sea provinces holding a fleet that could convoy."""
+        seas = self.variant.map.convoy_seas()
+        return frozenset(p for p, u in self.units.items() if p in seas and u.type is UnitType.FLEET)
 
     def units_of(self, power: str) -> list[Unit]:
         """A power's units on the board, in province order."""
