@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
@@ -97,51 +98,61 @@ def _invalid(power: str, reading: Reading, reason: str | None = None) -> Outcome
 
 
 def _accepted(position: Position, readings: list[tuple[str, Reading]], kinds: tuple[type, ...],
-              options: RuleOptions) -> tuple[dict[int, Outcome], dict[str, int]]:
-    """Sort out unreadable orders, wrong kinds and two orders for one unit (DATC 4.D.3)."""
+              options: RuleOptions) -> tuple[dict[int, Outcome], dict[str, int], dict[int, int]]:
+    """Sort out unreadable orders, wrong kinds and two orders for one unit (DATC 4.D.3).
+
+    Returns the outcomes already settled, the order chosen for each unit, and repeats of
+    a chosen order (which share its outcome).
+    """
     done: dict[int, Outcome] = {}
     by_unit: dict[str, list[int]] = {}
+    per_unit = kinds is not ADJUSTMENT_ORDERS
     for i, (power, reading) in enumerate(readings):
         order = reading.order
-        if not reading.ok:
+        if order is None or reading.error is not None:
             done[i] = _invalid(power, reading)
         elif not isinstance(order, kinds):
             done[i] = _invalid(power, reading, f"invalid: a {type(order).__name__.lower()} order cannot be given in {position.phase.title}")
-        elif not isinstance(order, Waive) and order.unit.power != power:  # type: ignore[union-attr]
+        elif type(order) is Waive:
+            continue
+        elif order.unit.power != power:  # type: ignore[union-attr]
             done[i] = _invalid(power, reading, f"invalid: {order.unit} belongs to {order.unit.power.capitalize()}")  # type: ignore[union-attr]
-        elif not isinstance(order, (Waive,)) and kinds is not ADJUSTMENT_ORDERS:
+        elif per_unit:
             by_unit.setdefault(order.unit.province, []).append(i)  # type: ignore[union-attr]
     chosen: dict[str, int] = {}
+    repeats: dict[int, int] = {}
     for pid, idxs in by_unit.items():
-        distinct = {readings[i][1].order for i in idxs}
-        if len(distinct) == 1:
+        if len(idxs) == 1:
+            chosen[pid] = idxs[0]
+            continue
+        if len({readings[i][1].order for i in idxs}) == 1:
             chosen[pid] = idxs[0]
             for i in idxs[1:]:
-                power, reading = readings[i]
-                done[i] = Outcome(power, reading.text, reading.order, FAILS, "the same order was given twice: counted once", reading.notes)
+                repeats[i] = idxs[0]
             continue
-        if options.two_orders == "first":
-            keep = idxs[0]
-        elif options.two_orders == "last":
-            keep = idxs[-1]
-        else:
-            keep = None
+        keep = idxs[0] if options.two_orders == "first" else idxs[-1] if options.two_orders == "last" else None
         for i in idxs:
             if i != keep:
                 power, reading = readings[i]
                 done[i] = _invalid(power, reading, f"invalid: two different orders for {reading.order.unit}")  # type: ignore[union-attr]
         if keep is not None:
             chosen[pid] = keep
-    return done, chosen
+    return done, chosen, repeats
+
+
+def _repeat(first: Outcome, power: str, reading: Reading) -> Outcome:
+    return Outcome(power, reading.text, reading.order, first.result,
+                   f"the same order as above, counted once: {first.reason}", reading.notes)
 
 
 def _movement(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
-    done, chosen = _accepted(position, readings, MOVEMENT_ORDERS, options)
+    done, chosen, repeats = _accepted(position, readings, MOVEMENT_ORDERS, options)
     orders: dict[str, Order] = {}
     for pid, i in chosen.items():
         power, reading = readings[i]
         order = reading.order
-        reason = legality.check(position, options, order)  # type: ignore[arg-type]
+        already = reading.checked is not None and reading.checked[0] is position and reading.checked[1] == options
+        reason = None if already or type(order) is Hold else legality.check(position, options, order)  # type: ignore[arg-type]
         if reason:
             done[i] = _invalid(power, reading, reason)
         else:
@@ -154,6 +165,8 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
         verdict = result.verdicts[pid]
         done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if verdict.succeeded else FAILS,
                           verdict, reading.notes)
+    for i, first in repeats.items():
+        done[i] = _repeat(done[first], *readings[i])
     dislodged = tuple(Dislodgement(d.unit, d.attacker, d.convoyed, d.retreats) for d in result.dislodged)
     after = replace(position, units=result.units, dislodged=dislodged, standoffs=result.standoffs,
                     phase=position.phase.following())
@@ -165,7 +178,7 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
 
 
 def _retreats(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
-    done, chosen = _accepted(position, readings, RETREAT_ORDERS, options)
+    done, chosen, repeats = _accepted(position, readings, RETREAT_ORDERS, options)
     listed = replace(position, dislodged=tuple(
         replace(d, retreats=retreat_options(position, d, options)) for d in position.dislodged))
     orders = [(i, readings[i][1].order) for i in chosen.values() if i not in done]
@@ -173,12 +186,14 @@ def _retreats(position: Position, readings: list[tuple[str, Reading]], options: 
     for i, (ok, reason) in result.verdicts.items():
         power, reading = readings[i]
         done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if ok else (INVALID if reason.startswith("invalid") else FAILS), reason, reading.notes)
+    for i, first in repeats.items():
+        done[i] = _repeat(done[first], *readings[i])
     after = replace(position, units=result.units, dislodged=(), standoffs=frozenset(), phase=position.phase.following())
     return _finish(position, done, readings, _after_retreats(after, options), options)
 
 
 def _adjustments(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
-    done, _ = _accepted(position, readings, ADJUSTMENT_ORDERS, options)
+    done, _, _ = _accepted(position, readings, ADJUSTMENT_ORDERS, options)
     orders = [(i, r.order) for i, (_, r) in enumerate(readings) if i not in done]
     result = adjudicate_adjustments(position, orders, options)  # type: ignore[arg-type]
     for i, (ok, reason) in result.verdicts.items():
@@ -213,7 +228,8 @@ def winner(position: Position, options: RuleOptions) -> str | None:
     if position.phase.kind == "R":
         return None
     need = position.variant.victory_centres
+    counts = Counter(position.centres.values())
     for power in position.variant.powers:
-        if len(position.centres_of(power)) >= need:
+        if counts[power] >= need:
             return power
     return None

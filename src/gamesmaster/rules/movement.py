@@ -12,8 +12,6 @@ DATC v3.0 section 5.B.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
-from typing import Callable
 
 from . import convoys
 from .geography import Location, Map, UnitType
@@ -22,24 +20,27 @@ from .orders import Convoy, Hold, Move, Order, Support, describe_order, describe
 from .position import Position, Unit
 
 _RESOLVED = 2
+_ARMY = UnitType.ARMY
 _NO_GUESS = 1 << 30
 
 
 class Verdict:
     """What became of one unit's order in a movement phase; the reason is worked out when read."""
 
-    __slots__ = ("succeeded", "dislodged_by", "_reason")
+    __slots__ = ("succeeded", "dislodged_by", "_reason", "_province")
 
-    def __init__(self, succeeded: bool, reason: "str | Callable[[], str]", dislodged_by: str | None = None) -> None:
+    def __init__(self, succeeded: bool, reason: "str | MovementResolver", dislodged_by: str | None = None,
+                 province: str = "") -> None:
         self.succeeded = succeeded
         self.dislodged_by = dislodged_by  # province the dislodging unit came from
         self._reason = reason
+        self._province = province
 
     @property
     def reason(self) -> str:
         """The outcome in plain words."""
         if not isinstance(self._reason, str):
-            self._reason = self._reason()
+            self._reason = self._reason.explain(self._province)
         return self._reason
 
 
@@ -91,37 +92,49 @@ class MovementResolver:
     # -- matching orders to each other -------------------------------------------------
 
     def _prepare(self) -> None:
+        """Index the orders once: who moves where, who convoys and supports whom."""
         orders = self.orders
+        self.owner = owner = {p: u.power for p, u in self.units.items()}
+        self.kind = kind = {p: type(o) for p, o in orders.items()}
+        self.dest = dest = {}
         convoy_offers: dict[tuple[str, str], list[str]] = {}
         for p, o in orders.items():
-            if isinstance(o, Convoy):
-                convoy_offers.setdefault((o.army.province, o.dest.province), []).append(p)
-        for p, o in orders.items():
-            if not isinstance(o, Move):
-                continue
-            dest = o.dest.province
-            self.moves_into.setdefault(dest, []).append(p)
-            fleets = convoy_offers.get((p, dest), []) if o.unit.type is UnitType.ARMY else []
-            self.by_convoy[p] = self._goes_by_convoy(o, fleets)
-            if self.by_convoy[p]:
-                self.convoyed_by[p] = fleets
-                if not convoys.sea_route_exists(self.map, p, dest, fleets):
-                    self.void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
+            k = kind[p]
+            if k is Move:
+                dest[p] = o.dest.province  # type: ignore[union-attr]
+                self.moves_into.setdefault(dest[p], []).append(p)
+            elif k is Convoy:
+                convoy_offers.setdefault((o.army.province, o.dest.province), []).append(p)  # type: ignore[union-attr]
+        for p, d in dest.items():
+            o = orders[p]
+            if o.unit.type is _ARMY:  # type: ignore[union-attr]
+                fleets = convoy_offers.get((p, d), [])
+                if self._goes_by_convoy(o, fleets):  # type: ignore[arg-type]
+                    self.by_convoy[p] = True
+                    self.convoyed_by[p] = fleets
+                    if not convoys.sea_route_exists(self.map, p, d, fleets):
+                        self.void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
         for movers in self.moves_into.values():
-            movers.sort()  # reasons must not depend on the order orders were listed
+            if len(movers) > 1:
+                movers.sort()  # reasons must not depend on the order orders were listed
         for p, o in orders.items():
-            if isinstance(o, Support):
-                self._match_support(p, o)
-            elif isinstance(o, Convoy):
-                army = orders.get(o.army.province)
-                if not (isinstance(army, Move) and army.unit == o.army and army.dest.province == o.dest.province):
-                    self.void[p] = f"void: {describe_unit(o.army)} was not ordered to {short(o.dest)}"
-                elif not self.by_convoy.get(o.army.province):
-                    self.void[p] = f"void: {describe_unit(o.army)} moves over land, not by convoy"
+            k = kind[p]
+            if k is Support:
+                self._match_support(p, o)  # type: ignore[arg-type]
+            elif k is Convoy:
+                army = orders.get(o.army.province)  # type: ignore[union-attr]
+                if not (type(army) is Move and army.unit == o.army and army.dest.province == o.dest.province):  # type: ignore[union-attr]
+                    self.void[p] = f"void: {describe_unit(o.army)} was not ordered to {short(o.dest)}"  # type: ignore[union-attr]
+                elif not self.by_convoy.get(o.army.province):  # type: ignore[union-attr]
+                    self.void[p] = f"void: {describe_unit(o.army)} moves over land, not by convoy"  # type: ignore[union-attr]
+        # Facts that stay fixed while the decisions are settled, looked up on the hot path.
+        self.live = {p for p in dest if p not in self.void}  # moves that can succeed
+        self.h2h = {p: dest.get(d) == p and self._head_to_head(p) for p, d in dest.items()}
+        del owner
 
     def _goes_by_convoy(self, move: Move, fleets: list[str]) -> bool:
         """Whether an army's move uses a convoy (DATC 4.A.3 for adjacent provinces)."""
-        if move.unit.type is not UnitType.ARMY:
+        if move.unit.type is not _ARMY:
             return False
         if not self.map.army_adjacent(move.unit.province, move.dest.province):
             return True
@@ -227,23 +240,23 @@ class MovementResolver:
             self.result[q] = moves_only  # circular movement succeeds; anything else fails
 
     def _adjudicate(self, p: str) -> bool:
-        order = self.orders[p]
-        if isinstance(order, Move):
-            return self._move_succeeds(p, order)
-        if isinstance(order, Support):
-            return self._support_given(p, order)
+        kind = self.kind[p]
+        if kind is Move:
+            return self._move_succeeds(p, self.orders[p])  # type: ignore[arg-type]
+        if kind is Support:
+            return self._support_given(p, self.orders[p])  # type: ignore[arg-type]
         return self._convoy_holds(p)
 
     # -- moves ------------------------------------------------------------------------
 
     def _move_succeeds(self, p: str, order: Move) -> bool:
-        if p in self.void:
+        if p not in self.live:
             return False
         attack = self.attack_strength(p)
         if attack == 0:
             return False
-        dest = order.dest.province
-        if self.head_to_head(p):
+        dest = self.dest[p]
+        if self.h2h[p]:
             if attack <= self.defend_strength(dest):
                 return False
         elif attack <= self.hold_strength(dest):
@@ -255,10 +268,13 @@ class MovementResolver:
 
     def moves(self, p: str) -> bool:
         """Whether the unit in p is ordered to move and its move succeeds."""
-        return isinstance(self.orders.get(p), Move) and p not in self.void and self.resolve(p)
+        return p in self.live and self.resolve(p)
 
     def head_to_head(self, p: str) -> bool:
         """Whether p's move and the move of the unit it attacks cross the same border."""
+        return self.h2h.get(p, False)
+
+    def _head_to_head(self, p: str) -> bool:
         order = self.orders[p]
         assert isinstance(order, Move)
         dest = order.dest.province
@@ -275,7 +291,7 @@ class MovementResolver:
 
     def path(self, p: str) -> bool:
         """Whether the unit in p can get to its destination (always, over land)."""
-        if not self.by_convoy.get(p):
+        if p not in self.convoyed_by:
             return True
         if p in self.void:
             return False
@@ -290,30 +306,31 @@ class MovementResolver:
     def _supports(self, p: str, table: dict[str, list[str]], exclude_power: str | None = None) -> int:
         count = 0
         for s in table.get(p, ()):
-            if exclude_power is not None and self.units[s].power == exclude_power:
+            if exclude_power is not None and self.owner[s] == exclude_power:
                 continue
-            if self.resolve(s):
+            if self.state.get(s) == _RESOLVED:
+                count += self.result[s]
+            elif self.resolve(s):
                 count += 1
         return count
 
     def attack_strength(self, p: str) -> int:
         """Strength of the move from p to take its destination (DATC 5.B.8)."""
-        if not self.path(p):
+        if p in self.convoyed_by and not self.path(p):
             return 0
-        order = self.orders[p]
-        dest = order.dest.province  # type: ignore[union-attr]
-        occupant = self.units.get(dest)
-        if occupant is None or (not self.head_to_head(p) and self.moves(dest)):
+        dest = self.dest[p]
+        occupant = self.owner.get(dest)
+        if occupant is None or (not self.h2h[p] and dest in self.live and self.resolve(dest)):
             return 1 + self._supports(p, self.move_supports)
-        if occupant.power == order.unit.power:
+        if occupant == self.owner[p]:
             return 0
-        return 1 + self._supports(p, self.move_supports, exclude_power=occupant.power)
+        return 1 + self._supports(p, self.move_supports, exclude_power=occupant)
 
     def hold_strength(self, province: str) -> int:
         """Strength of a province against a move into it (DATC 5.B.5)."""
         if province not in self.units:
             return 0
-        if isinstance(self.orders[province], Move):
+        if province in self.dest:
             return 0 if self.moves(province) else 1
         return 1 + self._supports(province, self.hold_supports)
 
@@ -323,10 +340,10 @@ class MovementResolver:
 
     def prevent_strength(self, p: str) -> int:
         """Strength of a move to keep others out of its destination (DATC 5.B.6)."""
-        if not self.path(p):
+        if p in self.convoyed_by and not self.path(p):
             return 0
-        if self.options.koning and self.head_to_head(p):
-            dest = self.orders[p].dest.province  # type: ignore[union-attr]
+        if self.h2h[p] and self.options.koning:
+            dest = self.dest[p]
             if self.moves(dest):
                 strength = 1 + self._supports(p, self.move_supports)
                 if self.options.wells or strength <= self.defend_strength(dest):
@@ -339,10 +356,13 @@ class MovementResolver:
     def _support_given(self, p: str, order: Support) -> bool:
         if p in self.void:
             return False
+        attackers = self.moves_into.get(p)
+        if not attackers:
+            return True
         target = order.dest.province if order.dest else order.supported.province
-        for q in self.moves_into.get(p, ()):
-            attacker = self.orders[q]
-            if attacker.unit.power == order.unit.power:
+        mine = self.owner[p]
+        for q in attackers:
+            if self.owner[q] == mine:
                 continue  # a power cannot cut its own support (seed 004 s9)
             if q == target:
                 # Attacked from the space it supports into: cut only if dislodged.
@@ -403,11 +423,11 @@ class MovementResolver:
             dest for dest, movers in self.moves_into.items()
             if dest not in new_units and sum(1 for q in movers if self.prevent_strength(q) > 0) >= 2)
         dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
+        self._winners, self._moved = winners, moved
         verdicts = {}
         for p in self.orders:
             dislodger = winners.get(p) if p not in moved else None
-            verdicts[p] = Verdict(self._succeeded(p, moved, dislodger),
-                                  partial(self._explain, p, winners, moved), dislodger)
+            verdicts[p] = Verdict(self._succeeded(p, moved, dislodger), self, dislodger, p)
         return MovementResult(verdicts, new_units, tuple(dislodged), standoffs)
 
     def _carried(self, fleet: str, army: str) -> bool:
@@ -449,8 +469,9 @@ class MovementResolver:
                     and self._carried(p, army))
         return dislodger is None
 
-    def _explain(self, p: str, winners: dict[str, str], moved: set[str]) -> str:
-        return self._verdict(p, winners, moved).reason
+    def explain(self, p: str) -> str:
+        """Why the order of the unit in p succeeded or failed, in plain words."""
+        return self._verdict(p, self._winners, self._moved).reason
 
     def _verdict(self, p: str, winners: dict[str, str], moved: set[str]) -> Verdict:
         order = self.orders[p]

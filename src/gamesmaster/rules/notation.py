@@ -13,7 +13,7 @@ each such guess is reported in a note. An order with two meanings is not followe
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from typing import Iterable
 
@@ -34,6 +34,8 @@ class Reading:
     notes: tuple[str, ...] = ()
     error: str | None = None
     meanings: tuple[Order, ...] = ()
+    # The position and options whose legality checks this reading already passed.
+    checked: tuple[object, object] | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -398,7 +400,7 @@ def parse_order(text: str, position: Position, power: str | None = None,
     if len(unique) == 1:
         chosen = next(iter(unique.values()))
         notes = [_as_written(n, text) for n in dict.fromkeys(chosen.notes)]
-        return Reading(text, chosen.order, tuple(notes))
+        return Reading(text, chosen.order, tuple(notes), checked=(position, options))
     if len(unique) > 1:
         meanings = tuple(c.order for c in unique.values())  # type: ignore[misc]
         listed = " or ".join(f"'{format_order(m)}'" for m in meanings)

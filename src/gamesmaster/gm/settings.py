@@ -1,0 +1,172 @@
+"""A game's settings: press, deadlines, NMR and replacement policies, draws, the short game.
+
+Settings are plain JSON in the record; `Settings.from_dict` checks them and names any
+problem. The deadline schedule is given in the GM's time zone and stored in UTC.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, time, timedelta, timezone
+from typing import Any, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import GMError
+
+PRESS = ("none", "public", "full", "anonymous")
+REPLACEMENT = ("none", "standby", "successor", "gm")
+DRAW_VOTES = ("unanimous", "majority")
+DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """When orders are due.
+
+    Movement: at `time` on one of the move nights `days` (in the GM's zone), the first
+    one at least `min_hours` after the results are published; or, with no days, `hours`
+    after publication. Retreats and adjustments: `retreat_hours` / `adjustment_hours`
+    after publication.
+    """
+
+    tz: str = "UTC"
+    days: tuple[str, ...] = ()
+    time: str = "22:00"
+    min_hours: float = 24.0
+    hours: float = 72.0
+    retreat_hours: float = 24.0
+    adjustment_hours: float = 24.0
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.tz)
+
+    def deadline(self, kind: str, published: datetime) -> datetime:
+        """The deadline of a phase of this kind (M, R, A) published at that time (UTC)."""
+        if kind == "R":
+            return published + timedelta(hours=self.retreat_hours)
+        if kind == "A":
+            return published + timedelta(hours=self.adjustment_hours)
+        if not self.days:
+            return published + timedelta(hours=self.hours)
+        zone = self.zone
+        earliest = published + timedelta(hours=self.min_hours)
+        hh, mm = (int(x) for x in self.time.split(":"))
+        day = earliest.astimezone(zone).date()
+        for _ in range(15):
+            if DAYS[day.weekday()] in self.days:
+                when = datetime.combine(day, time(hh, mm), tzinfo=zone)
+                if when >= earliest:
+                    return when.astimezone(timezone.utc)
+            day += timedelta(days=1)
+        raise AssertionError("no move night in a fortnight")  # days is never empty here
+
+    def describe(self) -> str:
+        move = (f"movement due {self.time} on {', '.join(d.capitalize() for d in self.days)} "
+                f"(at least {_hours(self.min_hours)} after results)" if self.days
+                else f"movement due {_hours(self.hours)} after results")
+        return (f"{move}; retreats {_hours(self.retreat_hours)}, adjustments {_hours(self.adjustment_hours)} "
+                f"after results; times in {self.tz}")
+
+
+def _hours(h: float) -> str:
+    return f"{h:g} hours" if h != 1 else "1 hour"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything about how a game is run that is not a rule of the game itself."""
+
+    press: str = "full"
+    schedule: Schedule = field(default_factory=Schedule)
+    grace_hours: float = 0.0  # NMR: one extension of a movement deadline when a player has not ordered
+    replacement: str = "none"  # none, standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)
+    early_movement: bool = False  # movement processed early once every player is ready
+    draw_vote: str = "unanimous"
+    end_year: int | None = None  # short game: most units on the board after this year wins
+
+    def to_dict(self) -> dict[str, Any]:
+        doc = asdict(self)
+        doc["schedule"]["days"] = list(self.schedule.days)
+        return doc
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any] | None) -> "Settings":
+        doc = dict(doc or {})
+        sched = dict(doc.pop("schedule", {}) or {})
+        unknown = set(doc) - {f for f in cls.__dataclass_fields__}
+        if unknown:
+            raise GMError(f"unknown setting{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
+        schedule = _schedule(sched)
+        settings = cls(schedule=schedule, **doc)
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        if self.press not in PRESS:
+            raise GMError(f"press setting {self.press!r}: choose {', '.join(PRESS)}")
+        if self.replacement not in REPLACEMENT:
+            raise GMError(f"replacement policy {self.replacement!r}: choose {', '.join(REPLACEMENT)}")
+        if self.draw_vote not in DRAW_VOTES:
+            raise GMError(f"draw vote {self.draw_vote!r}: choose {', '.join(DRAW_VOTES)}")
+        if self.grace_hours < 0:
+            raise GMError("the grace period cannot be negative")
+        if self.end_year is not None and not (1 <= int(self.end_year) <= 99999):
+            raise GMError(f"end year {self.end_year!r} is not a year")
+
+
+def _schedule(doc: Mapping[str, Any]) -> Schedule:
+    doc = dict(doc)
+    unknown = set(doc) - set(Schedule.__dataclass_fields__)
+    if unknown:
+        raise GMError(f"unknown schedule setting{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
+    tz = str(doc.get("tz", "UTC"))
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise GMError(f"unknown time zone {tz!r} (use a name such as Europe/London or America/Edmonton)") from None
+    days = tuple(_day(d) for d in doc.get("days", ()) or ())
+    at = str(doc.get("time", "22:00"))
+    if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", at):
+        raise GMError(f"deadline time {at!r}: write it as HH:MM, e.g. 22:00")
+    values = {k: float(doc[k]) for k in ("min_hours", "hours", "retreat_hours", "adjustment_hours") if k in doc}
+    for k, v in values.items():
+        if v < 0:
+            raise GMError(f"{k.replace('_', ' ')} cannot be negative")
+    return Schedule(tz=tz, days=days, time=at, **values)
+
+
+def _day(text: Any) -> str:
+    key = str(text).strip().lower()[:3]
+    if key not in DAYS:
+        raise GMError(f"unknown day {text!r}: use mon, tue, wed, thu, fri, sat or sun")
+    return key
+
+
+def parse_duration(text: str) -> float:
+    """Hours from '24h', '90m', '2d', '1d12h' or a plain number of hours."""
+    s = str(text).strip().lower()
+    if re.fullmatch(r"\d+(\.\d+)?", s):
+        return float(s)
+    parts = re.findall(r"(\d+(?:\.\d+)?)\s*([dhm])", s)
+    if not parts or "".join(f"{n}{u}" for n, u in parts) != re.sub(r"\s+", "", s):
+        raise GMError(f"duration {text!r}: write e.g. 24h, 90m, 2d or 1d12h")
+    scale = {"d": 24.0, "h": 1.0, "m": 1 / 60}
+    return sum(float(n) * scale[u] for n, u in parts)
+
+
+def parse_movement(text: str) -> dict[str, Any]:
+    """'tue,fri 22:00' (move nights and time) or '72h' (hours after results) as schedule fields."""
+    s = str(text).strip()
+    m = re.fullmatch(r"([A-Za-z, ]+?)\s+(\d{1,2}:\d{2})", s)
+    if m:
+        return {"days": [_day(d) for d in re.split(r"[,\s]+", m.group(1)) if d], "time": m.group(2)}
+    return {"days": [], "hours": parse_duration(s)}
+
+
+def show_time(when: datetime | None, tz: str) -> str:
+    """A UTC time as the GM's zone shows it: 'Tue 07 May 2024 22:00 BST'."""
+    if when is None:
+        return "no deadline"
+    return when.astimezone(ZoneInfo(tz)).strftime("%a %d %b %Y %H:%M %Z")
