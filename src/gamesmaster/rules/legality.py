@@ -124,8 +124,10 @@ def _check_convoy(position: Position, order: Convoy) -> str | None:
     if fleet.type is not UnitType.FLEET:
         return f"void: only a fleet can convoy"
     prov = board.provinces[fleet.province]
-    if not prov.is_sea or not prov.convoys:
+    if not prov.is_sea:
         return f"void: {describe_unit(fleet)} is not at sea and cannot convoy"
+    if not prov.convoys:
+        return f"void: {describe_unit(fleet)} cannot convoy: no convoy may be made through {prov.name}"
     if army.type is not UnitType.ARMY:
         return f"void: only an army can be convoyed; {describe_unit(army)} is a fleet"
     if dest == army.province:

@@ -537,10 +537,14 @@ class MovementResolver:
             if self.head_to_head(p):
                 return (f"bounced: {me} (strength {attack}) against {describe_unit(occupant)} "
                         f"moving the other way ({self.defend_strength(dest)})")
+            uncounted = [s for s in self.move_supports.get(p, ()) if self.owner[s] == occupant.power and self.result.get(s)]
+            aside = (f"; support from {self.position.variant.powers[occupant.power].name} cannot count "
+                     f"against its own {describe_unit(occupant)}") if uncounted else ""
             if isinstance(self.orders[dest], Move):
                 return (f"bounced: {me} (strength {attack}) against {describe_unit(occupant)}, "
-                        f"which failed to move away ({self.hold_strength(dest)})")
-            return f"bounced: {me} (strength {attack}) against {describe_unit(occupant)} holding ({self.hold_strength(dest)})"
+                        f"which failed to move away ({self.hold_strength(dest)}){aside}")
+            return (f"bounced: {me} (strength {attack}) against {describe_unit(occupant)} "
+                    f"holding ({self.hold_strength(dest)}){aside}")
         return f"failed: {me} (strength {attack})"
 
     def _why_support_cut(self, p: str, order: Support) -> str:

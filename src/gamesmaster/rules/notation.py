@@ -23,6 +23,8 @@ from .options import RuleOptions
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, Waive,
                      describe_unit, format_order, short)
 from .position import Position, Unit
+from .adjustments import build_error
+from .retreats import retreat_options
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ _KEYWORDS = {
     "waive": "WAIVE", "waives": "WAIVE", "waived": "WAIVE", "pass": "WAIVE",
     "via": "VIA",
 }
+# Words players put around orders that carry no meaning of their own.
+_FILLER = {"the", "my", "will", "shall", "should", "please", "is", "are", "be", "in", "at", "from", "unit", "then"}
 _COAST_WORDS = {"nc": "NC", "sc": "SC", "ec": "EC", "wc": "WC"}
 _COAST_DIRECTIONS = {"north": "NC", "south": "SC", "east": "EC", "west": "WC", "n": "NC", "s": "SC", "e": "EC", "w": "WC"}
 _DASHES = re.compile(r"\s*(?:-{2,}>?|->|=>|→|[—–−‐‒―]|-)\s*")
@@ -218,7 +222,7 @@ def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
         power = index.power((w,))
         if power:
             toks.append(_Tok("POWER", w, power=power))
-        else:
+        elif w not in _FILLER:
             toks.append(_Tok("UNKNOWN", w))
         i += 1
     # "moves to", "- to": one move word
@@ -446,9 +450,7 @@ def _units_for(spec: _UnitSpec, position: Position, power: str | None, pool: dic
         return mine, notes
     found = [pool[p] for p in sorted(spec.place.candidates) if p in pool]
     if power is not None:
-        own = [u for u in found if u.power == power]
-        if own:
-            found = own
+        found = [u for u in found if u.power == power]
     if spec.type is not None and len(found) > 1:
         typed = [u for u in found if u.type is spec.type]
         if typed:
@@ -476,7 +478,7 @@ def _candidates(shape: _Shape, position: Position, power: str | None, options: R
     if phase.is_adjustment:
         return _adjustment_candidates(shape, position, power, options)
     if phase.is_retreat:
-        return _retreat_candidates(shape, position, power)
+        return _retreat_candidates(shape, position, power, options)
     return _movement_candidates(shape, position, power, options)
 
 
@@ -572,6 +574,8 @@ def _support_convoy_candidates(shape: _Shape, position: Position, options: RuleO
     assert shape.other is not None and shape.other.place is not None
     out: list[_Candidate] = []
     others = [position.units[p] for p in sorted(shape.other.place.candidates) if p in position.units and p != unit.province]
+    if not others and unit.province in shape.other.place.candidates:
+        return [_Candidate(None, f"void: {describe_unit(unit)} cannot {shape.kind.lower()} itself", base)]
     if not others:
         where = " or ".join(sorted(board.provinces[c].name for c in shape.other.place.candidates))
         return [_Candidate(None, f"invalid: no unit in {where} to {shape.kind.lower()}", base)]
@@ -599,7 +603,7 @@ def _support_convoy_candidates(shape: _Shape, position: Position, options: RuleO
     return out
 
 
-def _retreat_candidates(shape: _Shape, position: Position, power: str | None) -> list[_Candidate]:
+def _retreat_candidates(shape: _Shape, position: Position, power: str | None, options: RuleOptions) -> list[_Candidate]:
     pool = {d.unit.province: d.unit for d in position.dislodged}
     if shape.kind not in ("MOVE", "RETREAT", "DISBAND", "REMOVE"):
         return [_Candidate(None, "invalid: only retreats and disbands can be ordered in a retreat phase", [])]
@@ -614,7 +618,7 @@ def _retreat_candidates(shape: _Shape, position: Position, power: str | None) ->
             out.append(_Candidate(Disband(unit), None, base))
             continue
         assert shape.dest is not None
-        allowed = options_by[unit.province].retreats or ()
+        allowed = retreat_options(position, options_by[unit.province], options)
         for pid in sorted(shape.dest.candidates):
             matches = [loc for loc in allowed if loc.province == pid and (shape.dest.coast is None or loc.coast == shape.dest.coast)]
             if len(matches) == 1:
@@ -628,7 +632,6 @@ def _retreat_candidates(shape: _Shape, position: Position, power: str | None) ->
 
 
 def _adjustment_candidates(shape: _Shape, position: Position, power: str | None, options: RuleOptions) -> list[_Candidate]:
-    from .adjustments import build_error  # adjustments imports this module's neighbours only
 
     if shape.kind in ("HOLD", "MOVE", "SUPPORT", "CONVOY", "RETREAT"):
         return [_Candidate(None, "invalid: only builds, removals and waives can be ordered in the adjustments", [])]
