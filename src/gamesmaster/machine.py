@@ -17,7 +17,8 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     """Adjudicate one `gamesmaster adjudicate` input document and return the output document."""
     if not isinstance(doc, Mapping):
         raise InputError(f"the input must be a JSON object, not {type(doc).__name__}")
-    unknown = set(doc) - {"variant", "rules", "phase", "units", "centers", "dislodged", "standoffs", "orders"}
+    unknown = set(doc) - {"variant", "rules", "phase", "units", "centers", "dislodged", "standoffs", "orders",
+                          "raids", "destroyed"}
     if unknown:
         raise InputError(f"unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
     try:
@@ -51,4 +52,5 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
         "dislodged": dislodged,
         "next": {"variant": nxt.pop("variant"), "rules": nxt.pop("rules"), **nxt},
         "winner": result.winner,
+        **({"waiting": dict(result.waiting)} if result.waiting else {}),
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from . import legality
@@ -11,7 +11,7 @@ from .adjustments import adjudicate_adjustments, adjustments_due
 from .movement import MovementResolver, Verdict
 from .notation import Reading, parse_order
 from .options import RuleOptions
-from .orders import (ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, Waive,
+from .orders import (ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, Support, Waive,
                      format_order)
 from .phase import Phase
 from .position import Dislodgement, Position
@@ -63,6 +63,7 @@ class Adjudication:
     next: Position
     winner: str | None = None
     dislodged: tuple[Dislodgement, ...] = ()  # every unit dislodged in a movement phase
+    waiting: Mapping[str, int] = field(default_factory=dict)  # removals the GM must choose
 
 
 Submitted = Mapping[str, Iterable["str | Order | Reading"]]
@@ -157,7 +158,16 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
             done[i] = _invalid(power, reading, reason)
         else:
             orders[pid] = order  # type: ignore[assignment]
-    result = MovementResolver(position, orders, options).run()
+    void: dict[str, str] = {}
+    if not options.civil_disorder_support:
+        # DATC 4.D.9: a power that sent no orders is in civil disorder; others may not support it.
+        ordered = {power for power, _ in readings}
+        for pid, order in orders.items():
+            if type(order) is Support and order.dest is None:  # type: ignore[union-attr]
+                held = order.supported.power  # type: ignore[union-attr]
+                if held not in ordered and held != order.unit.power:  # type: ignore[union-attr]
+                    void[pid] = f"void: {held.capitalize()} is in civil disorder; its units cannot be supported"
+    result = MovementResolver(position, orders, options, void).run()
     for pid, i in chosen.items():
         if i in done:
             continue
@@ -172,7 +182,8 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
                     phase=position.phase.following())
     if not any(d.retreats for d in dislodged):
         # Nothing can retreat: the dislodged units are disbanded and the phase is skipped.
-        after = replace(after, dislodged=(), standoffs=frozenset(), phase=after.phase.following())
+        after = replace(after, dislodged=(), standoffs=frozenset(), phase=after.phase.following(),
+                        destroyed=_count_destroyed(position, [d.unit for d in dislodged], options))
         after = _after_retreats(after, options)
     return replace(_finish(position, done, readings, after, options), dislodged=dislodged)
 
@@ -188,8 +199,23 @@ def _retreats(position: Position, readings: list[tuple[str, Reading]], options: 
         done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if ok else (INVALID if reason.startswith("invalid") else FAILS), reason, reading.notes)
     for i, first in repeats.items():
         done[i] = _repeat(done[first], *readings[i])
-    after = replace(position, units=result.units, dislodged=(), standoffs=frozenset(), phase=position.phase.following())
+    destroyed = _count_destroyed(position, result.disbanded, options)
+    if result.again:
+        # Calhamer's rule (s17): another round of retreats for the units that clashed.
+        after = replace(position, units=result.units, dislodged=result.again, destroyed=destroyed)
+        return _finish(position, done, readings, after, options)
+    after = replace(position, units=result.units, dislodged=(), standoffs=frozenset(),
+                    phase=position.phase.following(), destroyed=destroyed)
     return _finish(position, done, readings, _after_retreats(after, options), options)
+
+
+def _count_destroyed(position: Position, lost: Iterable[object], options: RuleOptions) -> dict[str, int]:
+    """Units destroyed in the field, by power: counted only in the you-only-live-once game."""
+    destroyed = dict(position.destroyed)
+    if options.yolo:
+        for unit in lost:
+            destroyed[unit.power] = destroyed.get(unit.power, 0) + 1  # type: ignore[attr-defined]
+    return destroyed
 
 
 def _adjustments(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
@@ -199,19 +225,31 @@ def _adjustments(position: Position, readings: list[tuple[str, Reading]], option
     for i, (ok, reason) in result.verdicts.items():
         power, reading = readings[i]
         done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if ok else (INVALID if reason.startswith("invalid") else FAILS), reason, reading.notes)
+    if result.waiting:
+        # The GM chooses these removals (s24, Armageddonia): nothing is carried out until then.
+        return replace(_finish(position, done, readings, position, options), winner=None, waiting=result.waiting)
     after = replace(position, units=result.units, phase=position.phase.following())
     return _finish(position, done, readings, after, options)
 
 
 def _after_retreats(position: Position, options: RuleOptions) -> Position:
-    """Ownership changes after the Fall (with retreats); skip an adjustment phase with nothing to do."""
+    """The end of a season: ownership changes after the Fall (with retreats); skip an
+    adjustment phase with nothing to do; note Spring raids where the rules care (s23)."""
     phase = position.phase
+    board = position.map
+    if phase.season == "F" and options.spring_raid:
+        raids = {pid: u.power for pid, u in position.units.items()
+                 if board.provinces[pid].supply_centre and position.centres.get(pid) != u.power}
+        return replace(position, raids=raids)
     if phase.season == "W":
         centres = dict(position.centres)
         for pid, unit in position.units.items():
-            if position.map.provinces[pid].supply_centre:
+            if board.provinces[pid].supply_centre:
                 centres[pid] = unit.power
-        position = replace(position, centres=centres)
+        for pid in position.raids:
+            if pid not in position.units:
+                centres.pop(pid, None)  # raided in Spring, left by Fall: neutral again
+        position = replace(position, centres=centres, raids={})
         if not adjustments_due(position):
             position = replace(position, phase=Phase("S", phase.year + 1, "M"))
     return position
@@ -220,16 +258,34 @@ def _after_retreats(position: Position, options: RuleOptions) -> Position:
 def _finish(position: Position, done: dict[int, Outcome], readings: list[tuple[str, Reading]],
             after: Position, options: RuleOptions) -> Adjudication:
     outcomes = tuple(done[i] for i in range(len(readings)))
-    return Adjudication(position, outcomes, after, winner(after, options))
+    return Adjudication(position, outcomes, after, winner(after, options, position.phase))
 
 
-def winner(position: Position, options: RuleOptions) -> str | None:
-    """The power that has won by the rule set's victory criterion, if any."""
-    if position.phase.kind == "R":
-        return None
+def winner(position: Position, options: RuleOptions, played: Phase | None = None) -> str | None:
+    """The power that has won by the rule set's victory criterion (s4), if any.
+
+    `position` is the position after `played` was adjudicated; the criteria differ in
+    which moments of the year they are checked at.
+    """
+    phase = position.phase
+    if phase.kind == "R" or (played is not None and played == phase):
+        return None  # the middle of a season (or the GM still to choose removals)
+    spring_ended = phase == Phase("F", phase.year, "M")
+    fall_ended = phase.kind == "A" or (phase.season == "S" and played is not None and played.season == "F")
+    winter_ended = phase.season == "S" and not spring_ended
     need = position.variant.victory_centres
-    counts = Counter(position.centres.values())
-    for power in position.variant.powers:
-        if counts[power] >= need:
+    rule = position.variant.victory_rule or options.victory
+    if rule == "centres":
+        counts = Counter(position.centres.values())
+        if not (fall_ended or winter_ended or played is None):
+            return None
+    else:
+        counts = Counter(u.power for u in position.units.values())
+        if rule == "majority-winter" and not (spring_ended or winter_ended):
+            return None
+        if rule in ("majority", "majority-winter"):
+            need = len(position.units) // 2 + 1
+    for power, count in counts.most_common(1):
+        if count >= need:
             return power
     return None

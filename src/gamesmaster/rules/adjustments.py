@@ -18,6 +18,7 @@ class AdjustmentResult:
     verdicts: dict[int, tuple[bool, str]]
     units: dict[str, Unit]
     forced_removals: tuple[Unit, ...]
+    waiting: dict[str, int]  # powers whose removals the GM must choose, and how many
 
 
 def build_error(position: Position, unit: Unit) -> str | None:
@@ -38,8 +39,10 @@ def build_error(position: Position, unit: Unit) -> str | None:
 
 
 def balance(position: Position, power: str) -> int:
-    """Centres minus units: builds due if positive, removals if negative."""
-    return len(position.centres_of(power)) - len(position.units_of(power))
+    """Centres minus units (and units lost for good, s25): builds if positive, removals if negative."""
+    centres = sum(1 for owner in position.centres.values() if owner == power)
+    units = sum(1 for u in position.units.values() if u.power == power)
+    return centres - units - position.destroyed.get(power, 0)
 
 
 def can_build_somewhere(position: Position, power: str) -> bool:
@@ -67,17 +70,18 @@ def adjudicate_adjustments(position: Position, orders: list[tuple[int, Order]],
         power = order.power if isinstance(order, Waive) else order.unit.power
         by_power.setdefault(power, []).append((i, order))
     forced: list[Unit] = []
+    waiting: dict[str, int] = {}
     for power in position.variant.powers:
         due = balance(position, power)
         mine = by_power.get(power, [])
         if due > 0:
             _builds(position, options, mine, due, units, verdicts)
         elif due < 0:
-            forced.extend(_removals(position, options, power, mine, -due, units, verdicts))
+            forced.extend(_removals(position, options, power, mine, -due, units, verdicts, waiting))
         else:
             for i, _ in mine:
                 verdicts[i] = (False, "invalid: no builds or removals are due")
-    return AdjustmentResult(verdicts, units, tuple(forced))
+    return AdjustmentResult(verdicts, units, tuple(forced), waiting)
 
 
 def _builds(position: Position, options: RuleOptions, mine: list[tuple[int, Order]], due: int,
@@ -108,7 +112,8 @@ def _builds(position: Position, options: RuleOptions, mine: list[tuple[int, Orde
 
 
 def _removals(position: Position, options: RuleOptions, power: str, mine: list[tuple[int, Order]],
-              due: int, units: dict[str, Unit], verdicts: dict[int, tuple[bool, str]]) -> list[Unit]:
+              due: int, units: dict[str, Unit], verdicts: dict[int, tuple[bool, str]],
+              waiting: dict[str, int]) -> list[Unit]:
     removed = 0
     wanted = sum(1 for _, o in mine if isinstance(o, Remove))
     for i, order in mine:
@@ -129,43 +134,83 @@ def _removals(position: Position, options: RuleOptions, power: str, mine: list[t
         verdicts[i] = (True, "removed")
     forced: list[Unit] = []
     remaining = [u for u in units.values() if u.power == power]
-    for unit in civil_disorder_removals(position, options, power, remaining, due - removed):
+    chosen = civil_disorder_removals(position, options, power, remaining, due - removed)
+    if chosen is None:
+        waiting[power] = due - removed
+        return forced
+    for unit in chosen:
         del units[unit.province]
         forced.append(unit)
     return forced
 
 
 def civil_disorder_removals(position: Position, options: RuleOptions, power: str,
-                            candidates: list[Unit], count: int) -> list[Unit]:
-    """The units the rules remove for a power that did not order enough removals."""
+                            candidates: list[Unit], count: int) -> list[Unit] | None:
+    """The units the rules remove for a power that ordered too few removals (s24, DATC 4.D.8).
+
+    None means the rule set leaves the choice to the GM (Armageddonia).
+    """
     if count <= 0:
         return []
+    rule = options.removals
+    if rule == "gm":
+        return None
     board = position.map
-    if options.removals == "2023":
-        targets = set(position.centres_of(power))
+    home = set(position.variant.powers[power].home_centres)
+    targets = set(position.centres_of(power)) if rule == "2023" else home
+
+    def name(u: Unit) -> str:
+        return board.provinces[u.province].name
+
+    def off_centre(u: Unit) -> bool:
+        return not board.provinces[u.province].supply_centre
+
+    def distance(u: Unit) -> int:
+        return _steps(position, u, targets, rule)
+
+    fleet_first = lambda u: u.type is not UnitType.FLEET  # noqa: E731 - a sort key
+    if rule == "graustark":
+        key = lambda u: (-distance(u), not off_centre(u), fleet_first(u), name(u))  # noqa: E731
+    elif rule == "erehwon":
+        def key(u: Unit) -> tuple:
+            x, y = board.provinces[u.province].xy or (0.0, 0.0)
+            return (-distance(u), not off_centre(u), fleet_first(u), y, -x, name(u))
     else:
-        targets = set(position.variant.powers[power].home_centres)
-    def distance(unit: Unit) -> int:
-        return _steps(position, unit, targets, options.removals)
-    ranked = sorted(candidates, key=lambda u: (-distance(u), u.type is not UnitType.FLEET,
-                                               board.provinces[u.province].name))
-    return ranked[:count]
+        key = lambda u: (-distance(u), fleet_first(u), name(u))  # noqa: E731
+    return sorted(candidates, key=key)[:count]
 
 
 def _steps(position: Position, unit: Unit, targets: set[str], rule: str) -> int:
+    """Moves from the unit to the nearest target province, counted as the rule set counts them."""
     board = position.map
     if not targets:
         return 0
-    if rule == "2023" or unit.type is UnitType.ARMY:
-        # 2023: armies and fleets alike may cross land and sea; 1971: an army may count
-        # convoy steps, so it too crosses the sea.
+    land = lambda pid: set(board.army_edges.get(pid, ()))  # noqa: E731
+    sea = lambda pid: set(board.sea_neighbours(pid))  # noqa: E731
+    if rule == "2023":
+        step = lambda pid: land(pid) | sea(pid)  # noqa: E731  armies and fleets cross land and sea
+    elif unit.type is UnitType.FLEET:
+        step = sea
+    elif rule == "brobdingnag":
+        found = _bfs(unit.province, targets, land)
+        if found is not None:
+            return found
+        # No land route: one convoy step joins two coasts of a single sea.
         def step(pid: str) -> set[str]:
-            return set(board.army_edges.get(pid, ())) | set(board.sea_neighbours(pid))
+            out = land(pid)
+            for water in sea(pid):
+                if board.provinces[water].is_sea:
+                    out |= {c for c in sea(water) if board.provinces[c].terrain.value == "coast"}
+            return out
     else:
-        def step(pid: str) -> set[str]:
-            return set(board.sea_neighbours(pid))
-    seen = {unit.province: 0}
-    queue = deque([unit.province])
+        step = lambda pid: land(pid) | sea(pid)  # noqa: E731  an army may count convoys
+    found = _bfs(unit.province, targets, step)
+    return found if found is not None else len(board.provinces)
+
+
+def _bfs(start: str, targets: set[str], step) -> int | None:  # type: ignore[no-untyped-def]
+    seen = {start: 0}
+    queue = deque([start])
     while queue:
         pid = queue.popleft()
         if pid in targets:
@@ -174,4 +219,4 @@ def _steps(position: Position, unit: Unit, targets: set[str], rule: str) -> int:
             if nxt not in seen:
                 seen[nxt] = seen[pid] + 1
                 queue.append(nxt)
-    return len(board.provinces)  # unreachable: as far as can be
+    return None

@@ -40,11 +40,21 @@ def fleet_destination(position: Position, options: RuleOptions, unit: Unit,
     return None, f"void: {describe_unit(unit)} cannot reach {board.name(dest)}", None
 
 
-def convoy_possible(position: Position, src: str, dest: str, exclude: str | None = None) -> bool:
-    """Whether fleets now at sea could carry an army from src to dest (ignoring orders)."""
+def convoying_fleets(position: Position, options: RuleOptions | None = None) -> frozenset[str]:
+    """Provinces whose fleet could take part in a convoy: at sea, or (s31) on any coast."""
+    if options is not None and options.coastal_convoy:
+        board = position.map
+        return frozenset(p for p, u in position.units.items()
+                         if u.type is UnitType.FLEET and board.provinces[p].convoys)
+    return position.fleets_at_sea
+
+
+def convoy_possible(position: Position, src: str, dest: str, exclude: str | None = None,
+                    options: RuleOptions | None = None) -> bool:
+    """Whether fleets now on the board could carry an army from src to dest (ignoring orders)."""
     if not (_coastal(position, src) and _coastal(position, dest)):
         return False
-    fleets = position.fleets_at_sea
+    fleets = convoying_fleets(position, options)
     if exclude in fleets:
         fleets = fleets - {exclude}
     return convoys.sea_route_exists(position.map, src, dest, fleets)
@@ -54,7 +64,8 @@ def _coastal(position: Position, pid: str) -> bool:
     return position.map.provinces[pid].terrain is Terrain.COAST
 
 
-def can_move(position: Position, unit: Unit, dest: str, exclude_fleet: str | None = None) -> bool:
+def can_move(position: Position, unit: Unit, dest: str, exclude_fleet: str | None = None,
+             options: RuleOptions | None = None) -> bool:
     """Whether the unit could move to dest by itself or by a possible convoy."""
     board = position.map
     if dest == unit.province:
@@ -63,7 +74,7 @@ def can_move(position: Position, unit: Unit, dest: str, exclude_fleet: str | Non
         return bool(board.fleet_targets(unit.location, dest))
     if board.provinces[dest].terrain not in (Terrain.LAND, Terrain.COAST):
         return False
-    return board.army_adjacent(unit.province, dest) or convoy_possible(position, unit.province, dest, exclude_fleet)
+    return board.army_adjacent(unit.province, dest) or convoy_possible(position, unit.province, dest, exclude_fleet, options)
 
 
 def check(position: Position, options: RuleOptions, order: Order) -> str | None:
@@ -71,15 +82,15 @@ def check(position: Position, options: RuleOptions, order: Order) -> str | None:
     if isinstance(order, Hold):
         return None
     if isinstance(order, Move):
-        return _check_move(position, order)
+        return _check_move(position, order, options)
     if isinstance(order, Support):
-        return _check_support(position, order)
+        return _check_support(position, order, options)
     if isinstance(order, Convoy):
-        return _check_convoy(position, order)
+        return _check_convoy(position, order, options)
     return "void: not an order for a movement phase"
 
 
-def _check_move(position: Position, order: Move) -> str | None:
+def _check_move(position: Position, order: Move, options: RuleOptions) -> str | None:
     unit, dest = order.unit, order.dest.province
     if dest == unit.province:
         return f"void: {describe_unit(unit)} cannot move to the space it is in"
@@ -93,14 +104,14 @@ def _check_move(position: Position, order: Move) -> str | None:
         return f"void: an army cannot move to {board.name(dest)}"
     if terrain is Terrain.IMPASSABLE:
         return f"void: {board.name(dest)} is impassable"
-    if board.army_adjacent(unit.province, dest) or convoy_possible(position, unit.province, dest):
+    if board.army_adjacent(unit.province, dest) or convoy_possible(position, unit.province, dest, None, options):
         return None
     if _coastal(position, unit.province) and _coastal(position, dest):
         return f"void: {describe_unit(unit)} cannot reach {short(dest)}: no fleets at sea could convoy it there"
     return f"void: {describe_unit(unit)} cannot reach {short(dest)}"
 
 
-def _check_support(position: Position, order: Support) -> str | None:
+def _check_support(position: Position, order: Support, options: RuleOptions) -> str | None:
     unit, supported = order.unit, order.supported
     if supported.province == unit.province:
         return f"void: {describe_unit(unit)} cannot support itself"
@@ -110,7 +121,7 @@ def _check_support(position: Position, order: Support) -> str | None:
     if not position.map.can_reach(unit.type, unit.location, target):
         return f"void: {describe_unit(unit)} cannot support into {short(target)}: it could not move there"
     if order.dest is not None:
-        if not can_move(position, supported, target, exclude_fleet=unit.province):
+        if not can_move(position, supported, target, exclude_fleet=unit.province, options=options):
             return f"void: {describe_unit(supported)} cannot move to {short(target)}, so it cannot be supported there"
         if order.dest.coast and supported.type is UnitType.FLEET:
             if order.dest not in position.map.fleet_targets(supported.location, target):
@@ -118,13 +129,14 @@ def _check_support(position: Position, order: Support) -> str | None:
     return None
 
 
-def _check_convoy(position: Position, order: Convoy) -> str | None:
+def _check_convoy(position: Position, order: Convoy, options: RuleOptions) -> str | None:
     board = position.map
     fleet, army, dest = order.unit, order.army, order.dest.province
     if fleet.type is not UnitType.FLEET:
         return f"void: only a fleet can convoy"
     prov = board.provinces[fleet.province]
-    if not prov.is_sea:
+    coastal = options.coastal_convoy and prov.terrain is Terrain.COAST
+    if not (prov.is_sea or coastal):
         return f"void: {describe_unit(fleet)} is not at sea and cannot convoy"
     if not prov.convoys:
         return f"void: {describe_unit(fleet)} cannot convoy: no convoy may be made through {prov.name}"
@@ -134,7 +146,7 @@ def _check_convoy(position: Position, order: Convoy) -> str | None:
         return f"void: {describe_unit(army)} cannot be convoyed to the space it is in"
     if not (_coastal(position, army.province) and _coastal(position, dest)):
         return f"void: {describe_unit(army)} cannot be convoyed to {short(dest)}"
-    fleets = position.fleets_at_sea
+    fleets = convoying_fleets(position, options)
     if not any(fleet.province in route for route in convoys.routes(board, army.province, dest, fleets)):
         return (f"void: {describe_unit(fleet)} is on no convoy route from {short(army.province)} "
                 f"to {short(dest)}")

@@ -114,6 +114,10 @@ class MovementResolver:
                     self.convoyed_by[p] = fleets
                     if not convoys.sea_route_exists(self.map, p, d, fleets):
                         self.void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
+                    elif (self.options.convoy_routes == "ambiguous"
+                          and len(convoys.routes(self.map, p, d, fleets, limit=2)) > 1):
+                        self.void[p] = ("ambiguous: the convoy orders give more than one route, "
+                                        "so the army holds (Calhamer)")
         for movers in self.moves_into.values():
             if len(movers) > 1:
                 movers.sort()  # reasons must not depend on the order orders were listed
@@ -262,9 +266,20 @@ class MovementResolver:
         elif attack <= self.hold_strength(dest):
             return False
         for q in self.moves_into[dest]:
-            if q != p and attack <= self.prevent_strength(q):
+            if q != p and attack <= self.prevent_strength(q, attack):
                 return False
+        if self.options.kolin and self._attacked(p):
+            return False  # s32: it turns to face its attacker
         return True
+
+    def _attacked(self, p: str) -> bool:
+        """Whether a unit of another power attacks p (by a route that holds)."""
+        mine = self.owner[p]
+        return any(self.owner[q] != mine and self.path(q) for q in self.moves_into.get(p, ()))
+
+    def dislodged(self, p: str) -> bool:
+        """Whether the unit in p stays and another unit takes its space."""
+        return not self.moves(p) and any(self.moves(q) for q in self.moves_into.get(p, ()))
 
     def moves(self, p: str) -> bool:
         """Whether the unit in p is ordered to move and its move succeeds."""
@@ -282,7 +297,10 @@ class MovementResolver:
         if not isinstance(other, Move) or other.dest.province != p or dest in self.void:
             return False
         if self.by_convoy.get(p) or self.by_convoy.get(dest):
-            return False
+            # Exchange by convoy (s30): allowed by the rulebooks, a head-on clash where forbidden.
+            return not self.options.convoy_swap
+        if self.options.guard_swap and order.unit.power == other.unit.power:
+            return False  # s29, the changing of the guard
         if self.options.coastal_crawl and order.unit.type is UnitType.FLEET and other.unit.type is UnitType.FLEET:
             # Fleets passing along different coasts of one province do not meet.
             if order.dest != other.unit.location or other.dest != order.unit.location:
@@ -338,17 +356,30 @@ class MovementResolver:
         """Strength of a unit in a head-to-head battle (DATC 5.B.7)."""
         return 1 + self._supports(p, self.move_supports)
 
-    def prevent_strength(self, p: str) -> int:
-        """Strength of a move to keep others out of its destination (DATC 5.B.6)."""
+    def prevent_strength(self, p: str, attack: int | None = None) -> int:
+        """Strength of a move to keep others out of its destination (DATC 5.B.6).
+
+        `attack` is the strength of the move being kept out, which matters only to
+        Koning's rule without Wells' extension.
+        """
+        options = self.options
         if p in self.convoyed_by and not self.path(p):
+            if options.disrupted_stands_off and p not in self.void:
+                return 1 + self._supports(p, self.move_supports)
             return 0
-        if self.h2h[p] and self.options.koning:
-            dest = self.dest[p]
+        if options.miller and self.dislodged(p):
+            return 0
+        dest = self.dest[p]
+        if options.koning and (self.h2h[p] or (options.dislodged_bounce == "always"
+                                               and self.dest.get(dest) == p and dest in self.live)):
             if self.moves(dest):
-                strength = 1 + self._supports(p, self.move_supports)
-                if self.options.wells or strength <= self.defend_strength(dest):
+                # Dislodged by the unit from the space it attacked (s1, DATC 4.A.7).
+                if options.wells:
                     return 0
-                return strength
+                strength = 1 + self._supports(p, self.move_supports)
+                return strength if attack is not None and strength > attack else 0
+        if options.gilliland == "chalker" and self.owner.get(dest) == self.owner[p] and not self.moves(dest):
+            return 0  # s26, Chalker: an attack on one's own unit stands nothing off
         return 1 + self._supports(p, self.move_supports)
 
     # -- supports and convoys ---------------------------------------------------------
@@ -359,22 +390,35 @@ class MovementResolver:
         attackers = self.moves_into.get(p)
         if not attackers:
             return True
+        options = self.options
+        if options.miller and self.dislodged(p):
+            return False  # Miller's rule: a dislodged unit has no effect
         target = order.dest.province if order.dest else order.supported.province
         mine = self.owner[p]
         for q in attackers:
             if self.owner[q] == mine:
                 continue  # a power cannot cut its own support (seed 004 s9)
             if q == target:
-                # Attacked from the space it supports into: cut only if dislodged.
-                if self.options.boardman == "cut" and self.moves(q):
+                # Attacked from the space it supports into: cut only if dislodged (s3).
+                if options.boardman == "cut" and self.moves(q):
                     return False
                 continue
             if not self.path(q):
+                if not (options.disrupted_cuts_support and q in self.convoyed_by and q not in self.void):
+                    continue  # Brannan B: a disrupted convoy cuts nothing
+            if q in self.convoyed_by:
+                if self._paradox_rule_spares(q, order) or (options.brannan_a and self._from_last_fleet(q, target)):
+                    continue
+            if options.miller and self.dislodged(q):
                 continue
-            if self.by_convoy.get(q) and self._paradox_rule_spares(q, order):
-                continue
+            if options.von_metzke and self._attacked(q):
+                continue  # s8: the cutting unit turned to face its own attacker
             return False
         return True
+
+    def _from_last_fleet(self, army: str, target: str) -> bool:
+        """Brannan A: the support goes into a convoying fleet's space next to the army's goal."""
+        return target in self.convoyed_by[army] and self.dest[army] in self.map.sea_neighbours(target)
 
     def _paradox_rule_spares(self, army: str, support: Support) -> bool:
         """Whether a convoyed army's attack leaves this support uncut (the printed paradox rules)."""
@@ -383,9 +427,9 @@ class MovementResolver:
             return False
         target = support.dest.province
         if rule == "rule-1982":
-            prov = self.map.provinces[target]
-            return prov.is_sea and any(
-                isinstance(self.orders.get(target), Convoy) for _ in (0,))
+            # A support into a body of water holding a convoying fleet is not cut.
+            return (self.map.provinces[target].is_sea and self.kind.get(target) is Convoy
+                    and target not in self.void)
         fleets = self.convoyed_by.get(army, [])
         if target not in fleets:
             return False
@@ -443,13 +487,17 @@ class MovementResolver:
 
     def _with_retreats(self, d: Dislodged, occupied: dict[str, Unit], standoffs: frozenset[str]) -> Dislodged:
         attacking = self.orders[d.attacker]
+        latimer = self.options.standoff_bars == "participants"
         options: list[Location] = []
         for loc in self.map.neighbours(d.unit.type, d.unit.location):
-            if loc.province in occupied or loc.province in standoffs:
+            pid = loc.province
+            if pid in occupied:
                 continue
-            if loc.province == d.attacker:
-                crawl = (self.options.coastal_crawl and attacking.unit.type is UnitType.FLEET
-                         and loc != attacking.unit.location)
+            if pid in standoffs and not (latimer and d.unit.province not in self.moves_into[pid]):
+                continue  # s18: barred to all, or (Latimer) to those that stood off there
+            if pid == d.attacker:
+                crawl = (self.options.crawling_retreat and attacking.unit.type is UnitType.FLEET
+                         and loc != attacking.unit.location)  # s21
                 if not (crawl or (d.convoyed and self.options.retreat_to_convoy_origin)):
                     continue
             options.append(loc)

@@ -54,6 +54,8 @@ class Position:
     standoffs: frozenset[str] = frozenset()
     # Spring visitors to supply centres, for rules that care (Miller's spring raid).
     raids: Mapping[str, str] = field(default_factory=dict)
+    # Units destroyed in the field, by power, for the you-only-live-once game (seed 004 s25).
+    destroyed: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def map(self):
@@ -126,7 +128,14 @@ class Position:
         if len(seen) != len(dislodged):
             raise PositionError("two dislodged units in one space")
         standoffs = frozenset(_province_id(variant, s, "standoffs") for s in _list(doc.get("standoffs", []), "standoffs"))
-        return cls(variant, phase, units, centres, tuple(dislodged), standoffs)
+        raids = {_province_id(variant, c, "raids"): power_id(variant, p)
+                 for c, p in _mapping(doc.get("raids", {}), "raids").items()}
+        destroyed = {}
+        for p, n in _mapping(doc.get("destroyed", {}), "destroyed").items():
+            if not isinstance(n, int) or n < 0:
+                raise PositionError(f"destroyed: {p} must be a count of units, not {n!r}")
+            destroyed[power_id(variant, p)] = n
+        return cls(variant, phase, units, centres, tuple(dislodged), standoffs, raids, destroyed)
 
     def to_dict(self) -> dict[str, Any]:
         """This position in the `gamesmaster adjudicate` schema (no orders)."""
@@ -147,6 +156,8 @@ class Position:
             "centers": {p: v for p, v in centres.items() if v},
             "dislodged": dislodged,
             "standoffs": sorted(self.standoffs),
+            **({"raids": dict(sorted(self.raids.items()))} if self.raids else {}),
+            **({"destroyed": {p: n for p, n in self.destroyed.items() if n}} if any(self.destroyed.values()) else {}),
         }
 
 
@@ -204,6 +215,12 @@ def _power_table(variant: Variant, table: Any, what: str) -> dict[str, Any]:
     for name, value in table.items():
         out[power_id(variant, name)] = value
     return out
+
+
+def _mapping(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise PositionError(f"{what} must be an object, got {value!r}")
+    return value
 
 
 def _list(value: Any, what: str) -> Iterable[Any]:

@@ -4,30 +4,29 @@ from __future__ import annotations
 
 from .adjustments import balance, build_error
 from .geography import Location, UnitType
-from .legality import check
+from .legality import check, convoying_fleets
 from .options import RuleOptions
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, Waive
 from .position import Position, Unit
 from .retreats import retreat_options
 
 
-def unit_moves(position: Position, unit: Unit) -> list[Move]:
+def unit_moves(position: Position, unit: Unit, options: RuleOptions | None = None) -> list[Move]:
     """The legal moves of a unit: to neighbours, and for an army by any possible convoy."""
     board = position.map
     moves = [Move(unit, loc) for loc in board.neighbours(unit.type, unit.location)
              if board.provinces[loc.province].terrain.value != "impassable"]
     if unit.type is UnitType.ARMY and board.provinces[unit.province].terrain.value == "coast":
         near = {m.dest.province for m in moves}
-        for pid in sorted(convoy_destinations(position, unit.province)):
+        for pid in sorted(convoy_destinations(position, unit.province, options)):
             moves.append(Move(unit, Location(pid), via_convoy=pid in near))
     return moves
 
 
-def convoy_destinations(position: Position, src: str) -> set[str]:
-    """Coastal provinces an army in src could reach through fleets now at sea."""
+def convoy_destinations(position: Position, src: str, options: RuleOptions | None = None) -> set[str]:
+    """Coastal provinces an army in src could reach through fleets that could convoy."""
     board = position.map
-    seas = board.convoy_seas()
-    fleets = {p for p, u in position.units.items() if p in seas and u.type is UnitType.FLEET}
+    fleets = convoying_fleets(position, options)
     frontier = [s for s in board.sea_neighbours(src) if s in fleets]
     seen = set(frontier)
     out: set[str] = set()
@@ -47,7 +46,7 @@ def movement_orders(position: Position, unit: Unit, options: RuleOptions | None 
     """Every legal movement-phase order for a unit (holds, moves, supports, convoys)."""
     options = options or RuleOptions()
     if moves is None:
-        moves = {p: unit_moves(position, u) for p, u in position.units.items()}
+        moves = {p: unit_moves(position, u, options) for p, u in position.units.items()}
     orders: list[Order] = [Hold(unit)]
     orders.extend(moves[unit.province])
     board = position.map
@@ -106,5 +105,5 @@ def possible_orders(position: Position, power: str, options: RuleOptions | None 
     if position.phase.is_retreat:
         return {d.unit.province: retreat_orders(position, d.unit, options)
                 for d in position.dislodged if d.unit.power == power}
-    moves = {p: unit_moves(position, u) for p, u in position.units.items()}
+    moves = {p: unit_moves(position, u, options) for p, u in position.units.items()}
     return {u.province: movement_orders(position, u, options, moves) for u in position.units_of(power)}

@@ -33,6 +33,7 @@ class Variant:
     start_units: Mapping[str, tuple[tuple[UnitType, Location], ...]]
     victory_centres: int
     default_rules: str = "2023"
+    victory_rule: str | None = None  # a set-up's own criterion (two players: 24 units), else the rule set's
 
     @property
     def supply_centres(self) -> frozenset[str]:
