@@ -18,7 +18,7 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     if not isinstance(doc, Mapping):
         raise InputError(f"the input must be a JSON object, not {type(doc).__name__}")
     unknown = set(doc) - {"variant", "rules", "phase", "units", "centers", "dislodged", "standoffs", "orders",
-                          "raids", "destroyed"}
+                          "raids", "destroyed", "neutral"}
     if unknown:
         raise InputError(f"unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
     try:
@@ -52,5 +52,6 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
         "dislodged": dislodged,
         "next": {"variant": nxt.pop("variant"), "rules": nxt.pop("rules"), **nxt},
         "winner": result.winner,
+        **({"ended": True} if result.ended else {}),
         **({"waiting": dict(result.waiting)} if result.waiting else {}),
     }

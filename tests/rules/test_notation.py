@@ -70,7 +70,7 @@ def test_reads_spring_1901_forms(text: str, canonical: str) -> None:
 
 
 def test_rulebook_forms_in_context() -> None:
-    fall = board({"ENGLAND": ["A YOR", "F NTH", "F NWG"], "GERMANY": ["A KIE", "A RUH", "F DEN"],
+    fall = board({"ENGLAND": ["A YOR", "F NTH", "F NWG"], "GERMANY": ["A KIE", "A RUH", "F HOL"],
                   "TURKEY": ["A BUL", "A CON", "F BLA"], "AUSTRIA": ["A SER", "A TRI", "F GRE"],
                   "ITALY": ["A PIE", "A VEN"]}, "F1901M")
     assert read("A Yor.—Norway", fall) == "A YOR - NWY"
@@ -78,12 +78,14 @@ def test_rulebook_forms_in_context() -> None:
     assert read("Fleet North Sea convoys army Yorkshire to Norway", fall) == "F NTH C A YOR - NWY"
     assert read("F Nth convoys A Yor-Nwy", fall) == "F NTH C A YOR - NWY"
     assert read("F NTH C A YOR - NWY", fall) == "F NTH C A YOR - NWY"
-    assert read("F Stands", fall, "GERMANY") == "F DEN H"  # Germany's only fleet
+    assert read("F Stands", fall, "GERMANY") == "F HOL H"  # Germany's only fleet
     assert read("A Tri. Stand", fall, "AUSTRIA") == "A TRI H"
     assert read("A Pie. Mar.", fall, "ITALY") == "A PIE - MAR"
     assert read("A Ser. S Turk. A Bul. Rum.", fall, "AUSTRIA") == "A SER S A BUL - RUM"
     assert read("F S A Bul.--Rum.", fall, "TURKEY") == "F BLA S A BUL - RUM"
     assert read("A Ser S TURKISH A Bul-Rum", fall, "AUSTRIA") == "A SER S A BUL - RUM"
+    assert read("A Kie S ENGLISH F Nth-Den", fall, "GERMANY") == "A KIE S F NTH - DEN"
+    assert read("F Nth C ENGLISH A Yor-Nwy", fall, "ENGLAND") == "F NTH C A YOR - NWY"
 
 
 def test_reading_notes_say_how_a_guess_was_made() -> None:

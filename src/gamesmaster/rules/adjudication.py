@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from . import legality
 from .adjustments import adjudicate_adjustments, adjustments_due
-from .movement import MovementResolver, Verdict
+from .movement import MovementResolver, Verdict, ambiguous_convoys
 from .notation import Reading, parse_order
 from .options import RuleOptions
 from .orders import (ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, Support, Waive,
@@ -16,6 +15,7 @@ from .orders import (ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, O
 from .phase import Phase
 from .position import Dislodgement, Position
 from .retreats import adjudicate_retreats, retreat_options
+from .victory import short_game_over, winner
 
 SUCCEEDS, FAILS, INVALID = "succeeds", "fails", "invalid"
 
@@ -64,6 +64,7 @@ class Adjudication:
     winner: str | None = None
     dislodged: tuple[Dislodgement, ...] = ()  # every unit dislodged in a movement phase
     waiting: Mapping[str, int] = field(default_factory=dict)  # removals the GM must choose
+    ended: bool = False  # the game is over: a winner, or a short game's last year played
 
 
 Submitted = Mapping[str, Iterable["str | Order | Reading"]]
@@ -114,6 +115,8 @@ def _accepted(position: Position, readings: list[tuple[str, Reading]], kinds: tu
             done[i] = _invalid(power, reading)
         elif not isinstance(order, kinds):
             done[i] = _invalid(power, reading, f"invalid: a {type(order).__name__.lower()} order cannot be given in {position.phase.title}")
+        elif power in position.neutral:
+            done[i] = _invalid(power, reading, f"invalid: {power.capitalize()} is neutral; its units only hold")
         elif type(order) is Waive:
             continue
         elif order.unit.power != power:  # type: ignore[union-attr]
@@ -158,6 +161,11 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
             done[i] = _invalid(power, reading, reason)
         else:
             orders[pid] = order  # type: ignore[assignment]
+    if options.convoy_routes == "ambiguous":
+        for pid, reason in ambiguous_convoys(position, orders).items():
+            i = chosen[pid]
+            done[i] = _invalid(*readings[i], reason)
+            del orders[pid]
     void: dict[str, str] = {}
     if not options.civil_disorder_support:
         # DATC 4.D.9: a power that sent no orders is in civil disorder; others may not support it.
@@ -258,34 +266,6 @@ def _after_retreats(position: Position, options: RuleOptions) -> Position:
 def _finish(position: Position, done: dict[int, Outcome], readings: list[tuple[str, Reading]],
             after: Position, options: RuleOptions) -> Adjudication:
     outcomes = tuple(done[i] for i in range(len(readings)))
-    return Adjudication(position, outcomes, after, winner(after, options, position.phase))
-
-
-def winner(position: Position, options: RuleOptions, played: Phase | None = None) -> str | None:
-    """The power that has won by the rule set's victory criterion (s4), if any.
-
-    `position` is the position after `played` was adjudicated; the criteria differ in
-    which moments of the year they are checked at.
-    """
-    phase = position.phase
-    if phase.kind == "R" or (played is not None and played == phase):
-        return None  # the middle of a season (or the GM still to choose removals)
-    spring_ended = phase == Phase("F", phase.year, "M")
-    fall_ended = phase.kind == "A" or (phase.season == "S" and played is not None and played.season == "F")
-    winter_ended = phase.season == "S" and not spring_ended
-    need = position.variant.victory_centres
-    rule = position.variant.victory_rule or options.victory
-    if rule == "centres":
-        counts = Counter(position.centres.values())
-        if not (fall_ended or winter_ended or played is None):
-            return None
-    else:
-        counts = Counter(u.power for u in position.units.values())
-        if rule == "majority-winter" and not (spring_ended or winter_ended):
-            return None
-        if rule in ("majority", "majority-winter"):
-            need = len(position.units) // 2 + 1
-    for power, count in counts.most_common(1):
-        if count >= need:
-            return power
-    return None
+    won = winner(after, options, position.phase)
+    over = won is not None or (after.phase != position.phase and short_game_over(after, options))
+    return Adjudication(position, outcomes, after, won, ended=over)

@@ -55,7 +55,7 @@ def adjustments_due(position: Position) -> bool:
     """Whether any power must build (and can) or must remove."""
     for power in position.variant.powers:
         b = balance(position, power)
-        if b < 0 or (b > 0 and can_build_somewhere(position, power)):
+        if b < 0 or (b > 0 and power not in position.neutral and can_build_somewhere(position, power)):
             return True
     return False
 
@@ -74,6 +74,8 @@ def adjudicate_adjustments(position: Position, orders: list[tuple[int, Order]],
     for power in position.variant.powers:
         due = balance(position, power)
         mine = by_power.get(power, [])
+        if due > 0 and power in position.neutral:
+            continue  # a neutral power raises no units (XIV.2, XIV.3)
         if due > 0:
             _builds(position, options, mine, due, units, verdicts)
         elif due < 0:

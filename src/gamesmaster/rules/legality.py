@@ -68,7 +68,7 @@ def can_move(position: Position, unit: Unit, dest: str, exclude_fleet: str | Non
              options: RuleOptions | None = None) -> bool:
     """Whether the unit could move to dest by itself or by a possible convoy."""
     board = position.map
-    if dest == unit.province:
+    if dest == unit.province or dest in position.closed:
         return False
     if unit.type is UnitType.FLEET:
         return bool(board.fleet_targets(unit.location, dest))
@@ -94,6 +94,8 @@ def _check_move(position: Position, order: Move, options: RuleOptions) -> str | 
     unit, dest = order.unit, order.dest.province
     if dest == unit.province:
         return f"void: {describe_unit(unit)} cannot move to the space it is in"
+    if dest in position.closed:
+        return f"void: {position.map.provinces[dest].name} may not be entered while its power is neutral"
     board = position.map
     if unit.type is UnitType.FLEET:
         if not board.fleet_adjacent(unit.location, order.dest):

@@ -64,6 +64,21 @@ class MovementResult:
     standoffs: frozenset[str]
 
 
+def ambiguous_convoys(position: Position, orders: dict[str, Order]) -> dict[str, str]:
+    """Armies whose convoy orders give more than one route (Calhamer: the army holds, s12)."""
+    offers: dict[tuple[str, str], list[str]] = {}
+    for p, o in orders.items():
+        if type(o) is Convoy:
+            offers.setdefault((o.army.province, o.dest.province), []).append(p)  # type: ignore[union-attr]
+    out = {}
+    for p, o in orders.items():
+        if type(o) is Move and o.unit.type is _ARMY:  # type: ignore[union-attr]
+            fleets = offers.get((p, o.dest.province), [])  # type: ignore[union-attr]
+            if len(fleets) > 1 and len(convoys.routes(position.map, p, o.dest.province, fleets, limit=2)) > 1:  # type: ignore[union-attr]
+                out[p] = "invalid: ambiguous: the convoy orders give more than one route, so the army holds (Calhamer)"
+    return out
+
+
 class MovementResolver:
     """Settles one movement phase; build it with every unit's (legal) order."""
 
@@ -114,10 +129,7 @@ class MovementResolver:
                     self.convoyed_by[p] = fleets
                     if not convoys.sea_route_exists(self.map, p, d, fleets):
                         self.void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
-                    elif (self.options.convoy_routes == "ambiguous"
-                          and len(convoys.routes(self.map, p, d, fleets, limit=2)) > 1):
-                        self.void[p] = ("ambiguous: the convoy orders give more than one route, "
-                                        "so the army holds (Calhamer)")
+
         for movers in self.moves_into.values():
             if len(movers) > 1:
                 movers.sort()  # reasons must not depend on the order orders were listed
@@ -423,19 +435,24 @@ class MovementResolver:
     def _paradox_rule_spares(self, army: str, support: Support) -> bool:
         """Whether a convoyed army's attack leaves this support uncut (the printed paradox rules)."""
         rule = self.options.convoy_paradox
-        if rule == "szykman" or support.dest is None:
+        if rule == "szykman":
             return False
-        target = support.dest.province
         if rule == "rule-1982":
+            target = support.dest.province if support.dest else support.supported.province
             # A support into a body of water holding a convoying fleet is not cut.
             return (self.map.provinces[target].is_sea and self.kind.get(target) is Convoy
                     and target not in self.void)
+        if support.dest is None:
+            return False
+        target = support.dest.province
         fleets = self.convoyed_by.get(army, [])
         if target not in fleets:
             return False
         if rule == "rule-1971":
             return self.orders[support.supported.province].unit.type is UnitType.FLEET
-        return True
+        # 2000/2023: only a fleet the convoy cannot do without (it lies on every route).
+        routes = convoys.routes(self.map, army, self.dest[army], fleets)
+        return bool(routes) and all(target in route for route in routes)
 
     def _convoy_holds(self, p: str) -> bool:
         if p in self.void:
@@ -489,9 +506,12 @@ class MovementResolver:
         attacking = self.orders[d.attacker]
         latimer = self.options.standoff_bars == "participants"
         options: list[Location] = []
+        if d.unit.power in self.position.neutral:
+            return d  # a neutral power's units are disbanded if dislodged (XIV.2)
+        closed = self.position.closed
         for loc in self.map.neighbours(d.unit.type, d.unit.location):
             pid = loc.province
-            if pid in occupied:
+            if pid in occupied or pid in closed:
                 continue
             if pid in standoffs and not (latimer and d.unit.province not in self.moves_into[pid]):
                 continue  # s18: barred to all, or (Latimer) to those that stood off there

@@ -193,6 +193,12 @@ def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
             toks.append(_Tok("WAIVE", "no build"))
             i += 2
             continue
+        nxt = raw_words[i + 1] if i + 1 < len(raw_words) else ""
+        if _KEYWORDS.get(nxt) in ("ARMY", "FLEET") and w not in _KEYWORDS and index.power((w,), exact=True):
+            # "S ENGLISH F Lon-Nth": a nationality, though "English" also starts a sea's name.
+            toks.append(_Tok("POWER", w, power=index.power((w,), exact=True)))
+            i += 1
+            continue
         kind = _KEYWORDS.get(w)
         if kind and not _starts_longer_name(raw_words, i, index, w):
             toks.append(_Tok(kind, w))

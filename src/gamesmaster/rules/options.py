@@ -50,6 +50,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "two_orders": ("invalid", "first", "last"),
     "excess_adjustments": ("first", "none"),
     "civil_disorder_support": (True, False),
+    "last_year": (None,),  # or any game year: the short game (rulebook III)
 }
 
 
@@ -96,12 +97,15 @@ class RuleOptions:
     two_orders: str = "invalid"  # DATC 4.D.3
     excess_adjustments: str = "first"  # DATC 4.D.4-4.D.6
     civil_disorder_support: bool = True  # DATC 4.D.9
+    last_year: int | None = None  # rulebook III: the short game's agreed last year
 
     def __post_init__(self) -> None:
         for f in fields(self):
             if f.name == "preset":
                 continue
             value = getattr(self, f.name)
+            if f.name == "last_year" and isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                continue
             if value not in CHOICES[f.name]:
                 allowed = ", ".join(_show(v) for v in CHOICES[f.name])
                 raise OptionError(f"rule option {f.name} cannot be {_show(value)}: choose {allowed}")

@@ -56,6 +56,21 @@ class Position:
     raids: Mapping[str, str] = field(default_factory=dict)
     # Units destroyed in the field, by power, for the you-only-live-once game (seed 004 s25).
     destroyed: Mapping[str, int] = field(default_factory=dict)
+    # Powers nobody plays (player-count set-ups); None means the variant's own list.
+    neutral_powers: frozenset[str] | None = None
+
+    @property
+    def neutral(self) -> frozenset[str]:
+        """Powers whose units only hold, are disbanded if dislodged and never build."""
+        if self.neutral_powers is None:
+            return frozenset(self.variant.neutral)
+        return self.neutral_powers
+
+    @cached_property
+    def closed(self) -> frozenset[str]:
+        """Provinces no unit may enter now (a neutral power's territory, rulebook XIV.2)."""
+        return frozenset(p for power, provinces in self.variant.closed.items()
+                         if power in self.neutral for p in provinces)
 
     @property
     def map(self):
@@ -135,7 +150,10 @@ class Position:
             if not isinstance(n, int) or n < 0:
                 raise PositionError(f"destroyed: {p} must be a count of units, not {n!r}")
             destroyed[power_id(variant, p)] = n
-        return cls(variant, phase, units, centres, tuple(dislodged), standoffs, raids, destroyed)
+        neutral = None
+        if "neutral" in doc:
+            neutral = frozenset(power_id(variant, p) for p in _list(doc["neutral"], "neutral"))
+        return cls(variant, phase, units, centres, tuple(dislodged), standoffs, raids, destroyed, neutral)
 
     def to_dict(self) -> dict[str, Any]:
         """This position in the `gamesmaster adjudicate` schema (no orders)."""
@@ -158,6 +176,7 @@ class Position:
             "standoffs": sorted(self.standoffs),
             **({"raids": dict(sorted(self.raids.items()))} if self.raids else {}),
             **({"destroyed": {p: n for p, n in self.destroyed.items() if n}} if any(self.destroyed.values()) else {}),
+            **({"neutral": sorted(self.neutral)} if self.variant.neutral or self.neutral else {}),
         }
 
 

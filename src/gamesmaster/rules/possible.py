@@ -15,7 +15,7 @@ def unit_moves(position: Position, unit: Unit, options: RuleOptions | None = Non
     """The legal moves of a unit: to neighbours, and for an army by any possible convoy."""
     board = position.map
     moves = [Move(unit, loc) for loc in board.neighbours(unit.type, unit.location)
-             if board.provinces[loc.province].terrain.value != "impassable"]
+             if board.provinces[loc.province].terrain.value != "impassable" and loc.province not in position.closed]
     if unit.type is UnitType.ARMY and board.provinces[unit.province].terrain.value == "coast":
         near = {m.dest.province for m in moves}
         for pid in sorted(convoy_destinations(position, unit.province, options)):
@@ -36,7 +36,7 @@ def convoy_destinations(position: Position, src: str, options: RuleOptions | Non
             if nxt in fleets and nxt not in seen:
                 seen.add(nxt)
                 frontier.append(nxt)
-            elif board.provinces[nxt].terrain.value == "coast" and nxt != src:
+            elif board.provinces[nxt].terrain.value == "coast" and nxt != src and nxt not in position.closed:
                 out.add(nxt)
     return out
 
@@ -81,6 +81,8 @@ def retreat_orders(position: Position, unit: Unit, options: RuleOptions | None =
 
 def adjustment_orders(position: Position, power: str) -> list[Order]:
     """The builds (or removals) open to a power in the adjustments, with waive."""
+    if power in position.neutral:
+        return []
     due = balance(position, power)
     if due < 0:
         return [Remove(u) for u in position.units_of(power)]
@@ -100,6 +102,8 @@ def adjustment_orders(position: Position, power: str) -> list[Order]:
 
 def possible_orders(position: Position, power: str, options: RuleOptions | None = None) -> dict[str, list[Order]]:
     """Every legal order of a power in this phase, by the province of the unit (or 'adjust')."""
+    if power in position.neutral:
+        return {}
     if position.phase.is_adjustment:
         return {"adjust": adjustment_orders(position, power)}
     if position.phase.is_retreat:

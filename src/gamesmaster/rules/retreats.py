@@ -24,10 +24,12 @@ def retreat_options(position: Position, d: Dislodgement, options: RuleOptions) -
     """Where a dislodged unit may go, when the position does not already list it."""
     if d.retreats is not None:
         return d.retreats
+    if d.unit.power in position.neutral:
+        return ()
     allowed = []
     for loc in position.map.neighbours(d.unit.type, d.unit.location):
         pid = loc.province
-        if pid in position.units or pid in position.standoffs:
+        if pid in position.units or pid in position.standoffs or pid in position.closed:
             continue
         if pid == d.attacker and not (d.convoyed and options.retreat_to_convoy_origin):
             continue

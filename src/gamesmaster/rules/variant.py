@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from .geography import Location, Map, UnitType
@@ -34,6 +34,15 @@ class Variant:
     victory_centres: int
     default_rules: str = "2023"
     victory_rule: str | None = None  # a set-up's own criterion (two players: 24 units), else the rule set's
+    # Player-count set-ups (rulebook XIV.2): powers nobody plays, whose units hold and are
+    # disbanded if dislodged; provinces no unit may enter while a given power is neutral;
+    # and which powers each player commands.
+    neutral: tuple[str, ...] = ()
+    closed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    players: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # A neutral power that joins the winner of a coin toss (two players: Italy, tossed
+    # before the W1914A adjustments, joins in S1915M): power, toss phase, joining phase.
+    coin_toss: tuple[str, str, str] | None = None
 
     @property
     def supply_centres(self) -> frozenset[str]:

@@ -86,12 +86,29 @@ def load_variant_file(path: str | Path) -> Variant:
 
 
 def parse_variant(text: str, source: str = "<variant>") -> Variant:
-    """Read and check variant TOML text."""
+    """Read and check variant TOML text (a set-up may name a `base` map whose data it reuses)."""
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(source, [_toml_problem(text, str(exc))]) from None
-    return _Checker(doc, _Lines.scan(text), source).variant()
+    lines = _Lines.scan(text)
+    base = doc.get("variant", {}).get("base") if isinstance(doc.get("variant"), dict) else None
+    if base:
+        try:
+            base_path = variant_path(str(base))
+        except VariantError:
+            raise VariantError(source, [f"line {lines.at('variant', 'base')}: unknown base map {base!r}"]) from None
+        base_doc = tomllib.loads(base_path.read_text(encoding="utf-8"))
+        merged = {**base_doc, **{k: v for k, v in doc.items() if k not in ("variant", "power")}}
+        merged["variant"] = {**base_doc.get("variant", {}), **doc["variant"]}
+        merged["power"] = {pid: {**table, **doc.get("power", {}).get(pid, {})}
+                           for pid, table in base_doc.get("power", {}).items()}
+        unknown = set(doc.get("power", {})) - set(merged["power"])
+        if unknown:
+            raise VariantError(source, [f"line {lines.at('power.' + sorted(unknown)[0])}: unknown power "
+                                        f"{sorted(unknown)[0]!r}: a set-up can only change the base map's powers"])
+        doc = merged
+    return _Checker(doc, lines, source).variant()
 
 
 def _toml_problem(text: str, message: str) -> str:
@@ -154,10 +171,54 @@ class _Checker:
             self.problem(self.lines.at("variant", "victory"), f"victory = {victory!r} is not a number of centres on this map")
         if self.problems:
             raise VariantError(self.source, self.problems)
+        neutral, closed, players, victory_rule = self._setup(meta, powers, board)
+        coin_toss = None
+        if "coin_toss" in meta:
+            toss = meta["coin_toss"]
+            try:
+                coin_toss = (str(toss["power"]), str(Phase.parse(toss["before"])), str(Phase.parse(toss["joins"])))
+            except (KeyError, TypeError, PhaseError) as exc:
+                self.problem(self.lines.at("variant", "coin_toss"), f"coin_toss needs power, before and joins phases ({exc})")
+            else:
+                if coin_toss[0] not in neutral:
+                    self.problem(self.lines.at("variant", "coin_toss"), f"coin_toss: {coin_toss[0]} is not a neutral power")
+        if self.problems:
+            raise VariantError(self.source, self.problems)
         return Variant(
             name=str(meta.get("name")), title=str(meta.get("title", meta.get("name"))), map=board,
             powers=powers, start=start, start_units=start_units, victory_centres=int(victory),
-            default_rules=str(meta.get("rules", "2023")))
+            default_rules=str(meta.get("rules", "2023")), victory_rule=victory_rule,
+            neutral=neutral, closed=closed, players=players, coin_toss=coin_toss)
+
+    def _setup(self, meta: dict[str, Any], powers: dict[str, Power], board: Map):  # type: ignore[no-untyped-def]
+        """The player-count set-up keys: neutral, closed, victory_rule and [[player]]."""
+        neutral = tuple(meta.get("neutral", ()))
+        for pid in neutral:
+            if pid not in powers:
+                self.problem(self.lines.at("variant", "neutral"), f"neutral: unknown power {pid!r}")
+        closed: dict[str, tuple[str, ...]] = {}
+        for pid, provinces in dict(meta.get("closed", {})).items():
+            if pid not in powers:
+                self.problem(self.lines.at("variant", "closed"), f"closed: unknown power {pid!r}")
+            for prov in provinces:
+                if prov not in board.provinces:
+                    self.problem(self.lines.at("variant", "closed"), f"closed: unknown id {prov!r}")
+            closed[pid] = tuple(provinces)
+        victory_rule = meta.get("victory_rule")
+        if victory_rule is not None and victory_rule not in ("centres", "units", "majority", "majority-winter"):
+            self.problem(self.lines.at("variant", "victory_rule"), f"victory_rule {victory_rule!r} is not a victory criterion")
+        players = []
+        seen: set[str] = set()
+        for entry in self.doc.get("player", []):
+            names = tuple(entry.get("powers", ()))
+            for pid in names:
+                if pid not in powers:
+                    self.problem(self.lines.at("player", "powers"), f"player {entry.get('name')!r}: unknown power {pid!r}")
+                elif pid in seen:
+                    self.problem(self.lines.at("player", "powers"), f"power {pid} is given to two players")
+                seen.add(pid)
+            players.append((str(entry.get("name", "/".join(names))), names))
+        return neutral, closed, tuple(players), victory_rule
 
     def _spaces(self, spaces: dict[str, Any]) -> tuple[list[Province], list[tuple[str, str]], list[tuple[Location, Location]]]:
         provinces: list[Province] = []
