@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -71,11 +71,25 @@ _CACHE: dict[str, Variant] = {}
 
 
 def load_variant(name: str = "standard") -> Variant:
-    """A shipped variant by name (read once, then cached)."""
+    """A shipped variant by name (read once, then cached), with its spaces' map coordinates."""
     key = name.strip().lower()
     if key not in _CACHE:
-        _CACHE[key] = load_variant_file(variant_path(key))
+        variant = load_variant_file(variant_path(key))
+        _CACHE[key] = _with_coordinates(variant)
     return _CACHE[key]
+
+
+def _with_coordinates(variant: Variant) -> Variant:
+    """Give each province the coordinates of its drawing, where the map has one."""
+    from .geometry import load_geometry  # geometry reads this module's paths
+
+    try:
+        shapes = load_geometry(variant.name).spaces
+    except VariantError:
+        return variant
+    board = variant.map
+    provinces = {pid: replace(p, xy=shapes[pid].xy) if pid in shapes else p for pid, p in board.provinces.items()}
+    return replace(variant, map=replace(board, provinces=provinces))
 
 
 def load_variant_file(path: str | Path) -> Variant:
