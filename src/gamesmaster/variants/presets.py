@@ -12,15 +12,16 @@ PRESETS = Path(__file__).with_name("presets")
 
 
 def preset_names() -> list[str]:
-    """The presets shipped with gamesmaster."""
-    return sorted(p.stem for p in PRESETS.glob("*.toml"))
+    """The presets shipped with gamesmaster, rulebooks first in order of date, then the magazines."""
+    names = [p.stem for p in PRESETS.glob("*.toml") if p.stem != "options"]
+    return sorted(names, key=lambda n: (not n.isdigit(), n))
 
 
 def load_preset(name: str) -> RuleOptions:
     """The options of a named preset (OptionError if there is no such preset)."""
     key = str(name).strip().lower()
     path = PRESETS / f"{key}.toml"
-    if not path.is_file():
+    if key not in preset_names():
         raise OptionError(f"unknown rule preset {name!r} (known: {', '.join(preset_names())})")
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
     values = doc.get("options", {})
@@ -38,3 +39,123 @@ def load_rules(spec: str | Mapping[str, Any] | None = None, default: str = "2023
     values = dict(spec)
     base = load_preset(str(values.pop("preset", default)))
     return base.with_values(values)
+
+
+# ---------------------------------------------------------------------------
+# The option catalogue (presets/options.toml) and the rules table generated from it.
+
+CATALOGUE = PRESETS / "options.toml"
+
+REGENERATE = ('.venv/bin/python -c "from gamesmaster.variants.presets import rules_table_markdown as t; '
+              "open('docs/rules.md', 'w', encoding='utf-8').write(t())\"")
+
+
+def options_catalogue() -> dict[str, Any]:
+    """The catalogue of rule options: {"option": {name: {...}}, "fixed": {"s9": {...}, ...}}.
+
+    Each option has `section`, `title`, `explanation` and `values` (value key -> one line);
+    an option taking a whole number has `range` and a `value` line instead of `values`.
+    """
+    return tomllib.loads(CATALOGUE.read_text(encoding="utf-8"))
+
+
+def rule_presets() -> list[str]:
+    """The preset names, in order of date: the rulebooks, then the magazines (not the catalogue)."""
+    return preset_names()
+
+
+def preset_title(name: str) -> str:
+    """A preset's title line."""
+    doc = tomllib.loads((PRESETS / f"{name}.toml").read_text(encoding="utf-8"))
+    return str(doc.get("title", name))
+
+
+def value_key(value: Any) -> str:
+    """An option value as the catalogue writes it: "true"/"false" for booleans, "none" for None."""
+    return "true" if value is True else "false" if value is False else "none" if value is None else str(value)
+
+
+def _value_line(entry: Mapping[str, Any], value: Any) -> str:
+    key = value_key(value)
+    if key in entry.get("values", {}):
+        return str(entry["values"][key])
+    return str(entry["value"]).replace("{value}", str(value))
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def rules_table_markdown() -> str:
+    """docs/rules.md: every option (title, section) against every preset, then what the values mean.
+
+    An option a preset leaves unset (None, which TOML cannot write) shows as "none".
+    """
+    catalogue = options_catalogue()
+    options: dict[str, Any] = catalogue["option"]
+    names = rule_presets()
+    presets = {n: load_preset(n).as_dict() for n in names}
+    order = [f for f in RuleOptions().as_dict() if f != "preset"]
+    out = [
+        "# Rule options and presets",
+        "",
+        "> Generated from `src/gamesmaster/variants/presets/*.toml` by",
+        "> `gamesmaster.variants.presets.rules_table_markdown()`: do not edit by hand. Regenerate with",
+        f"> `{REGENERATE}`",
+        "",
+        "Every disputed point of the rules is a named option; a preset gives every option a value.",
+        "Sections \"004 sN\" are the points of Brobdingnag #84 (1968, seed 004); \"DATC 4.x\" are",
+        "the issues of the DATC v3.0. A game names a preset and may change single options, e.g.",
+        "`{\"preset\": \"graustark\", \"koning\": true}`.",
+        "An option a preset leaves unset (TOML has no null) shows as `none`.",
+        "",
+        "## Presets",
+        "",
+        "| preset | title |",
+        "| --- | --- |",
+    ]
+    out += [f"| `{n}` | {_cell(preset_title(n))} |" for n in names]
+    out += [
+        "",
+        "## Options by preset",
+        "",
+        "| option | section | " + " | ".join(f"`{n}`" for n in names) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in names) + " |",
+    ]
+    for name in order:
+        entry = options[name]
+        cells = " | ".join(value_key(presets[p][name]) for p in names)
+        out.append(f"| {_cell(entry['title'])} (`{name}`) | {_cell(entry['section'])} | {cells} |")
+    out += ["", "## What the values mean", ""]
+    for name in order:
+        entry = options[name]
+        out += [f"### {entry['title']} (`{name}`, {entry['section']})", "", str(entry["explanation"]), ""]
+        out += [f"- `{key}`: {text}" for key, text in entry.get("values", {}).items()]
+        if "range" in entry:
+            low, high = entry["range"]
+            out.append(f"- a whole number N from {low} to {high}: " + _value_line(entry, "N"))
+        elif "value" in entry:
+            out.append("- a game year N: " + _value_line(entry, "N"))
+        out.append("")
+    out += ["## Points every preset plays alike", ""]
+    for entry in catalogue.get("fixed", {}).values():
+        out.append(f"- **{entry['title']}** ({entry['section']}): {entry['explanation']}")
+    return "\n".join(out) + "\n"
+
+
+def describe_rules(options: RuleOptions | Mapping[str, Any]) -> list[str]:
+    """The options in force, one plain line each, for a game's rules page.
+
+    `options` is a RuleOptions or a rules object as load_rules takes it ({"preset": ..., option: value}).
+    """
+    if not isinstance(options, RuleOptions):
+        options = load_rules(options)
+    values = options.as_dict()
+    catalogue = options_catalogue()["option"]
+    lines = []
+    for name in RuleOptions().as_dict():
+        if name == "preset":
+            continue
+        entry = catalogue[name]
+        lines.append(f"{entry['title']}: {_value_line(entry, values[name])}")
+    return lines
