@@ -200,31 +200,51 @@ def reason_head(reason: str) -> str:
     return re.split(r":| \(|\b[AF] [A-Z][a-z]", reason)[0].strip()
 
 
-def compare(phases: list[Phase], outcomes: list[tuple]) -> dict:
-    """Per-order agreement, and agreement of the board after the phase."""
-    groups: dict[tuple, list] = defaultdict(list)
+VOID_SUPPORT = "package-void-support"
+VIA_OVERLAND = "package-via-overland"
+OTHER = "other"
+
+EXPLAIN = {
+    VOID_SUPPORT: "the package marks 'void' a support that was given but had no effect (it would dislodge "
+                  "the supporter's own unit, the supported army's convoy failed, ...); gamesmaster: support given",
+    VIA_OVERLAND: "in a phase where the package moved an army ordered 'A X - Y VIA' over land because no fleet "
+                  "convoyed it (gamesmaster: no convoy route, the army stays and contests nothing)",
+    OTHER: "other disagreements (to look into)",
+}
+
+
+def compare(phases: list[Phase], outcomes: list) -> dict:
+    """Per-order agreement, and agreement of the board after the phase, classified."""
+    rows_by_class: dict[str, list] = defaultdict(list)
     orders = agree = 0
-    boards_differ = []
+    boards_differ: dict[str, list] = defaultdict(list)
     for phase, adjudication in zip(phases, outcomes):
         doc = phase.doc
-        k = 0
+        rows, via_overland, k = [], False, 0
         for power, readings in phase.readings.items():
             for i, _ in enumerate(readings):
                 outcome = adjudication.outcomes[k]
                 k += 1
                 orders += 1
+                text, codes = doc["orders"][power][i], doc["diplomacy_results"][power][i]
+                if (text.endswith(" VIA") and outcome.reason.startswith("no convoy route")
+                        and "no convoy" not in codes):
+                    via_overland = True
                 theirs = diplomacy_success(doc, power, i)
                 ours = outcome.result == "succeeds"
                 if theirs == ours:
                     agree += 1
                     continue
-                text = doc["orders"][power][i]
-                key = (order_kind(text), " ".join(doc["diplomacy_results"][power][i]) or "(none)",
-                       outcome.result, reason_head(outcome.reason))
-                groups[key].append((doc["game"], doc["phase"], power, text, doc["diplomacy_results"][power][i],
-                                    outcome.result, outcome.reason))
+                kind = order_kind(text)
+                key = (kind, " ".join(codes) or "(none)", outcome.result, reason_head(outcome.reason))
+                void_support = (kind.startswith("support") and "void" in codes and "cut" not in codes
+                                and "dislodged" not in codes and outcome.reason.startswith("support given"))
+                rows.append((VOID_SUPPORT if void_support else None, key,
+                             (doc["game"], doc["phase"], power, text, codes, outcome.result, outcome.reason)))
+        for cls, key, row in rows:
+            rows_by_class[cls or (VIA_OVERLAND if via_overland else OTHER)].append((key, row))
         if "diplomacy_after" in doc:
-            ours_after = {}
+            ours_after: dict[str, list[str]] = {}
             for unit in adjudication.next.units.values():
                 ours_after.setdefault(unit.power, []).append(str(unit))
             ours_after = {p: sorted(u) for p, u in ours_after.items()}
@@ -234,8 +254,9 @@ def compare(phases: list[Phase], outcomes: list[tuple]) -> dict:
                                    if u not in theirs_after.get(p, []))
                 only_theirs = sorted(f"{p} {u}" for p, us in theirs_after.items() for u in us
                                      if u not in ours_after.get(p, []))
-                boards_differ.append((doc["game"], doc["phase"], only_ours, only_theirs))
-    return {"orders": orders, "agree": agree, "groups": groups, "boards_differ": boards_differ,
+                boards_differ[VIA_OVERLAND if via_overland else OTHER].append(
+                    (doc["game"], doc["phase"], only_ours, only_theirs))
+    return {"orders": orders, "agree": agree, "classes": rows_by_class, "boards_differ": boards_differ,
             "boards": len(phases)}
 
 
@@ -318,7 +339,8 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=21, help="timed adjudicate() calls per phase (default 21)")
     ap.add_argument("--diplomacy-reps", type=int, default=11,
                     help="timed process() calls per phase, live (default 11; 0: use the recorded medians only)")
-    ap.add_argument("--copies", type=int, default=10, help="copies of the map on the synthetic board (default 10)")
+    ap.add_argument("--copies", default="1,10",
+                    help="comma-separated numbers of map copies on the synthetic boards (default 1,10)")
     ap.add_argument("--copies-reps", type=int, default=5, help="timed calls per phase on the synthetic boards (default 5)")
     ap.add_argument("--examples", type=int, default=3, help="examples shown per disagreement group (default 3)")
     ap.add_argument("--json", type=Path, default=HERE / "results" / "latest.json", help="where to write the figures")
@@ -374,22 +396,32 @@ def main(argv=None) -> int:
     print()
     print("== outcomes: success or failure of each order, diplomacy package vs gamesmaster ==")
     print(f"orders compared: {cmp['orders']}, agree: {cmp['agree']}, disagree: {disagree}")
-    groups = sorted(cmp["groups"].items(), key=lambda kv: -len(kv[1]))
-    for (kind, codes, ours, reason), rows in groups:
-        print(f"  {len(rows):4d}  {kind}: diplomacy [{codes}] vs gamesmaster {ours} ({reason})")
-        for row in rows[: args.examples]:
-            game, ph, power, text, codes_, res, why = row
-            print(f"          game {game} {ph} {power}: {text!r}: diplomacy {codes_}, gamesmaster {res}: {why}")
-    print(f"board after the phase (units not dislodged) differs in {len(cmp['boards_differ'])} of {cmp['boards']} phases")
-    for game, ph, only_ours, only_theirs in cmp["boards_differ"][: args.examples * 2]:
+    for cls in (VOID_SUPPORT, VIA_OVERLAND, OTHER):
+        rows = cmp["classes"].get(cls, [])
+        print(f"  {len(rows):5d}  {EXPLAIN[cls]}")
+        groups: dict[tuple, list] = defaultdict(list)
+        for key, row in rows:
+            groups[key].append(row)
+        shown = args.examples if cls != OTHER else max(args.examples, 50)
+        for (kind, codes, ours, reason), grows in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            print(f"         {len(grows):4d}  {kind}: diplomacy [{codes}] vs gamesmaster {ours} ({reason})")
+            for row in grows[: args.examples if cls != OTHER else shown]:
+                game, ph, power, text, codes_, res, why = row
+                print(f"                game {game} {ph} {power}: {text!r}: diplomacy {codes_}, gamesmaster {res}: {why}")
+    differ = cmp["boards_differ"]
+    print(f"board after the phase (units not dislodged) differs in "
+          f"{sum(len(v) for v in differ.values())} of {cmp['boards']} phases: "
+          f"{len(differ.get(VIA_OVERLAND, []))} where the package moved a VIA army over land, "
+          f"{len(differ.get(OTHER, []))} others")
+    for game, ph, only_ours, only_theirs in (differ.get(OTHER, []) + differ.get(VIA_OVERLAND, []))[: args.examples * 3]:
         print(f"          game {game} {ph}: only gamesmaster {only_ours}; only diplomacy {only_theirs}")
 
     # 3. the synthetic board.
     print()
-    print(f"== growth: one board of N disjoint copies of the standard map (same phases, orders copied) ==")
+    print("== growth: one board of N disjoint copies of the standard map (same phases, orders copied) ==")
     growth = {}
-    reference = None
-    for copies in (1, args.copies):
+    counts = sorted({int(c) for c in args.copies.split(",")} | {1})
+    for copies in counts:
         big = copies_variant(variant, copies)
         cases = [copies_phase(big, phase, copies) for phase in phases]
         times, mismatched = [], 0
@@ -411,8 +443,9 @@ def main(argv=None) -> int:
               f"mean {statistics.mean(times):10.1f} us   {statistics.median(times) / units:6.2f} us/unit   "
               f"phases whose outcomes differ from the single board: {mismatched}")
         del cases
-    g1, gn = growth[1], growth[args.copies]
-    print(f"  x{args.copies} / x1: {gn['us_per_phase'] / g1['us_per_phase']:.2f} (linear would be {args.copies})")
+    for copies in counts[1:]:
+        print(f"  x{copies} / x1: {growth[copies]['us_per_phase'] / growth[1]['us_per_phase']:.2f} "
+              f"(linear would be {copies})")
 
     # 4. the parser.
     print()
@@ -435,8 +468,10 @@ def main(argv=None) -> int:
         "gamesmaster_us_per_phase": med_ours,
         "diplomacy_us_per_phase_live": med_live, "diplomacy_us_per_phase_recorded": med_rec,
         "ratio": statistics.median(theirs) / med_ours, "ratio_per_phase_median": per_phase_ratio,
-        "orders_disagreeing": disagree, "boards_differing": len(cmp["boards_differ"]),
-        "disagreement_groups": {" | ".join(k): len(v) for k, v in groups},
+        "orders_disagreeing": disagree,
+        "orders_disagreeing_by_class": {cls: len(rows) for cls, rows in cmp["classes"].items()},
+        "other_disagreements": [row for _, row in cmp["classes"].get(OTHER, [])],
+        "boards_differing": {cls: len(v) for cls, v in cmp["boards_differ"].items()},
         "growth": {str(k): v for k, v in growth.items()},
         "parser_orders_per_s_recorded": recorded_rate, "parser_orders_per_s_player_style": player_rate,
         "player_style_unread": sum(not r.ok for r in readings),

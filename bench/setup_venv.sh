@@ -13,4 +13,4 @@ if [ -f "$root/pyproject.toml" ]; then
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root"
 fi
 "$venv/bin/python" -c 'import diplomacy.version as v; print("diplomacy", v.PACKAGE_VERSION)'
-"$venv/bin/python" -c 'import gamesmaster; print("gamesmaster", gamesmaster.__file__)' 2>/dev/null || echo "gamesmaster not installed (no pyproject.toml yet)"
+"$venv/bin/python" -c 'import gamesmaster; print("gamesmaster", gamesmaster.__file__)' 2>/dev/null || echo "gamesmaster not installed (no pyproject.toml in the parent directory)"
