@@ -155,7 +155,8 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
     for pid, i in chosen.items():
         power, reading = readings[i]
         order = reading.order
-        already = reading.checked is not None and reading.checked[0] is position and reading.checked[1] == options
+        checked = reading.checked
+        already = checked is not None and checked[0] is position and (checked[1] is options or checked[1] == options)
         reason = None if already or type(order) is Hold else legality.check(position, options, order)  # type: ignore[arg-type]
         if reason:
             done[i] = _invalid(power, reading, reason)

@@ -88,7 +88,7 @@ class MovementResolver:
         self.map: Map = position.map
         self.options = options
         self.units = position.units
-        self.orders: dict[str, Order] = {p: orders.get(p, Hold(u)) for p, u in self.units.items()}
+        self.orders: dict[str, Order] = {p: orders[p] if p in orders else Hold(u) for p, u in self.units.items()}
         self.void: dict[str, str] = dict(void or {})  # province -> why its order has no effect
         self.state: dict[str, int] = {}
         self.result: dict[str, bool] = {}
@@ -189,7 +189,7 @@ class MovementResolver:
         order that was guessed: its anchor. Only the order at that depth may try the
         other guess; everything answered meanwhile is forgotten and redone.
         """
-        if self.state.get(p) == _RESOLVED:
+        if p in self.state:
             return self.result[p]
         anchor = self.anchor.get(p)
         if anchor is None and p in self.depth:
@@ -463,11 +463,13 @@ class MovementResolver:
 
     def run(self) -> MovementResult:
         """Settle every order and work out the new board, dislodgements and standoffs."""
-        for p, o in self.orders.items():
-            if isinstance(o, (Move, Support, Convoy)):
-                self.resolve(p)
-        moved = {p for p, o in self.orders.items() if isinstance(o, Move) and self.moves(p)}
-        winners = {self.orders[p].dest.province: p for p in moved}  # type: ignore[union-attr]
+        resolve, state = self.resolve, self.state
+        for p, k in self.kind.items():
+            if k is not Hold and state.get(p) != _RESOLVED:
+                resolve(p)
+        result, dest = self.result, self.dest
+        moved = {p for p in self.live if result[p]}
+        winners = {dest[p]: p for p in moved}
         new_units: dict[str, Unit] = {}
         dislodged: list[Dislodged] = []
         for p, unit in self.units.items():
@@ -486,9 +488,13 @@ class MovementResolver:
         dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
         self._winners, self._moved = winners, moved
         verdicts = {}
+        succeeded = self._succeeded
         for p in self.orders:
-            dislodger = winners.get(p) if p not in moved else None
-            verdicts[p] = Verdict(self._succeeded(p, moved, dislodger), self, dislodger, p)
+            if p in moved:
+                verdicts[p] = Verdict(True, self, None, p)
+            else:
+                dislodger = winners.get(p)
+                verdicts[p] = Verdict(succeeded(p, moved, dislodger), self, dislodger, p)
         return MovementResult(verdicts, new_units, tuple(dislodged), standoffs)
 
     def _carried(self, fleet: str, army: str) -> bool:

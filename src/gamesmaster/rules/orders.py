@@ -8,7 +8,7 @@ from .geography import Location, UnitType
 from .position import Unit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hold:
     """The unit stands in place."""
 
@@ -18,7 +18,7 @@ class Hold:
         return f"{self.unit} H"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     """The unit moves (attacks) a space; an army may go by convoy."""
 
@@ -30,7 +30,7 @@ class Move:
         return f"{self.unit} - {self.dest}" + (" VIA" if self.via_convoy else "")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Support:
     """The unit supports another unit holding (dest None) or moving to dest."""
 
@@ -44,7 +44,7 @@ class Support:
         return f"{self.unit} S {self.supported} - {self.dest}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Convoy:
     """A fleet at sea convoys an army from its province to dest."""
 
@@ -56,7 +56,7 @@ class Convoy:
         return f"{self.unit} C {self.army} - {self.dest}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Retreat:
     """A dislodged unit retreats to dest."""
 
@@ -67,7 +67,7 @@ class Retreat:
         return f"{self.unit} R {self.dest}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Disband:
     """A dislodged unit is disbanded instead of retreating."""
 
@@ -77,7 +77,7 @@ class Disband:
         return f"{self.unit} D"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Build:
     """A new unit is raised in a home supply centre."""
 
@@ -87,7 +87,7 @@ class Build:
         return f"{self.unit} B"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Remove:
     """A unit is removed in the adjustments."""
 
@@ -97,7 +97,7 @@ class Remove:
         return f"{self.unit} D"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Waive:
     """A power declines a build it is entitled to."""
 

@@ -15,7 +15,7 @@ class PositionError(ValueError):
     """A position description that cannot be a real position (names what is wrong)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     """An army or fleet of a power at a location."""
 
@@ -32,7 +32,7 @@ class Unit:
         return f"{self.type.value} {self.location}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Dislodgement:
     """A unit dislodged in the last movement, waiting to retreat."""
 
@@ -59,7 +59,7 @@ class Position:
     # Powers nobody plays (player-count set-ups); None means the variant's own list.
     neutral_powers: frozenset[str] | None = None
 
-    @property
+    @cached_property
     def neutral(self) -> frozenset[str]:
         """Powers whose units only hold, are disbanded if dislodged and never build."""
         if self.neutral_powers is None:
