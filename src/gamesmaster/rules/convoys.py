@@ -7,10 +7,16 @@ from typing import Callable, Iterable
 from .geography import Map
 
 
-def sea_route_exists(board: Map, src: str, dest: str, seas: Iterable[str]) -> bool:
-    """Whether the given seas hold a chain of adjacent spaces from src to dest."""
-    seas = set(seas)
-    frontier = [s for s in board.sea_neighbours(src) if s in seas]
+def _as_set(seas: Iterable[str]) -> set[str] | frozenset[str]:
+    # The callers pass the board's whole set of fleets: copying it per call would make
+    # the cost grow with the square of the board.
+    return seas if isinstance(seas, (set, frozenset)) else set(seas)
+
+
+def sea_route_exists(board: Map, src: str, dest: str, seas: Iterable[str], exclude: str | None = None) -> bool:
+    """Whether the given seas (less `exclude`) hold a chain of adjacent spaces from src to dest."""
+    seas = _as_set(seas)
+    frontier = [s for s in board.sea_neighbours(src) if s in seas and s != exclude]
     seen = set(frontier)
     while frontier:
         sea = frontier.pop()
@@ -18,7 +24,7 @@ def sea_route_exists(board: Map, src: str, dest: str, seas: Iterable[str]) -> bo
         if dest in neighbours:
             return True
         for nxt in neighbours:
-            if nxt in seas and nxt not in seen:
+            if nxt in seas and nxt != exclude and nxt not in seen:
                 seen.add(nxt)
                 frontier.append(nxt)
     return False
@@ -31,7 +37,7 @@ def routes(board: Map, src: str, dest: str, seas: Iterable[str], limit: int = 64
     (DATC 4.E.1, test case 6.G.19). The number of chains is capped: only whether a
     fleet lies on any of them matters, and real boards never come near the cap.
     """
-    seas = set(seas)
+    seas = _as_set(seas)
     found: list[tuple[str, ...]] = []
     near_src = board.sea_neighbours(src)
 

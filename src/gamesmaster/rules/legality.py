@@ -55,9 +55,7 @@ def convoy_possible(position: Position, src: str, dest: str, exclude: str | None
     if not (_coastal(position, src) and _coastal(position, dest)):
         return False
     fleets = convoying_fleets(position, options)
-    if exclude in fleets:
-        fleets = fleets - {exclude}
-    return convoys.sea_route_exists(position.map, src, dest, fleets)
+    return convoys.sea_route_exists(position.map, src, dest, fleets, exclude)
 
 
 def _coastal(position: Position, pid: str) -> bool:
