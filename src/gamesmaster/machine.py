@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 from .rules import OptionError, Position, PositionError, adjudicate
@@ -22,7 +23,10 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     if unknown:
         raise InputError(f"unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
     try:
-        variant = load_variant(str(doc.get("variant", "standard")))
+        name = doc.get("variant", "standard")
+        if not isinstance(name, str):
+            raise InputError(f"variant must be a name such as \"standard\", not {json.dumps(name)[:40]}")
+        variant = load_variant(name)
         options = load_rules(doc.get("rules"), default=variant.default_rules)
         position = Position.from_dict(variant, doc)
         orders_doc = doc.get("orders", {}) or {}

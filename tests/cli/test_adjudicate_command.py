@@ -55,6 +55,7 @@ def test_retreat_phase_next_lists_dislodged_units_with_their_retreats() -> None:
 
 def test_malformed_input_exits_2_with_one_line_naming_the_problem() -> None:
     for text, words in [("not json", "not JSON"), ('{"variant": "mars"}', "unknown variant"),
+                        ('{"variant": "../../../etc/passwd"}', "unknown variant"), ('{"variant": {"a": 1}}', "variant must be a name"),
                         ('{"rules": "1066"}', "unknown rule preset"), ('{"units": {"NARNIA": []}}', "unknown power"),
                         ('{"units": {"FRANCE": ["A XYZ"]}}', "unknown location"),
                         ('{"units": {"FRANCE": ["A PAR"], "GERMANY": ["A PAR"]}}', "two units in one space"),

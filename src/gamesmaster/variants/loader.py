@@ -61,6 +61,9 @@ def variant_names() -> list[str]:
 
 def variant_path(name: str) -> Path:
     """The data file of a shipped variant (VariantError if there is none)."""
+    # Only a shipped name may reach the file system: never a path or a stray string.
+    if not isinstance(name, str) or name not in variant_names():
+        raise VariantError(str(name)[:40], [f"unknown variant {str(name)[:40]!r} (known: {', '.join(variant_names())})"])
     path = DATA / f"{name}.toml"
     if not path.is_file():
         raise VariantError(name, [f"unknown variant {name!r} (known: {', '.join(variant_names())})"])
