@@ -1,0 +1,1 @@
+"""The website: the map drawing (mapsvg) and, later, the pages players use."""
