@@ -73,7 +73,7 @@ class Processed:
 
     game: str
     phase: str
-    action: str  # adjudicated, grace
+    action: str  # adjudicated, grace, waiting (for the GM to choose removals)
     next_phase: str | None
     deadline: datetime | None
     civil_disorder: tuple[str, ...] = ()

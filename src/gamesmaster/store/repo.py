@@ -179,6 +179,10 @@ class Records:
                                                   payload=entry.payload_text, prev_hash=entry.prev_hash,
                                                   hash=entry.hash))
 
+    def entry(self, game_id: str, seq: int) -> Entry | None:
+        r = self.conn.execute(select(t.ledger).where(and_(t.ledger.c.game_id == game_id, t.ledger.c.seq == seq))).first()
+        return _entry(r) if r is not None else None
+
     def entries(self, game_id: str) -> list[Entry]:
         q = select(t.ledger).where(t.ledger.c.game_id == game_id).order_by(t.ledger.c.seq)
         return [_entry(r) for r in self.conn.execute(q)]

@@ -1,0 +1,531 @@
+"""The gamesmaster's console commands: new, games, status, orders, process, ... verify, export, import.
+
+Each handler calls the same `Gamesmaster` methods the web site and e-mail will call.
+The database is --db URL, else $GAMESMASTER_DATABASE_URL, else a SQLite file in the
+data directory ($GAMESMASTER_DATA or ~/.local/share/gamesmaster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from typing import Any, Callable, TextIO
+from zoneinfo import ZoneInfo
+
+from ..store import Store, StoreError
+from . import report
+from .archive import export_game, import_game, import_sample
+from .errors import GMError, Refused
+from .service import Gamesmaster
+from .settings import parse_duration, parse_movement
+from .worker import run as run_worker
+
+
+def _error(message: str) -> Exception:
+    from ..cli import CommandError  # late: gamesmaster.cli imports this module
+    return CommandError(message)
+
+
+def _gm(args: argparse.Namespace) -> Gamesmaster:
+    try:
+        return Gamesmaster(Store(args.db))
+    except StoreError as exc:
+        raise _error(str(exc)) from None
+
+
+def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster], int]) -> Callable[[argparse.Namespace, TextIO], int]:
+    def handle(args: argparse.Namespace, out: TextIO) -> int:
+        gm = _gm(args)
+        try:
+            return body(args, out, gm)
+        except Refused as exc:
+            raise _error(f"{exc} (recorded as ledger entry {exc.seq})") from None
+        except (GMError, StoreError) as exc:
+            raise _error(str(exc)) from None
+        finally:
+            gm.store.dispose()
+    handle.__doc__ = body.__doc__
+    return handle
+
+
+def _read(path: str | None) -> str:
+    if path in (None, "-"):
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:  # type: ignore[arg-type]
+        return f.read()
+
+
+def _names(text: str | None) -> list[str]:
+    return [n.strip() for n in (text or "").split(",") if n.strip()]
+
+
+def _pairs(text: str | None, what: str) -> dict[str, str]:
+    out = {}
+    for item in _names(text):
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            raise _error(f"{what}: write NAME=VALUE, comma-separated (got {item!r})")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _rule_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low.isdigit():
+        return int(low)
+    return text
+
+
+def _when(text: str, tz: str) -> datetime:
+    try:
+        when = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
+    except ValueError:
+        raise _error(f"time {text!r}: write it as YYYY-MM-DD HH:MM (in the game's time zone)") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=ZoneInfo(tz))
+    return when
+
+
+def _tz(gm: Gamesmaster, game: str) -> str:
+    return gm.status(game)["settings"]["schedule"]["tz"]
+
+
+# -- handlers ---------------------------------------------------------------------------
+
+
+def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Create a game."""
+    rules: Any = args.rules
+    if args.rule:
+        rules = {"preset": args.rules or "2023", **{k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()}}
+    schedule: dict[str, Any] = {"tz": args.tz}
+    try:
+        if args.movement:
+            schedule.update(parse_movement(args.movement))
+        if args.min_gap:
+            schedule["min_hours"] = parse_duration(args.min_gap)
+        if args.retreats:
+            schedule["retreat_hours"] = parse_duration(args.retreats)
+        if args.adjustments:
+            schedule["adjustment_hours"] = parse_duration(args.adjustments)
+        settings = {"press": args.press, "schedule": schedule, "replacement": args.replacement,
+                    "grace_hours": parse_duration(args.grace) if args.grace else 0.0,
+                    "early_movement": args.early_movement, "draw_vote": args.draw_vote, "end_year": args.end_year}
+    except GMError as exc:
+        raise _error(str(exc)) from None
+    players, standbys = _names(args.players), _names(args.standby)
+    assign = _pairs(args.assign, "--assign") if args.assign else None
+    created = gm.create_game(args.game, title=args.title, variant=args.variant, rules=rules, settings=settings,
+                             players=players, standbys=standbys, assign=assign, seed=args.seed,
+                             start=not args.no_start)
+    st = gm.status(args.game)
+    out.write(f"Created {args.game}: {st['status']}.\n")
+    if created.seed is not None:
+        out.write(f"Powers drawn by lot, seed {created.seed} (on the record).\n")
+    elif created.powers:
+        out.write("Powers assigned by the gamesmaster.\n")
+    if created.credentials:
+        out.write("Credentials (shown this once; give each player theirs):\n")
+        for name, secret in created.credentials.items():
+            power = created.powers.get(name)
+            role = power.capitalize() if power else ("stand-by" if name in standbys else "player")
+            out.write(f"  {name:20} {role:10} {secret}\n")
+    out.write(report.status(st) + "\n")
+    return 0
+
+
+def cmd_join(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Sign a player (or a stand-by) up."""
+    secret = gm.join_game(args.game, args.name, standby=args.standby)
+    out.write(f"{args.name} joins {args.game}{' as a stand-by' if args.standby else ''}. Credential (shown this once): {secret}\n")
+    return 0
+
+
+def cmd_start(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Draw lots (or assign the powers) and start."""
+    created = gm.assign_powers(args.game, _pairs(args.assign, "--assign")) if args.assign else gm.draw_lots(args.game, args.seed)
+    if created.seed is not None:
+        out.write(f"Powers drawn by lot with seed {created.seed}:\n")
+    for name, power in created.powers.items():
+        out.write(f"  {name:20} {power.capitalize()}\n")
+    out.write(report.status(gm.status(args.game)) + "\n")
+    return 0
+
+
+def cmd_games(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """List the games."""
+    out.write(report.games(gm.games()) + "\n")
+    return 0
+
+
+def cmd_status(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Show a game."""
+    st = gm.status(args.game)
+    if args.json:
+        out.write(json.dumps(st, default=str, indent=2) + "\n")
+        return 0
+    text = report.status(st)
+    if st["result"]:
+        text = text.replace(report.final(st), gm.final_report(args.game))
+    out.write(text + "\n")
+    return 0
+
+
+def cmd_orders(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Enter, show or withdraw a power's orders."""
+    who = {"credential": args.credential} if args.credential else {"by_gm": True}
+    if args.show:
+        rows = gm.orders_on_record(args.game, args.power, **who)
+        if not rows:
+            out.write(f"No orders on record for {args.power.capitalize()}.\n")
+        for r in rows:
+            src = f"{r['author']}, {r['channel']}, entered by {r['entered_by']}"
+            out.write(f"Orders of {r['power'].capitalize()} for {r['phase']} ({src}), receipt {r['receipt']}:\n")
+            out.writelines(f"  {o}\n" for o in r["orders"])
+            if r["note"] and r["note"].get("condition"):
+                out.write(f"  (conditional orders chosen by: {r['note']['condition']})\n")
+            if r["conditional"]:
+                out.write("  next season:\n" + "".join(f"    {line}\n" for line in r["conditional"].splitlines()))
+        return 0
+    if args.withdraw:
+        seq = gm.withdraw_orders(args.game, args.power, **who)
+        out.write(f"Orders of {args.power.capitalize()} withdrawn (ledger entry {seq}).\n")
+        return 0
+    if args.ready is not None:
+        done = gm.set_ready(args.game, args.power, args.ready, **who)
+        out.write(f"{args.power.capitalize()} is {'ready' if args.ready else 'not ready'}.\n")
+        for p in done:
+            out.write(f"Every player is ready: {p} processed.\n")
+        return 0
+    channel = args.channel or ("console" if args.credential else "in-person")
+    sub = gm.submit_orders(args.game, args.power, _read(args.file), channel=channel, phase=args.phase, **who)
+    out.write(report.submission(sub) + "\n")
+    return 0
+
+
+def cmd_process(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Adjudicate due phases."""
+    done = gm.process(args.game, force=args.now) if args.game else gm.process_due()
+    out.write(report.processed(done) + "\n")
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Run the deadline worker."""
+    run_worker(gm, interval=args.interval, once=args.once, out=out)
+    return 0
+
+
+def cmd_extend(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Extend the deadline."""
+    if args.until:
+        new = gm.extend(args.game, until=_when(args.until, _tz(gm, args.game)), reason=args.reason or "")
+    else:
+        new = gm.extend(args.game, hours=parse_duration(args.by), reason=args.reason or "")
+    out.write(f"{args.game}: orders now due {gm.status(args.game)['deadline_text']} ({new.isoformat()}).\n")
+    return 0
+
+
+def cmd_pause(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Pause a game."""
+    gm.pause(args.game, reason=args.reason or "")
+    out.write(f"{args.game} is paused.\n")
+    return 0
+
+
+def cmd_resume(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Resume a paused game."""
+    until = _when(args.until, _tz(gm, args.game)) if args.until else None
+    gm.resume(args.game, until=until, reason=args.reason or "")
+    out.write(f"{args.game} resumes: orders due {gm.status(args.game)['deadline_text']}.\n")
+    return 0
+
+
+def cmd_replace(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Put a new player on a power."""
+    secret = gm.replace_player(args.game, args.power, args.name, reason=args.reason or "")
+    out.write(f"{args.name} now plays {args.power.capitalize()} in {args.game}. Credential (shown this once): {secret}\n")
+    return 0
+
+
+def cmd_correct(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Correct the last published phase."""
+    orders = {power: _read(path) for power, path in (args.orders or [])}
+    rules = None
+    if args.rule:
+        current = gm.status(args.game)["rules"]
+        base = current if isinstance(current, dict) else {"preset": current}
+        rules = {**base, **{k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()}}
+    c = gm.correct(args.game, args.reason, orders=orders or None, rules=rules)
+    out.write(report.correction(c) + "\n")
+    return 0
+
+
+def cmd_press(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Send or read press."""
+    if args.list:
+        for p in gm.press(args.game, args.as_power):
+            to = "all" if p["to"] is None else ", ".join(p["to"])
+            out.write(f"[{p['sent_at']:%Y-%m-%d %H:%M}Z] {p['sender']} to {to}: {p['text']}\n")
+        return 0
+    if not args.text:
+        raise _error("press needs a TEXT (or --list to read)")
+    text = _read(None) if args.text == "-" else args.text
+    pid = gm.post_press(args.game, text, power=args.sender, to=_names(args.to) or None, anonymous=args.anonymous,
+                        by_gm=True)
+    out.write(f"Press {pid} sent by {args.sender.capitalize() if args.sender else 'the gamesmaster'} "
+              f"to {args.to or 'everyone'}.\n")
+    return 0
+
+
+def cmd_draw(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Draws and concessions."""
+    if args.declare:
+        gm.declare_draw(args.game, powers=_names(args.powers) or None, reason=args.reason or "")
+        out.write(report.status(gm.status(args.game)) + "\n")
+        return 0
+    if args.vote is not None:
+        if not args.power or args.yes == args.no:
+            raise _error("a vote needs --power POWER and one of --yes or --no")
+        status = gm.vote(args.game, args.vote, args.yes, power=args.power, by_gm=True)
+        out.write(f"{args.power.capitalize()} votes {'yes' if args.yes else 'no'} on proposal {args.vote}: {status}.\n")
+        return 0
+    if args.propose or args.concede_to:
+        pid = gm.propose(args.game, kind="concession" if args.concede_to else "draw", powers=_names(args.powers) or None,
+                         concede_to=args.concede_to, power=args.power, by_gm=True)
+        out.write(f"Proposal {pid} is open.\n")
+        return 0
+    rows = gm.proposals(args.game)
+    if not rows:
+        out.write("No proposals.\n")
+    for r in rows:
+        votes = ", ".join(f"{p.capitalize()} {'yes' if v else 'no'}" for p, v in r["votes"].items()) or "no votes"
+        out.write(f"{r['id']}: {r['kind']} {', '.join(p.capitalize() for p in r['powers'])} ({r['phase']}, "
+                  f"by {r['proposer']}): {r['status']}; {votes}\n")
+    return 0
+
+
+def cmd_history(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Show the record of a game."""
+    h = gm.history(args.game)
+    if args.json:
+        out.write(json.dumps(h, default=str, indent=2, ensure_ascii=False) + "\n")
+    else:
+        out.write(report.history(h, ledger=args.ledger) + "\n")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Verify a game's record."""
+    r = gm.verify(args.game, receipts=args.receipt or ())
+    out.write(report.verify(r) + "\n")
+    return 0 if r.ok else 1
+
+
+def cmd_export(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Write a game as one JSON archive."""
+    text = json.dumps(export_game(gm, args.game), ensure_ascii=False, indent=1) + "\n"
+    if args.file and args.file != "-":
+        with open(args.file, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"{args.game} exported to {args.file}", file=sys.stderr)
+    else:
+        out.write(text)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Read a game from a JSON archive, or the rulebook's sample game."""
+    if args.sample:
+        game = import_sample(gm, args.as_id or "sample-1971")
+        out.write(f"Imported the 1971 rulebook's sample game as {game} (paused at Spring 1903; "
+                  f"gamesmaster resume {game} to play on).\n")
+        return 0
+    if not args.file:
+        raise _error("import needs a FILE (an archive written by gamesmaster export) or --sample")
+    try:
+        doc = json.loads(_read(args.file))
+    except json.JSONDecodeError as exc:
+        raise _error(f"{args.file}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    game = import_game(gm, doc, args.as_id)
+    out.write(f"Imported {game}.\n")
+    return 0
+
+
+# -- the parsers ------------------------------------------------------------------------
+
+COMMANDS: list[tuple[str, str, str, Callable[..., int]]] = []
+
+
+def register(sub: Any) -> None:
+    """Add the GM's commands to the `gamesmaster` command line."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="URL", help="database URL (default: $GAMESMASTER_DATABASE_URL, else "
+                        "sqlite in $GAMESMASTER_DATA or ~/.local/share/gamesmaster)")
+
+    def add(name: str, help_: str, example: str, func: Callable[..., int]) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".", parents=[common],
+                           epilog="example:\n" + example, formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.set_defaults(func=_handler(func))
+        return p
+
+    p = add("new", "create a game (with players: powers drawn by lot at once)",
+            "  gamesmaster new club7 --players Ann,Bob,Cat,Dan,Eve,Fay,Gus --standby Sam,Tom \\\n"
+            "      --replacement standby --tz Europe/London --movement 'tue,fri 22:00' --retreats 24h --press full\n"
+            "  gamesmaster new short --players Ann,Bob --assign Ann=England,Bob=France --end-year 1905 --rules 1971",
+            cmd_new)
+    p.add_argument("game", metavar="GAME", help="the game's id (lowercase letters, digits, - and _)")
+    p.add_argument("--title", help="the game's name as shown to players")
+    p.add_argument("--players", metavar="NAMES", help="comma-separated player names")
+    p.add_argument("--standby", metavar="NAMES", help="named stand-by players, first called first")
+    p.add_argument("--assign", metavar="NAME=POWER,...", help="the GM assigns the powers (else drawn by lot)")
+    p.add_argument("--seed", type=int, help="seed of the lot (default: a random one, recorded)")
+    p.add_argument("--no-start", action="store_true", help="create only; sign players up with join, then start")
+    p.add_argument("--variant", default="standard", help="the map (default standard)")
+    p.add_argument("--rules", help="rule preset (2023, 1971; default: the variant's)")
+    p.add_argument("--rule", action="append", metavar="OPTION=VALUE", help="override a rule option (repeatable)")
+    p.add_argument("--press", default="full", choices=("none", "public", "full", "anonymous"), help="press allowed (default full)")
+    p.add_argument("--tz", default="UTC", help="the GM's time zone for deadlines (default UTC)")
+    p.add_argument("--movement", metavar="DAYS TIME|DURATION",
+                   help="movement deadlines: move nights and time ('tue,fri 22:00') or a duration after results ('72h'; default)")
+    p.add_argument("--min-gap", metavar="DURATION", help="least time from results to a move-night deadline (default 24h)")
+    p.add_argument("--retreats", metavar="DURATION", help="retreats due this long after results (default 24h)")
+    p.add_argument("--adjustments", metavar="DURATION", help="builds and removals due this long after results (default 24h)")
+    p.add_argument("--grace", metavar="DURATION", help="NMR grace period: one extension of a movement deadline")
+    p.add_argument("--replacement", default="none", choices=("none", "standby", "successor", "gm"),
+                   help="replacement policy: standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)")
+    p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
+    p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
+    p.add_argument("--end-year", type=int, help="short game: the most units on the board after this year wins")
+
+    p = add("join", "sign a player (or a stand-by) up for a game", "  gamesmaster join club7 Hal\n"
+            "  gamesmaster join club7 Ike --standby", cmd_join)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--standby", action="store_true", help="as a stand-by player")
+
+    p = add("start", "draw the powers by lot (or assign them) and start the game",
+            "  gamesmaster start club7 --seed 1971\n  gamesmaster start club7 --assign Ann=England,Bob=France", cmd_start)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--assign", metavar="NAME=POWER,...")
+
+    add("games", "list the games", "  gamesmaster games", cmd_games)
+
+    p = add("status", "show a game: phase, deadline, who has ordered", "  gamesmaster status club7", cmd_status)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--json", action="store_true", help="as JSON")
+
+    p = add("orders", "enter a power's orders (prints the answer and the receipt), or show or withdraw them",
+            "  gamesmaster orders club7 England orders.txt        # handed over in person\n"
+            "  echo 'A Par-Bur; A Mar S A Par-Bur' | gamesmaster orders club7 France\n"
+            "  gamesmaster orders club7 France --show\n"
+            "  gamesmaster orders club7 France orders.txt --credential 4.Xy...   # as the player", cmd_orders)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("power", metavar="POWER")
+    p.add_argument("file", nargs="?", metavar="FILE", help="the orders, one a line (default: stdin)")
+    p.add_argument("--credential", help="act as the player (else the GM enters them, on the record as such)")
+    p.add_argument("--channel", choices=("console", "in-person", "mail", "web"), help="how the orders came")
+    p.add_argument("--phase", help="refuse unless the game is in this phase (e.g. S1901M)")
+    p.add_argument("--show", action="store_true", help="show the orders on record")
+    p.add_argument("--withdraw", action="store_true", help="withdraw the orders on record")
+    p.add_argument("--ready", dest="ready", action="store_const", const=True, help="mark the power ready")
+    p.add_argument("--not-ready", dest="ready", action="store_const", const=False, help="mark it not ready")
+
+    p = add("process", "adjudicate phases whose deadline has passed (or one game now)",
+            "  gamesmaster process               # every game that is due\n"
+            "  gamesmaster process club7 --now   # this game's phase, before its deadline", cmd_process)
+    p.add_argument("game", nargs="?", metavar="GAME")
+    p.add_argument("--now", action="store_true", help="process at once, deadline or not")
+
+    p = add("worker", "keep processing deadlines as they pass", "  gamesmaster worker --interval 30", cmd_worker)
+    p.add_argument("--interval", type=float, default=30.0, help="seconds between passes")
+    p.add_argument("--once", action="store_true", help="one pass, then exit")
+
+    p = add("extend", "extend the deadline (everyone is told)",
+            "  gamesmaster extend club7 --by 24h --reason 'postal strike'\n"
+            "  gamesmaster extend club7 --until '2024-05-10 22:00'", cmd_extend)
+    p.add_argument("game", metavar="GAME")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--by", metavar="DURATION", help="e.g. 24h, 2d")
+    g.add_argument("--until", metavar="TIME", help="YYYY-MM-DD HH:MM in the game's time zone")
+    p.add_argument("--reason")
+
+    p = add("pause", "stop a game's clock", "  gamesmaster pause club7 --reason 'summer break'", cmd_pause)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--reason")
+
+    p = add("resume", "restart a paused game's clock", "  gamesmaster resume club7 --until '2024-09-03 22:00'", cmd_resume)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--until", metavar="TIME", help="new deadline (default: the time that was left)")
+    p.add_argument("--reason")
+
+    p = add("replace", "put a new player on a power (prints the new credential)",
+            "  gamesmaster replace club7 Italy 'Ken Davidson' --reason 'neutral stand-by'", cmd_replace)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("power", metavar="POWER")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--reason")
+
+    p = add("correct", "correct the last published phase before the next is published",
+            "  gamesmaster correct club7 --reason 'transcription: France sent A Par-Bur' --orders France fixed.txt\n"
+            "  gamesmaster correct club7 --reason 'ruling' --rule koning=false", cmd_correct)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--reason", required=True)
+    p.add_argument("--orders", nargs=2, action="append", metavar=("POWER", "FILE"), help="the power's corrected orders")
+    p.add_argument("--rule", action="append", metavar="OPTION=VALUE", help="a corrected rule option")
+
+    p = add("press", "send a GM notice or enter a press release; or read the press",
+            "  gamesmaster press club7 'Deadlines move to Wednesdays from Spring 1902.'\n"
+            "  gamesmaster press club7 'Peace in our time' --from England --to France,Germany\n"
+            "  gamesmaster press club7 --list --as France", cmd_press)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("text", nargs="?", metavar="TEXT", help="the text ('-': stdin)")
+    p.add_argument("--from", dest="sender", metavar="POWER", help="a power's release handed to the GM (default: GM notice)")
+    p.add_argument("--to", metavar="POWERS", help="comma-separated: a private letter (default: public)")
+    p.add_argument("--anonymous", action="store_true", help="anonymous (where the game allows it)")
+    p.add_argument("--list", action="store_true", help="read the press")
+    p.add_argument("--as", dest="as_power", metavar="POWER", help="with --list: what this power may read")
+
+    p = add("draw", "propose, vote on or declare a draw or concession; or list proposals",
+            "  gamesmaster draw club7 --propose --power France\n"
+            "  gamesmaster draw club7 --vote 1 --power England --yes\n"
+            "  gamesmaster draw club7 --concede-to Russia --power Turkey\n"
+            "  gamesmaster draw club7 --declare --reason 'deadlock: no plan of campaign is feasible'", cmd_draw)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--propose", action="store_true", help="propose a draw (among --powers, default all survivors)")
+    p.add_argument("--powers", metavar="POWERS", help="comma-separated powers sharing the draw")
+    p.add_argument("--concede-to", metavar="POWER", help="propose conceding the game to this power")
+    p.add_argument("--power", metavar="POWER", help="the power proposing or voting (as handed to the GM)")
+    p.add_argument("--vote", type=int, metavar="ID", help="vote on proposal ID")
+    p.add_argument("--yes", action="store_true")
+    p.add_argument("--no", action="store_true")
+    p.add_argument("--declare", action="store_true", help="the GM declares a draw (e.g. deadlock)")
+    p.add_argument("--reason")
+
+    p = add("history", "show the record of a game: results, corrections, press (and the ledger)",
+            "  gamesmaster history club7 --ledger", cmd_history)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--ledger", action="store_true", help="also list every ledger entry")
+    p.add_argument("--json", action="store_true")
+
+    p = add("verify", "check the ledger's chain and receipts and replay the game through the engine",
+            "  gamesmaster verify club7\n  gamesmaster verify club7 --receipt 'club7#14:72df...:5a32...'", cmd_verify)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--receipt", action="append", metavar="RECEIPT", help="a receipt a player holds (repeatable)")
+
+    p = add("export", "write a whole game as one JSON archive", "  gamesmaster export club7 club7.json", cmd_export)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("file", nargs="?", metavar="FILE", help="default: stdout")
+
+    p = add("import", "read a game from a JSON archive, or the rulebook's sample game as a demo",
+            "  gamesmaster import club7.json --as club7-copy\n  gamesmaster import --sample", cmd_import)
+    p.add_argument("file", nargs="?", metavar="FILE")
+    p.add_argument("--as", dest="as_id", metavar="GAME", help="the id to import under")
+    p.add_argument("--sample", action="store_true", help="the 1971 rulebook's sample game (Spring 1901 to Winter 1902)")

@@ -1,0 +1,79 @@
+"""Export and import of a whole game as one JSON archive; the rulebook's sample game as a demo."""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from gamesmaster.gm import Gamesmaster, GMError
+from gamesmaster.gm.archive import export_game, import_game, import_sample, sample_data
+
+CASES = Path(__file__).resolve().parents[1] / "cases"
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+
+
+def played(gm):
+    c = gm.create_game("x", players=NAMES, standbys=["Sam"], seed=7, settings={"replacement": "standby"})
+    who = {p: n for n, p in c.powers.items()}
+    gm.submit_orders("x", "FRANCE", "A Par-Bur\nnext season:\nif A Par - Bur succeeds: A Bur - Mun\notherwise: A Par H",
+                     credential=c.credentials[who["FRANCE"]])
+    gm.post_press("x", "Hello Germany", power="FRANCE", to=["GERMANY"], credential=c.credentials[who["FRANCE"]])
+    gm.propose("x", credential=c.credentials[who["ITALY"]])
+    gm.process("x", force=True)
+    gm.propose("x", credential=c.credentials[who["ITALY"]])
+    return c
+
+
+def test_export_then_import_under_a_new_id(store, clock):
+    gm = Gamesmaster(store, clock)
+    c = played(gm)
+    doc = json.loads(json.dumps(export_game(gm, "x")))  # through JSON text and back
+    assert doc["format"] == "gamesmaster-archive" and len(doc["ledger"]) > 20
+    assert import_game(gm, doc, "y") == "y"
+    a, b = gm.status("x"), gm.status("y")
+    for key in ("phase", "status", "position", "deadline", "powers", "rules", "settings"):
+        assert a[key] == b[key], key
+    assert gm.history("y")["phases"][0]["results"] == gm.history("x")["phases"][0]["results"]
+    assert gm.verify("y").ok
+    # the players' credentials still work in the copy
+    france = next(n for n, p in c.powers.items() if p == "FRANCE")
+    assert gm.orders_on_record("y", "FRANCE", credential=c.credentials[france])[0]["orders"] == ["A Bur - Mun"]
+    with pytest.raises(GMError, match="already a game"):
+        import_game(gm, doc)
+
+
+def test_a_damaged_archive_is_refused(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    played(gm)
+    doc = export_game(gm, "x")
+    bad = copy.deepcopy(doc)
+    entry = next(e for e in bad["ledger"] if e["kind"] == "orders-submitted")
+    entry["payload"] = entry["payload"].replace("A Par-Bur", "A Par-Pic")
+    with pytest.raises(GMError, match=f"ledger entry {entry['seq']}"):
+        import_game(gm, bad, "z")
+    with pytest.raises(GMError, match="not a gamesmaster archive"):
+        import_game(gm, {"game": {}}, "z")
+    assert [g["id"] for g in gm.games()] == ["x"]
+
+
+def test_the_rulebook_sample_game_as_a_demo(store, clock):
+    gm = Gamesmaster(store, clock)
+    assert import_sample(gm) == "sample-1971"
+    st = gm.status("sample-1971")
+    assert st["status"] == "paused" and st["phase"] == "S1903M" and st["rules"] == "1971"
+    phases = gm.results("sample-1971")
+    case = next(c for c in tomllib.loads((CASES / "rulebook_1971.toml").read_text(encoding="utf-8"))["case"]
+                if c["id"] == "sample-game")
+    assert [p["phase"] for p in phases] == [s["phase"] for s in case["step"]]
+    for phase, step in zip(phases, case["step"]):
+        got: dict[str, list[str]] = {}
+        for r in phase["results"]:
+            got.setdefault(r["power"], []).append(r["result"])
+        assert got == step["results"], phase["phase"]
+        assert all(info["source"] == "gm" for info in phase["orders"].values())
+    assert sample_data()["steps"][0]["orders"]["ENGLAND"][0] == "A Liv.—Yor."
+    assert gm.verify("sample-1971").ok

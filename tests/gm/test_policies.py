@@ -1,0 +1,329 @@
+"""NMR and replacement policies, early processing, deadlines, press, draws, the end of a game."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from gamesmaster.gm import Forbidden, Gamesmaster, GMError, NotFound, Refused
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+POWERS = ["ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"]
+ASSIGN = dict(zip(NAMES, POWERS))
+
+
+def new(gm: Gamesmaster, gid: str = "g", **kw):
+    c = gm.create_game(gid, players=NAMES, assign=ASSIGN, **kw)
+    return {ASSIGN[n]: c.credentials[n] for n in NAMES}, c
+
+
+def hold_all(gm, gid, cred, powers=POWERS):
+    for p in powers:
+        units = gm.status(gid)["position"]["units"].get(p, [])
+        if units:
+            gm.submit_orders(gid, p, "\n".join(f"{u} H" for u in units), credential=cred[p])
+
+
+def to_deadline(gm, clock, gid="g"):
+    clock.set(gm.status(gid)["deadline"] + timedelta(seconds=1))
+
+
+def test_grace_period_then_civil_disorder(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm, settings={"grace_hours": 24})
+    hold_all(gm, "g", cred, POWERS[:-1])  # Turkey is silent
+    first = gm.status("g")["deadline"]
+    to_deadline(gm, clock)
+    done = gm.process_due()
+    assert [p.action for p in done] == ["grace"]
+    st = gm.status("g")
+    assert st["phase"] == "S1901M" and st["deadline"] == first + timedelta(hours=24)
+    assert any("grace period" in p["text"] for p in gm.press("g"))
+    to_deadline(gm, clock)
+    done = gm.process_due()
+    assert done[0].action == "adjudicated" and done[0].civil_disorder == ("TURKEY",)
+
+
+def test_standbys_called_in_turn_and_volunteers_after(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, c = new(gm, standbys=["Sam", "Tom"], settings={"replacement": "standby"})
+    hold_all(gm, "g", cred, POWERS[:4])  # Austria, Russia, Turkey miss
+    to_deadline(gm, clock)
+    gm.process_due()
+    st = gm.status("g")
+    called = {p["power"]: p["standby"] for p in st["powers"] if p["standby"]}
+    assert called == {"AUSTRIA": "Sam", "RUSSIA": "Tom"}
+    assert any("volunteers are called for" in p["text"] and "Turkey" in p["text"] for p in gm.press("g"))
+    # Graustark: if the initial player sends the following move, he keeps his country
+    gm.submit_orders("g", "AUSTRIA", "A Vie H", credential=c.credentials["Sam"])
+    gm.submit_orders("g", "AUSTRIA", "A Vie H", credential=cred["AUSTRIA"])
+    gm.submit_orders("g", "RUSSIA", "A War H", credential=c.credentials["Tom"])
+    to_deadline(gm, clock)
+    gm.process_due()
+    st = gm.status("g")
+    players = {p["power"]: p["player"] for p in st["powers"]}
+    assert players["AUSTRIA"] == "Eve" and players["RUSSIA"] == "Tom"
+    assert not any(p["standby"] for p in st["powers"] if p["power"] in ("AUSTRIA", "RUSSIA"))
+    with pytest.raises(Forbidden):
+        gm.submit_orders("g", "AUSTRIA", "A Vie H", credential=c.credentials["Sam"])  # released
+    assert gm.verify("g").ok
+
+
+def test_successor_named_on_resigning(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm, settings={"replacement": "successor"})
+    secret = gm.resign("g", "ITALY", "Hal", credential=cred["ITALY"])
+    assert {p["power"]: p["player"] for p in gm.status("g")["powers"]}["ITALY"] == "Hal"
+    gm.submit_orders("g", "ITALY", "A Ven H", credential=secret)
+    with pytest.raises(Forbidden):
+        gm.submit_orders("g", "ITALY", "A Ven H", credential=cred["ITALY"])
+
+
+def test_gm_appoints_a_replacement(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm, settings={"replacement": "gm"})
+    secret = gm.replace_player("g", "turkey", "Ken Davidson", reason="neutral stand-by")
+    gm.submit_orders("g", "TURKEY", "F Ank H", credential=secret)
+    with pytest.raises(Forbidden):
+        gm.submit_orders("g", "TURKEY", "F Ank H", credential=cred["TURKEY"])
+    assert any("Ken Davidson now plays Turkey in place of Gus" in p["text"] for p in gm.press("g"))
+
+
+def test_early_movement_once_everyone_is_ready(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm, settings={"early_movement": True})
+    hold_all(gm, "g", cred)
+    for p in POWERS[:-1]:
+        assert gm.set_ready("g", p, credential=cred[p]) == []
+    assert gm.set_ready("g", "TURKEY", credential=cred["TURKEY"]) == ["S1901M"]
+    assert gm.status("g")["phase"] == "F1901M"
+
+
+def test_movement_is_not_early_unless_the_game_allows_it(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm)
+    hold_all(gm, "g", cred)
+    for p in POWERS:
+        gm.set_ready("g", p, credential=cred[p])
+    assert gm.status("g")["phase"] == "S1901M"
+    with pytest.raises(GMError, match="not due until"):
+        gm.process("g")
+    assert [p.phase for p in gm.process("g", force=True)] == ["S1901M"]
+
+
+def test_orders_are_answered_order_by_order(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm)
+    sub = gm.submit_orders("g", "RUSSIA", "F StP-Bot\nA Mos-Xyz\nA War-Mun\nA War-Gal\nA War-Ukr",
+                           credential=cred["RUSSIA"])
+    assert [a.status for a in sub.answers] == ["accepted", "invalid", "invalid", "accepted", "accepted"]
+    assert sub.answers[0].message == "accepted as 'F STP/SC - BOT'"
+    assert "cannot reach" in sub.answers[2].message
+    assert "two different orders for the unit in WAR: neither is followed" in sub.warnings
+    assert "no order for F SEV: it will hold" in sub.warnings
+    with pytest.raises(Forbidden):
+        gm.submit_orders("g", "RUSSIA", "A War H", credential=cred["TURKEY"])
+    with pytest.raises(Forbidden):
+        gm.submit_orders("g", "RUSSIA", "A War H", credential="1.wrong")
+    with pytest.raises(NotFound):
+        gm.submit_orders("g", "Ruritania", "A War H", by_gm=True)
+    with pytest.raises(Refused, match="no longer taken"):
+        gm.submit_orders("g", "RUSSIA", "A War H", credential=cred["RUSSIA"], phase="F1901M")
+
+
+def test_withdrawn_orders_leave_civil_disorder(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm)
+    gm.submit_orders("g", "FRANCE", "A Par-Bur", credential=cred["FRANCE"])
+    gm.withdraw_orders("g", "FRANCE", credential=cred["FRANCE"])
+    assert gm.orders_on_record("g", "FRANCE", by_gm=True) == []
+    done = gm.process("g", force=True)
+    assert "FRANCE" in done[0].civil_disorder
+
+
+def test_extend_pause_resume(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    new(gm)
+    first = gm.status("g")["deadline"]
+    assert gm.extend("g", hours=24, reason="postal strike") == first + timedelta(hours=24)
+    with pytest.raises(GMError, match="already passed"):
+        gm.extend("g", until=clock.now - timedelta(hours=1))
+    left = gm.status("g")["deadline"] - clock.now
+    gm.pause("g", reason="summer")
+    assert gm.status("g")["status"] == "paused" and gm.process_due() == []
+    clock.advance(days=30)
+    gm.resume("g")
+    assert gm.status("g")["deadline"] == clock.now + left
+    texts = [p["text"] for p in gm.press("g")]
+    assert any("extended" in t and "postal strike" in t for t in texts) and any("paused" in t for t in texts)
+
+
+def test_press_settings_and_who_reads_what(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm, settings={"press": "anonymous"})
+    gm.post_press("g", "Public", credential=cred["FRANCE"])
+    gm.post_press("g", "Secret", to=["GERMANY"], credential=cred["FRANCE"])
+    gm.post_press("g", "Who?", anonymous=True, credential=cred["ITALY"])
+    gm.post_press("g", "GM notice", by_gm=True)
+    seen = {p["text"]: p["sender"] for p in gm.press("g", "ENGLAND", credential=cred["ENGLAND"])}
+    assert "Secret" not in seen and seen["Who?"] == "anonymous" and seen["GM notice"] == "GM"
+    assert "Secret" in {p["text"] for p in gm.press("g", "GERMANY", credential=cred["GERMANY"])}
+    assert {p["text"]: p["sender"] for p in gm.press("g")}["Who?"] == "ITALY"  # the GM sees everything
+    gm2 = Gamesmaster(sqlite_store, clock)
+    cred2, _ = new(gm2, "quiet", settings={"press": "public"})
+    with pytest.raises(GMError, match="only public press"):
+        gm2.post_press("quiet", "psst", to=["ITALY"], credential=cred2["FRANCE"])
+    with pytest.raises(GMError, match="anonymous"):
+        gm2.post_press("quiet", "psst", anonymous=True, credential=cred2["FRANCE"])
+    cred3, _ = new(gm2, "gunboat", settings={"press": "none"})
+    with pytest.raises(GMError, match="without press"):
+        gm2.post_press("gunboat", "hello", credential=cred3["FRANCE"])
+
+
+def test_unanimous_draw_ends_the_game(store, clock):
+    gm = Gamesmaster(store, clock)
+    cred, _ = new(gm)
+    pid = gm.propose("g", powers=["France", "Germany"], credential=cred["FRANCE"])
+    for p in POWERS[1:-1]:
+        assert gm.vote("g", pid, True, credential=cred[p]) == "open"
+    assert gm.vote("g", pid, True, credential=cred["ENGLAND"]) == "open"
+    assert gm.vote("g", pid, True, credential=cred["TURKEY"]) == "passed"
+    st = gm.status("g")
+    assert st["status"] == "finished" and st["result"]["kind"] == "draw"
+    assert st["result"]["winners"] == ["FRANCE", "GERMANY"]
+    assert gm.verify("g").ok
+
+
+def test_majority_concession(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm, settings={"draw_vote": "majority"})
+    pid = gm.propose("g", kind="concession", concede_to="Russia", credential=cred["TURKEY"])
+    for p in ("ENGLAND", "FRANCE", "GERMANY"):
+        status = gm.vote("g", pid, True, credential=cred[p])
+    assert status == "passed"
+    assert gm.status("g")["result"]["kind"] == "concession" and gm.status("g")["result"]["winners"] == ["RUSSIA"]
+
+
+def test_proposals_lapse_at_the_deadline(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm)
+    pid = gm.propose("g", credential=cred["FRANCE"])
+    gm.process("g", force=True)
+    with pytest.raises(GMError, match="lapsed"):
+        gm.vote("g", pid, True, credential=cred["ENGLAND"])
+
+
+@pytest.mark.parametrize("rule", ["draw", "ask-gm"])
+def test_deadlock_rule(sqlite_store, clock, rule):
+    gm = Gamesmaster(sqlite_store, clock)
+    new(gm, rules={"preset": "2023", "deadlock": rule, "deadlock_years": 1})
+    gm.process("g", force=True)  # Spring 1901, everyone holds
+    gm.process("g", force=True)  # Fall 1901: no centre changes hands, no adjustments
+    st = gm.status("g")
+    if rule == "draw":
+        assert st["status"] == "finished" and st["result"]["kind"] == "draw" and len(st["result"]["winners"]) == 7
+    else:
+        assert st["status"] == "active" and st["flags"]["deadlock"] == 1902
+        gm.declare_draw("g", reason="no plan of campaign is feasible")
+        assert gm.status("g")["result"]["reason"] == "no plan of campaign is feasible"
+    assert gm.verify("g").ok
+
+
+def test_victory_by_supply_centres(store, clock):
+    """France, at 17 centres, takes Belgium in the Fall: the rule set's winner."""
+    gm = Gamesmaster(store, clock)
+    french = ["PAR", "MAR", "BRE", "SPA", "POR", "LON", "LVP", "EDI", "NWY", "SWE", "DEN", "KIE", "BER", "MUN",
+              "HOL", "ROM", "NAP"]
+    position = {"phase": "F1905M",
+                "units": {"FRANCE": ["A BUR", "F MAO"], "GERMANY": ["A RUH"], "ITALY": ["A VEN"], "AUSTRIA": ["A VIE"],
+                          "RUSSIA": ["A MOS"], "TURKEY": ["A CON"], "ENGLAND": ["F NTH"]},
+                "centers": {"FRANCE": french, "ITALY": ["VEN", "TUN"], "AUSTRIA": ["VIE", "BUD", "TRI"],
+                            "RUSSIA": ["MOS", "WAR", "STP", "SEV"], "TURKEY": ["CON", "SMY", "ANK"]}}
+    cred, _ = new(gm, position=position)
+    gm.submit_orders("g", "FRANCE", "A Bur-Bel\nF Mao H", credential=cred["FRANCE"])
+    gm.submit_orders("g", "GERMANY", "A Ruh-Bel", credential=cred["GERMANY"])  # would bounce France...
+    gm.submit_orders("g", "GERMANY", "A Ruh H", credential=cred["GERMANY"])  # ...but only the last set counts
+    done = gm.process("g", force=True)
+    assert done[0].ended["kind"] == "victory" and done[0].ended["winners"] == ["FRANCE"]
+    st = gm.status("g")
+    assert st["status"] == "finished" and "18 supply centres" in st["result"]["reason"]
+    assert gm.verify("g").ok
+
+
+def test_a_correction_chooses_conditional_orders_again(store, clock):
+    gm = Gamesmaster(store, clock)
+    cred, _ = new(gm)
+    gm.submit_orders("g", "GERMANY", "A Mun-Bur\nnext season:\nif A Mun - Bur succeeds: A Bur - Par\n"
+                                      "otherwise: A Mun - Ruh", credential=cred["GERMANY"])
+    gm.submit_orders("g", "FRANCE", "A Par-Bur", by_gm=True, channel="in-person")
+    gm.process("g", force=True)
+    assert gm.orders_on_record("g", "GERMANY", by_gm=True)[0]["orders"] == ["A Mun - Ruh"]
+    fix = gm.correct("g", "transcription: France's slip reads A Par - Pic", orders={"FRANCE": "A Par-Pic"})
+    assert fix.next_phase == "F1901M"
+    mine = gm.orders_on_record("g", "GERMANY", by_gm=True)[0]
+    assert mine["orders"] == ["A Bur - Par"] and mine["note"]["condition"] == "if A Mun - Bur succeeds"
+    assert "A BUR" in gm.status("g")["position"]["units"]["GERMANY"]
+    assert gm.verify("g").ok
+
+
+def test_a_correction_can_change_the_next_phase(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm, position={"phase": "S1901M", "units": {"GERMANY": ["A MUN", "A BOH"], "AUSTRIA": ["A TYR"]},
+                                "centers": {"GERMANY": ["MUN", "BER", "KIE"], "AUSTRIA": ["VIE", "BUD", "TRI"]}})
+    gm.submit_orders("g", "GERMANY", "A Mun-Tyr\nA Boh H", by_gm=True, channel="in-person")
+    gm.process("g", force=True)
+    assert gm.status("g")["phase"] == "F1901M"
+    gm.submit_orders("g", "GERMANY", "A Mun H\nA Boh H", credential=cred["GERMANY"])
+    fix = gm.correct("g", "ruling: Germany's slip had the support", orders={"GERMANY": "A Mun-Tyr\nA Boh S A Mun-Tyr"})
+    assert fix.next_phase == "S1901R"
+    assert gm.orders_on_record("g", "GERMANY", by_gm=True) == []  # orders for Fall 1901 are void
+    assert any("orders sent for F1901M are void" in p["text"] for p in gm.press("g"))
+    assert gm.verify("g").ok
+
+
+def test_lots_are_reproducible_from_the_recorded_seed(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    a = gm.create_game("a", players=NAMES, seed=99)
+    b = gm.create_game("b", players=NAMES, seed=99)
+    c = gm.create_game("c", players=NAMES[:5])
+    assert a.powers == b.powers and a.seed == 99
+    assert c.seed is not None and len(c.powers) == 5
+    st = gm.status("c")
+    assert sum(1 for p in st["powers"] if p["player"] is None) == 2
+    assert gm.verify("c").ok
+
+
+def test_sign_up_then_start(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    gm.create_game("s", settings={"press": "public"})
+    assert gm.status("s")["status"] == "forming"
+    creds = {n: gm.join_game("s", n) for n in NAMES[:3]}
+    with pytest.raises(GMError, match="already a player"):
+        gm.join_game("s", "ann")
+    with pytest.raises(GMError, match="not started"):
+        gm.submit_orders("s", "FRANCE", "A Par H", by_gm=True)
+    started = gm.draw_lots("s", seed=5)
+    assert set(started.powers) == set(NAMES[:3])
+    power = started.powers["Ann"]
+    assert gm.identify("s", creds["Ann"])["power"] == power
+
+
+def test_the_gm_chooses_removals_when_the_rules_say_so(sqlite_store, clock):
+    """Armageddonia (seed 004 s24): a power that orders too few removals waits for the GM's choice."""
+    gm = Gamesmaster(sqlite_store, clock)
+    position = {"phase": "W1901A", "units": {"GERMANY": ["A BER", "A BUR", "A TYR"], "FRANCE": ["A PAR"]},
+                "centers": {"GERMANY": ["BER", "MUN"], "FRANCE": ["PAR", "MAR", "BRE"]}}
+    cred, _ = new(gm, rules="armageddonia", position=position)
+    gm.submit_orders("g", "FRANCE", "Build F Bre", credential=cred["FRANCE"])
+    done = gm.process("g", force=True)
+    assert done[0].action == "waiting" and done[0].next_phase == "W1901A"
+    st = gm.status("g")
+    assert st["phase"] == "W1901A" and st["deadline"] is None  # no worker will take it up meanwhile
+    assert any("waits for the GM to choose removals (1 for Germany)" in p["text"] for p in gm.press("g"))
+    gm.submit_orders("g", "GERMANY", "Remove A Tyr", by_gm=True, channel="console")
+    done = gm.process("g", force=True)
+    assert done[0].action == "adjudicated"
+    units = gm.status("g")["position"]["units"]
+    assert units["GERMANY"] == ["A BER", "A BUR"] and "F BRE" in units["FRANCE"]
+    assert gm.verify("g").ok
