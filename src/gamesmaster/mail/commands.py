@@ -1,0 +1,297 @@
+"""`gamesmaster mail ...`: the mail door at the console.
+
+serve (SMTP intake, results and the outbox), receive (one mail from a file or a pipe),
+poll (an IMAP mailbox), dispatch (results, press and reminders into the outbox, and
+send), outbox (show, retry), contact (players' addresses). Settings: docs/mail.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from typing import Any, Callable, TextIO
+
+from ..gm import Gamesmaster, GMError
+from ..store import Records, Store, StoreError
+from .config import MailConfig, MailConfigError
+
+
+def _error(message: str) -> Exception:
+    from ..cli import CommandError  # late: gamesmaster.cli imports this module
+    return CommandError(message)
+
+
+def _setup(args: argparse.Namespace) -> tuple[Gamesmaster, MailConfig]:
+    try:
+        config = MailConfig.from_env()
+        if getattr(args, "address", None):
+            if "@" not in args.address:
+                raise MailConfigError(f"--address {args.address!r} is not an address (local@domain)")
+            config = config.with_(address=args.address)
+        if getattr(args, "relay", None):
+            from .config import _hostport
+            host, port = _hostport(args.relay, 25, "--relay")
+            config = config.with_(relay_host=host, relay_port=port)
+        return Gamesmaster(Store(args.db)), config
+    except (StoreError, MailConfigError) as exc:
+        raise _error(str(exc)) from None
+
+
+def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster, MailConfig], int]) -> Callable[..., int]:
+    def handle(args: argparse.Namespace, out: TextIO) -> int:
+        if getattr(args, "verbose", False):
+            logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+        else:
+            logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+        gm, config = _setup(args)
+        try:
+            return body(args, out, gm, config)
+        except (GMError, StoreError, MailConfigError) as exc:
+            raise _error(str(exc)) from None
+        finally:
+            gm.store.dispose()
+    handle.__doc__ = body.__doc__
+    return handle
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
+    """Run the SMTP intake, the dispatcher and the sender until interrupted."""
+    from .server import start
+    try:
+        server = start(gm, args.host, args.port, config=config, dispatch=not args.no_dispatch,
+                       send=not args.no_send, imap=args.imap or None)
+    except OSError as exc:
+        raise _error(f"cannot listen on {args.host or config.listen_host}:{args.port or config.listen_port}: {exc}") from None
+    out.write(f"Taking mail for {config.address} (and {config.game_address('GAME')}) on "
+              f"{server.host}:{server.port}; sending through {config.relay_host}:{config.relay_port}. Ctrl-C stops.\n")
+    out.flush()
+    done = threading.Event()
+    try:
+        signal.signal(signal.SIGTERM, lambda *_: done.set())
+    except ValueError:  # not the main thread
+        pass
+    try:
+        while not done.wait(1.0):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+def cmd_receive(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
+    """Read one mail (a file or stdin), obey it and queue the answer."""
+    from .intake import Intake
+    from .outbox import Sender
+    if args.file in (None, "-"):
+        raw = sys.stdin.buffer.read()
+    else:
+        with open(args.file, "rb") as f:
+            raw = f.read()
+    got = Intake(gm, config).receive(raw, args.sender, [args.to] if args.to else [], "pipe")
+    out.write(f"Mail {got.inbox_id}: {got.status}" + (f", answer queued as mail {got.reply_id}" if got.reply_id else "")
+              + ".\n")
+    if args.show:
+        out.write(got.reply + "\n")
+    if args.send:
+        counts = Sender(gm.store, config, gm.now).send_due()
+        out.write(f"Sent {counts['sent']}; to retry {counts['retry']}; failed {counts['failed']}.\n")
+    return 0
+
+
+def cmd_poll(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
+    """Read the IMAP mailbox: once, or every --interval seconds."""
+    from .imap import ImapError, ImapPoller
+    from .intake import Intake
+    from .outbox import Sender
+    changes: dict[str, Any] = {}
+    for opt, attr in (("host", "imap_host"), ("user", "imap_user"), ("folder", "imap_folder")):
+        if getattr(args, opt):
+            changes[attr] = getattr(args, opt)
+    if args.port:
+        changes["imap_port"] = args.port
+    if args.no_ssl:
+        changes["imap_ssl"] = False
+        changes.setdefault("imap_port", 143 if not args.port else args.port)
+    config = config.with_(**changes)
+    try:
+        poller = ImapPoller(Intake(gm, config), config)
+    except ImapError as exc:
+        raise _error(str(exc)) from None
+    sender = Sender(gm.store, config, gm.now)
+    stop = threading.Event()
+    while True:
+        try:
+            n = poller.poll_once()
+            out.write(f"{n} mail{'s' if n != 1 else ''} read from {config.imap_user}@{config.imap_host}.\n")
+            out.flush()
+            if not args.no_send:
+                sender.send_due()
+        except ImapError as exc:
+            if args.once:
+                raise _error(str(exc)) from None
+            print(f"gamesmaster mail poll: {exc}", file=sys.stderr, flush=True)
+        if args.once:
+            return 0
+        try:
+            stop.wait(args.interval or config.imap_interval)
+        except KeyboardInterrupt:
+            return 0
+
+
+def cmd_dispatch(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
+    """Queue results, press and reminders, and send what is due: once, or every --interval seconds."""
+    from .notify import Dispatcher
+    from .outbox import Sender
+    dispatcher = Dispatcher(gm, config)
+    sender = Sender(gm.store, config, gm.now)
+    stop = threading.Event()
+    while True:
+        c = dispatcher.run_once()
+        s = {"sent": 0, "retry": 0, "failed": 0} if args.no_send else sender.send_due()
+        out.write(f"Queued: results of {c['results']} phases, {c['press']} press, {c['reminders']} reminders; "
+                  f"sent {s['sent']}, to retry {s['retry']}, failed {s['failed']}.\n")
+        out.flush()
+        if args.once:
+            return 0
+        try:
+            stop.wait(args.interval or config.interval)
+        except KeyboardInterrupt:
+            return 0
+
+
+def cmd_outbox(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
+    """Show the outbox; retry failed mail; send what is due."""
+    from .outbox import Sender, retry
+    from .tables import MailRecords
+    if args.retry is not None:
+        ids = None if args.retry == "failed" else [int(x) for x in args.retry.split(",") if x.strip().isdigit()]
+        n = retry(gm.store, ids, gm.now())
+        out.write(f"{n} mail{'s' if n != 1 else ''} queued to be sent again.\n")
+    if args.send or args.retry is not None:
+        counts = Sender(gm.store, config, gm.now).send_due()
+        out.write(f"Sent {counts['sent']}; to retry {counts['retry']}; failed {counts['failed']}.\n")
+    with gm.store.connect(write=False) as conn:
+        mr = MailRecords(conn)
+        counts = mr.outbox_counts()
+        rows = mr.outbox(None if args.all else ["queued", "sending", "failed"], limit=args.limit)
+    out.write("Outbox: " + (", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "empty") + ".\n")
+    for r in reversed(rows):
+        line = (f"  {r['id']:5} {r['status']:7} {r['kind']:8} {','.join(r['recipients'])[:40]:40} "
+                f"{r['subject'][:50]}")
+        if r["status"] != "sent":
+            line += f"  tries {r['attempts']}, next {r['next_attempt_at']:%Y-%m-%d %H:%M}Z"
+        if r["last_error"] and r["status"] != "sent":
+            line += f"\n        last error: {r['last_error'][:200]}"
+        out.write(line + "\n")
+    return 0
+
+
+def cmd_contact(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
+    """Show the players' addresses in a game, or set one (the GM, e.g. before the game starts)."""
+    from .tables import MailRecords
+    now = gm.now()
+    with gm.store.connect() as conn:
+        rec = Records(conn, gm.store.is_postgresql)
+        if rec.game(args.game) is None:
+            raise _error(f"no game {args.game!r}")
+        players = [p for p in rec.players(args.game) if p["role"] != "former"]
+        mr = MailRecords(conn)
+        if args.who:
+            if not args.address or "@" not in args.address:
+                raise _error("give the address too: gamesmaster mail contact GAME PLAYER-OR-POWER ADDRESS")
+            key = args.who.strip().lower()
+            player = next((p for p in players if p["name"].lower() == key or (p["power"] or "").lower() == key
+                           or (p["standby_for"] or "").lower() == key and p["role"] == "standby"), None)
+            if player is None:
+                raise _error(f"no player or power {args.who!r} in {args.game} "
+                             f"(players: {', '.join(p['name'] for p in players)})")
+            mr.set_contact(args.game, player["id"], args.address.strip(), now, "gm")
+        contacts = mr.contacts(args.game)
+    out.write(f"Addresses in {args.game} (results, press and reminders go there):\n")
+    for p in players:
+        what = (p["power"] or "-").capitalize() if p["role"] == "player" else f"stand-by{' for ' + p['standby_for'].capitalize() if p['standby_for'] else ''}"
+        c = contacts.get(p["id"])
+        out.write(f"  {p['name'][:20]:20} {what:20} {c['address'] + ' (' + c['source'] + ')' if c else '(none: results are not mailed)'}\n")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add `gamesmaster mail ...` to the command line."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="URL", help="database URL (default: $GAMESMASTER_DATABASE_URL, else "
+                        "sqlite in $GAMESMASTER_DATA or ~/.local/share/gamesmaster)")
+    common.add_argument("--address", metavar="ADDRESS", help="the GM's address (default $GAMESMASTER_MAIL_ADDRESS, "
+                        "else gamesmaster@localhost)")
+    common.add_argument("--relay", metavar="HOST[:PORT]", help="the SMTP relay for outgoing mail "
+                        "(default $GAMESMASTER_SMTP_RELAY, else 127.0.0.1:25)")
+    common.add_argument("-v", "--verbose", action="store_true", help="log every mail received and sent")
+    mail = sub.add_parser("mail", help="orders and results by e-mail: the intake server, IMAP polling, the outbox",
+                          description="The gamesmaster's e-mail door (see docs/mail.md).",
+                          epilog="example:\n  gamesmaster mail serve --port 2525\n  gamesmaster mail outbox",
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    msub = mail.add_subparsers(dest="mail_command", metavar="COMMAND")
+    msub.required = True
+
+    def add(name: str, help_: str, example: str, func: Callable[..., int]) -> argparse.ArgumentParser:
+        p = msub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".", parents=[common],
+                            epilog="example:\n" + example, formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.set_defaults(func=_handler(func))
+        return p
+
+    p = add("serve", "take mail by SMTP, mail the results and deliver the outbox, until interrupted",
+            "  GAMESMASTER_MAIL_ADDRESS=gm@club.example GAMESMASTER_SMTP_RELAY=smtp.club.example:587 \\\n"
+            "  GAMESMASTER_SMTP_TLS=starttls GAMESMASTER_SMTP_USER=gm GAMESMASTER_SMTP_PASSWORD=... \\\n"
+            "      gamesmaster mail serve --host 127.0.0.1 --port 2525", cmd_serve)
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1, or $GAMESMASTER_MAIL_LISTEN)")
+    p.add_argument("--port", type=int, help="port to listen on (default 2525)")
+    p.add_argument("--no-dispatch", action="store_true", help="do not mail results, press and reminders")
+    p.add_argument("--no-send", action="store_true", help="queue mail but do not deliver it")
+    p.add_argument("--imap", action="store_true", help="also poll the IMAP account ($GAMESMASTER_IMAP_*)")
+
+    p = add("receive", "read one mail from a file or stdin (e.g. piped from the mail system), obey it, queue the answer",
+            "  gamesmaster mail receive letter.eml --show\n"
+            "  # in ~/.forward or an alias: \"|gamesmaster mail receive --send\"", cmd_receive)
+    p.add_argument("file", nargs="?", metavar="FILE", help="the mail as RFC 5322 (default: stdin)")
+    p.add_argument("--sender", metavar="ADDRESS", help="the envelope sender (default: the From header)")
+    p.add_argument("--to", metavar="ADDRESS", help="the envelope recipient (default: the To header)")
+    p.add_argument("--show", action="store_true", help="print the answer")
+    p.add_argument("--send", action="store_true", help="deliver the outbox afterwards")
+
+    p = add("poll", "read an existing IMAP mailbox: answer every unseen mail",
+            "  GAMESMASTER_IMAP_HOST=imap.club.example GAMESMASTER_IMAP_USER=gm GAMESMASTER_IMAP_PASSWORD=... \\\n"
+            "      gamesmaster mail poll --interval 60\n"
+            "  gamesmaster mail poll --once --host 127.0.0.1:143 --no-ssl --user gm", cmd_poll)
+    p.add_argument("--once", action="store_true", help="one poll, then exit")
+    p.add_argument("--interval", type=float, help="seconds between polls (default 60)")
+    p.add_argument("--host", help="IMAP server HOST[:PORT] (default $GAMESMASTER_IMAP_HOST)")
+    p.add_argument("--port", type=int, help="IMAP port")
+    p.add_argument("--user", help="IMAP user (default $GAMESMASTER_IMAP_USER); the password: $GAMESMASTER_IMAP_PASSWORD")
+    p.add_argument("--folder", help="folder to read (default INBOX)")
+    p.add_argument("--no-ssl", action="store_true", help="plain IMAP (port 143), e.g. on the same machine")
+    p.add_argument("--no-send", action="store_true", help="queue the answers but do not deliver them")
+
+    p = add("dispatch", "mail results, press and reminders, and deliver the outbox (for cron, without serve)",
+            "  gamesmaster mail dispatch --once\n  gamesmaster mail dispatch --interval 30", cmd_dispatch)
+    p.add_argument("--once", action="store_true", help="one pass, then exit")
+    p.add_argument("--interval", type=float, help="seconds between passes (default 10)")
+    p.add_argument("--no-send", action="store_true", help="queue but do not deliver")
+
+    p = add("outbox", "show the mail waiting to be sent (or failed); retry it",
+            "  gamesmaster mail outbox\n  gamesmaster mail outbox --retry failed\n  gamesmaster mail outbox --retry 12,13\n"
+            "  gamesmaster mail outbox --all --limit 20", cmd_outbox)
+    p.add_argument("--all", action="store_true", help="also the mail already sent")
+    p.add_argument("--limit", type=int, default=50, help="at most this many rows (default 50)")
+    p.add_argument("--retry", metavar="failed|ID,...", help="queue failed mail (or these ids) again and send now")
+    p.add_argument("--send", action="store_true", help="deliver what is due now")
+
+    p = add("contact", "show the players' addresses in a game, or set one",
+            "  gamesmaster mail contact club7\n  gamesmaster mail contact club7 France ann@example.org\n"
+            "  gamesmaster mail contact club7 Sam sam@example.org", cmd_contact)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("who", nargs="?", metavar="PLAYER-OR-POWER")
+    p.add_argument("address", nargs="?", metavar="ADDRESS")

@@ -1,0 +1,622 @@
+"""Mail in, answer out: every mail received is recorded, obeyed through the gm API, and answered.
+
+`Intake.receive(raw, envelope_from, recipients)` is the one handler the SMTP server, the
+IMAP poller and `gamesmaster mail receive` all feed. The mail is recorded (gm_mail_inbox)
+before anything is done; its commands are carried out with the same `Gamesmaster` calls
+the web site makes (channel "mail"); the answer says what became of every line and goes
+into the outbox in the same transaction that marks the mail answered. Bounces and other
+robots' mail are recorded but not answered (answering them would start a mail loop).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable, Sequence
+
+from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused
+from ..rules.position import power_id
+from ..store import Records
+from ..variants import load_variant
+from . import texts
+from .config import MailConfig
+from .language import HELP, Statement, is_credential, mask, read_commands
+from .mime import Incoming, read_message
+from .outbox import compose, queue
+from .tables import MailRecords
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Received:
+    """What became of a received mail."""
+
+    inbox_id: int
+    status: str  # answered, ignored, failed, duplicate
+    reply_id: int | None = None
+    reply: str = ""
+
+
+@dataclass
+class _Section:
+    """The game, power and credential the lines that follow act for."""
+
+    game: str | None = None
+    power: str | None = None
+    credential: str | None = None
+    who: dict[str, Any] | None = None  # identify()'s answer once checked
+    failed: str | None = None  # why the sign-on failed
+    skipped: int = 0  # lines not carried out because the sign-on failed
+    orders: list[str] | None = None
+    order_echo: list[str] = field(default_factory=list)
+    phase: str | None = None
+    start: int = 0
+    slot: int | None = None  # where in the answer the orders' block goes
+    submitted: list[str] = field(default_factory=list)  # order lines already submitted from this mail
+
+
+class _Session:
+    """Carries out one mail's statements and writes the answer."""
+
+    def __init__(self, gm: Gamesmaster, reply_to: str, default_game: str | None) -> None:
+        self.gm = gm
+        self.reply_to = reply_to
+        self.default_game = default_game
+        self.blocks: list[str] = []
+        self.contacts: list[tuple[str, str]] = []  # (game, player name) signed on from this address
+        self.section = _Section(game=default_game)
+        self.did_something = False
+        self._variants: dict[str, Any] = {}
+
+    # -- output ------------------------------------------------------------------------------
+
+    def say(self, echo: Sequence[str], answer: str, slot: int | None = None) -> None:
+        lines = [f"> {mask(e)}" for e in echo]
+        text = "\n".join(lines + [answer.rstrip()])
+        if slot is None:
+            self.blocks.append(text)
+        else:
+            self.blocks[slot] = text
+
+    # -- sign-on ----------------------------------------------------------------------------
+
+    def _game_ids(self) -> set[str]:
+        return {g["id"] for g in self.gm.games()}
+
+    def signon(self, st: Statement) -> None:
+        self.flush()
+        tokens = list(st.args["tokens"])
+        creds = [t for t in tokens if is_credential(t)]
+        rest = [t for t in tokens if not is_credential(t)]
+        section = _Section(game=self.default_game, start=st.line)
+        if len(creds) != 1:
+            self.section = section
+            section.failed = ("SIGNON needs one credential: the secret you were given when the game was set up "
+                              "(it looks like 4.Xy3...); write SIGNON GAME POWER CREDENTIAL")
+            self.say([st.echo], "Not signed on: " + section.failed)
+            return
+        section.credential = creds[0]
+        if len(rest) >= 2:
+            section.game, section.power = rest[0].lower(), " ".join(rest[1:])
+        elif len(rest) == 1:
+            token = rest[0]
+            if self.default_game and token.lower() not in self._game_ids():
+                section.power = token
+            else:
+                section.game = token.lower()
+        self.section = section
+        if self.authenticate(st.echo):
+            who = section.who or {}
+            game = self.gm.status(section.game or "")
+            power = section.power or "-"
+            as_what = (f"playing {texts.cap(power)}" if who.get("role") == "player" and power != "-"
+                       else f"the stand-by for {texts.cap(power)}" if who.get("role") == "standby" and power != "-"
+                       else f"a {who.get('role')} without a power")
+            when = (f"{game['phase_title']}; orders due {game['deadline_text']}" if game["status"] == "active"
+                    else f"the game is {game['status']}")
+            self.say([st.echo], f"Signed on to {game['id']} ({game['title']}) as {who.get('name')}, {as_what}. {when}.")
+
+    def authenticate(self, echo: str | None = None) -> bool:
+        """Check the section's credential (once); False, with the reason said, if it does not hold."""
+        s = self.section
+        if s.who is not None:
+            return True
+        if s.failed:
+            return False
+        if not s.game:
+            s.failed = "no game named: write SIGNON GAME POWER CREDENTIAL (or send to the game's own address)"
+        elif not s.credential:
+            s.failed = "no credential: write SIGNON GAME POWER CREDENTIAL"
+        if s.failed is None:
+            try:
+                s.who = self.gm.identify(s.game or "", s.credential or "")
+            except (NotFound, Forbidden, GMError) as exc:
+                s.failed = str(exc)
+        if s.failed is not None:
+            self.say([echo] if echo else [], f"Refused: not signed on: {s.failed}. Nothing that follows it is carried "
+                     "out until a SIGNON with a valid credential.")
+            return False
+        who = s.who or {}
+        if s.power is None:
+            s.power = who.get("power") if who.get("role") == "player" else who.get("standby_for")
+        else:
+            try:
+                s.power = power_id(self._variant(s.game or ""), s.power)
+            except Exception:  # noqa: BLE001 - unknown power: say which there are
+                s.who, s.failed = None, f"there is no power {s.power!r} in {s.game}"
+            else:
+                if s.power not in (who.get("power"), who.get("standby_for")):
+                    s.who = None
+                    s.failed = f"this credential is {who.get('name')}'s, who does not play {texts.cap(s.power)} in {s.game}"
+            if s.failed is not None:
+                self.say([echo] if echo else [], f"Refused: not signed on: {s.failed}. Nothing that follows it is "
+                         "carried out until a SIGNON with a valid credential.")
+                return False
+        if s.game and who.get("name"):
+            self.contacts.append((s.game, who["name"]))
+        return True
+
+    def _need(self, st: Statement) -> bool:
+        """Whether the statement can be carried out (signed on); says why not, once per section."""
+        s = self.section
+        if s.who is not None:
+            return True
+        if s.failed is not None:
+            s.skipped += 1
+            return False
+        if s.game is None and s.credential is None:
+            s.failed = "sign on first"
+            self.say([st.echo], "Not carried out: sign on first with SIGNON GAME POWER CREDENTIAL "
+                     "(the credential is the secret you were given when the game was set up). Send HELP for the commands.")
+            s.skipped += 0
+            return False
+        return self.authenticate(st.echo)
+
+    def _power(self, st: Statement) -> str | None:
+        s = self.section
+        if s.power is None:
+            self.say([st.echo], f"Not carried out: {(s.who or {}).get('name')} plays no power in {s.game}; "
+                     "name one with POWER.")
+            return None
+        return s.power
+
+    # -- orders ------------------------------------------------------------------------------
+
+    def order_line(self, st: Statement) -> None:
+        s = self.section
+        text = st.args["text"]
+        if s.who is None and s.failed is None and s.game is not None and s.credential is not None:
+            self.authenticate(st.echo)
+        if s.who is not None and s.power is not None and self._switch_power(st, text):
+            return
+        if not self._need(st):
+            return
+        line = _debullet(text)
+        if s.orders is None:
+            s.orders = []
+        if s.slot is None:
+            self.blocks.append("")
+            s.slot = len(self.blocks) - 1
+        s.orders.append(line)
+        s.order_echo.append(st.written)
+
+    def _switch_power(self, st: Statement, text: str) -> bool:
+        """A line that is only a power's name ('England:') starts that power's orders."""
+        name = text.strip().rstrip(":").strip()
+        if not name or " " in name:
+            return False
+        try:
+            power = power_id(self._variant(self.section.game or ""), name)
+        except Exception:  # noqa: BLE001 - not a power's name: an order
+            return False
+        self.switch_power(st, power)
+        return True
+
+    def _variant(self, game: str) -> Any:
+        if game not in self._variants:
+            self._variants[game] = load_variant(self.gm.status(game)["variant"])
+        return self._variants[game]
+
+    def switch_power(self, st: Statement, power: str) -> None:
+        self.flush()
+        old = self.section
+        self.section = _Section(game=old.game, power=power, credential=old.credential, who=old.who,
+                                failed=old.failed, start=st.line)
+        if old.who is not None:
+            self.say([st.echo], f"The orders that follow are for {texts.cap(power)}.")
+
+    def orders_marker(self, st: Statement) -> None:
+        if not self._need(st):
+            return
+        s = self.section
+        if s.orders is None:
+            s.orders = []
+        if s.slot is None:
+            self.blocks.append("")
+            s.slot = len(self.blocks) - 1
+        if st.args.get("phase"):
+            s.phase = st.args.get("phase")
+        s.order_echo.append(st.written)
+
+    def flush(self) -> None:
+        """Submit the orders gathered in this section (a complete set for the power)."""
+        s = self.section
+        if s.skipped:
+            self.say([], f"({s.skipped} more line{'s' if s.skipped > 1 else ''} not carried out: not signed on.)")
+            s.skipped = 0
+        if s.orders is None or s.who is None:
+            s.orders, s.order_echo = None, []
+            if s.slot is not None:
+                self.blocks[s.slot] = ""
+            s.slot = None
+            return
+        lines, echo, slot = s.submitted + s.orders, s.order_echo, s.slot
+        earlier = len(s.submitted)
+        s.orders, s.order_echo, s.slot = None, [], None
+        if s.power is None:
+            self.say(echo, f"Not carried out: {(s.who or {}).get('name')} plays no power in {s.game}; name one with POWER.",
+                     slot)
+            return
+        try:
+            sub = self.gm.submit_orders(s.game or "", s.power, "\n".join(lines), credential=s.credential,
+                                        channel="mail", phase=s.phase)
+            self.did_something = True
+            s.submitted = lines
+            text = texts.submission(sub)
+            if earlier:
+                text = (f"(With the {earlier} order line{'s' if earlier > 1 else ''} above from this mail: one set, "
+                        "and only this whole set is on record.)\n" + text)
+            self.say(echo, text, slot)
+        except Refused as exc:
+            self.say(echo, f"REFUSED: {exc} (the refusal is on the record, ledger entry {exc.seq}). "
+                     "These orders are not on record.", slot)
+        except (GMError, ValueError) as exc:
+            self.say(echo, f"Not accepted: {exc}", slot)
+
+    # -- the other commands ------------------------------------------------------------------
+
+    def run(self, statements: Sequence[Statement]) -> None:
+        for st in statements:
+            try:
+                self.one(st)
+            except Refused as exc:
+                self.say([st.echo], f"REFUSED: {exc}")
+            except (GMError, ValueError) as exc:
+                self.say([st.echo], f"Not carried out: {exc}")
+        self.flush()
+
+    def one(self, st: Statement) -> None:
+        kind = st.kind
+        s = self.section
+        if kind == "signon":
+            self.signon(st)
+        elif kind == "game":
+            self.flush()
+            self.section = _Section(game=st.args["game"].lower(), start=st.line)
+        elif kind == "credential":
+            self.flush()
+            self.section = _Section(game=s.game, power=s.power, credential=st.args["credential"], start=st.line)
+            self.authenticate(st.echo)
+        elif kind == "power":
+            if s.who is None and s.failed is None and s.credential is None:
+                s.power = st.args["power"]
+                return
+            if not self._need(st):
+                return
+            try:
+                power = power_id(self._variant(s.game or ""), st.args["power"])
+            except Exception as exc:  # noqa: BLE001
+                self.say([st.echo], f"Not carried out: {exc}")
+                return
+            self.switch_power(st, power)
+        elif kind == "text":
+            self.order_line(st)
+        elif kind == "orders":
+            self.orders_marker(st)
+        elif kind == "help":
+            self.say([st.echo], HELP)
+        elif kind == "signoff":
+            self.flush()
+        elif kind == "endpress":
+            self.say([st.echo], "ENDPRESS without a PRESS before it: ignored.")
+        elif kind == "status":
+            self.flush()
+            self.status(st)
+        elif kind == "history":
+            self.flush()
+            self.history(st)
+        elif kind == "proposals":
+            game = s.game or self.default_game
+            if not game:
+                self.say([st.echo], "Not carried out: which game? Sign on first, or write PROPOSALS after SIGNON.")
+                return
+            rows = [p for p in self.gm.proposals(game) if p["status"] == "open"]
+            self.say([st.echo], "\n".join(_proposal(p) for p in rows) or f"No open proposals in {game}.")
+        else:
+            if not self._need(st):
+                return
+            if kind in ("list", "withdraw", "ready", "unready", "resign"):
+                self.flush()
+            getattr(self, "do_" + kind)(st)
+
+    def do_list(self, st: Statement) -> None:
+        power = self._power(st)
+        if power is None:
+            return
+        s = self.section
+        rows = self.gm.orders_on_record(s.game or "", power, credential=s.credential)
+        self.say([st.echo], texts.on_record(rows, power, self.gm.status(s.game or "")["phase_title"] or "-"))
+
+    def do_withdraw(self, st: Statement) -> None:
+        power = self._power(st)
+        if power is None:
+            return
+        s = self.section
+        seq = self.gm.withdraw_orders(s.game or "", power, credential=s.credential, channel="mail")
+        s.submitted = []
+        self.did_something = True
+        self.say([st.echo], f"The orders of {texts.cap(power)} are withdrawn (ledger entry {seq}).")
+
+    def do_ready(self, st: Statement, ready: bool = True) -> None:
+        power = self._power(st)
+        if power is None:
+            return
+        s = self.section
+        done = self.gm.set_ready(s.game or "", power, ready, credential=s.credential)
+        self.did_something = True
+        text = f"{texts.cap(power)} is {'ready' if ready else 'not ready'}."
+        for p in done:
+            text += f"\nEvery player is ready: {texts.title(p)} was processed (results follow)."
+        self.say([st.echo], text)
+
+    def do_unready(self, st: Statement) -> None:
+        self.do_ready(st, False)
+
+    def do_press(self, st: Statement) -> None:
+        s = self.section
+        text = st.args.get("text") or ""
+        if not text.strip():
+            self.say([st.echo], "Not sent: the press has no text (write it on the lines after PRESS, then ENDPRESS).")
+            return
+        pid = self.gm.post_press(s.game or "", text, power=s.power, to=st.args.get("to"),
+                                 anonymous=bool(st.args.get("anonymous")), credential=s.credential)
+        self.did_something = True
+        to = st.args.get("to")
+        where = "everyone" if not to else ", ".join(texts.cap(t) for t in to)
+        note = "" if not st.args.get("unended") else " (no ENDPRESS: the press ran to the end of your mail)"
+        lines = len(text.splitlines())
+        self.say([st.echo], f"Press {pid} sent{' anonymously' if st.args.get('anonymous') else ''} to {where} "
+                 f"({lines} line{'s' if lines != 1 else ''}){note}.")
+
+    def do_draw(self, st: Statement) -> None:
+        s = self.section
+        pid = self.gm.propose(s.game or "", kind="draw", powers=st.args.get("powers"), power=s.power,
+                              credential=s.credential)
+        self.did_something = True
+        row = next((p for p in self.gm.proposals(s.game or "") if p["id"] == pid), None)
+        self.say([st.echo], f"Proposal {pid} is made: " + (_proposal(row) if row else "a draw") +
+                 ". Every survivor votes with VOTE " + str(pid) + " YES or NO.")
+
+    def do_concede(self, st: Statement) -> None:
+        s = self.section
+        pid = self.gm.propose(s.game or "", kind="concession", concede_to=st.args["to"], power=s.power,
+                              credential=s.credential)
+        self.did_something = True
+        self.say([st.echo], f"Proposal {pid} is made: concede the game to {texts.cap(st.args['to'])}. "
+                 f"Every survivor votes with VOTE {pid} YES or NO.")
+
+    def do_vote(self, st: Statement) -> None:
+        s = self.section
+        pid = st.args.get("proposal")
+        if pid is None:
+            open_ = [p for p in self.gm.proposals(s.game or "") if p["status"] == "open"]
+            if len(open_) != 1:
+                self.say([st.echo], "Not carried out: " + ("there is no open proposal" if not open_ else
+                         f"{len(open_)} proposals are open ({', '.join(str(p['id']) for p in open_)}): "
+                         "write VOTE N YES or VOTE N NO"))
+                return
+            pid = open_[0]["id"]
+        status = self.gm.vote(s.game or "", pid, st.args["yes"], power=s.power, credential=s.credential)
+        self.did_something = True
+        self.say([st.echo], f"{texts.cap(s.power or '')} votes {'yes' if st.args['yes'] else 'no'} on proposal {pid}: "
+                 f"the proposal is {status}.")
+
+    def do_resign(self, st: Statement) -> None:
+        power = self._power(st)
+        if power is None:
+            return
+        s = self.section
+        self.flush()
+        secret = self.gm.resign(s.game or "", power, st.args.get("successor"), credential=s.credential)
+        self.did_something = True
+        if secret:
+            self.say([st.echo], f"You have resigned {texts.cap(power)}; {st.args['successor']} plays it now. "
+                     f"Give {st.args['successor']} this credential (it is shown only this once): {secret}")
+        else:
+            self.say([st.echo], f"You have resigned {texts.cap(power)}. The gamesmaster will appoint a replacement.")
+        s.who = None
+        s.failed = "you have resigned"
+
+    def status(self, st: Statement) -> None:
+        s = self.section
+        game = (st.args.get("game") or s.game or self.default_game or "").lower()
+        if not game:
+            self.say([st.echo], "Which game? Write STATUS GAME.\n" + _games(self.gm))
+            return
+        try:
+            stt = self.gm.status(game)
+        except NotFound as exc:
+            self.say([st.echo], f"{exc}")
+            return
+        power, ordered = None, None
+        if s.who is not None and s.game == game and s.power:
+            power = s.power
+            try:
+                ordered = bool(self.gm.orders_on_record(game, power, credential=s.credential))
+            except GMError:
+                ordered = None
+        self.say([st.echo], texts.status(stt, power, ordered))
+
+    def history(self, st: Statement) -> None:
+        s = self.section
+        args = list(st.args.get("args") or [])
+        only = None
+        if args and _is_phase(args[-1]):
+            only = args.pop().upper()
+        game = (args[0] if args else (s.game or self.default_game or "")).lower()
+        if not game:
+            self.say([st.echo], "Which game? Write HISTORY GAME.")
+            return
+        stt = self.gm.status(game)
+        phases = self.gm.results(game)
+        if s.who is not None and s.game == game and s.power:
+            press = self.gm.press(game, s.power, credential=s.credential)
+        else:
+            press = [{**p, "sender": "anonymous" if p["anonymous"] else p["sender"]}
+                     for p in self.gm.press(game) if p["to"] is None]
+        tz = stt["settings"]["schedule"]["tz"]
+        self.say([st.echo], texts.history(game, stt["title"], phases, press, tz, only))
+
+
+def _is_phase(text: str) -> bool:
+    return bool(re.fullmatch(r"[SFWA]\d{3,5}[MRA]", text.strip(), re.I))
+
+
+def _debullet(text: str) -> str:
+    return re.sub(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+", "", text)
+
+
+def _proposal(p: dict[str, Any]) -> str:
+    what = ("a draw between " + ", ".join(texts.cap(x) for x in p["powers"]) if p["kind"] == "draw"
+            else "conceding the game to " + texts.cap(p["powers"][0]))
+    votes = ", ".join(f"{texts.cap(k)} {'yes' if v else 'no'}" for k, v in p["votes"].items()) or "no votes yet"
+    return f"proposal {p['id']}: {what} (by {texts.cap(p['proposer'])}; {votes})"
+
+
+def _games(gm: Gamesmaster) -> str:
+    rows = gm.games()
+    return "Games: " + (", ".join(f"{g['id']} ({g['status']})" for g in rows) if rows else "none yet")
+
+
+class Intake:
+    """Receives mail (from any door), obeys it through the gm API and queues the answer."""
+
+    def __init__(self, gm: Gamesmaster, config: MailConfig, wake: Callable[[], None] | None = None) -> None:
+        self.gm = gm
+        self.config = config
+        self.wake = wake or (lambda: None)
+
+    def now(self) -> datetime:
+        return self.gm.now()
+
+    def game_of(self, recipients: Sequence[str]) -> str | None:
+        for r in recipients:
+            ours, tag = self.config.accepts(r)
+            if ours and tag:
+                return tag
+        return None
+
+    def receive(self, raw: bytes, envelope_from: str | None = None, recipients: Sequence[str] = (),
+                source: str = "smtp", source_key: str | None = None) -> Received:
+        mail = read_message(raw, envelope_from, recipients)
+        if not mail.recipients:
+            mail.recipients = _header_recipients(raw)
+        game = self.game_of(mail.recipients)
+        now = self.now()
+        with self.gm.store.connect() as conn:
+            mr = MailRecords(conn)
+            if source_key is not None:
+                old = mr.inbox_by_key(source_key)
+                if old is not None and old["status"] != "received":
+                    return Received(old["id"], "duplicate", old["reply_id"])
+                if old is not None:
+                    inbox_id = old["id"]
+                else:
+                    inbox_id = self._record(mr, mail, source, source_key, game, now)
+            else:
+                inbox_id = self._record(mr, mail, source, source_key, game, now)
+        if mail.no_reply or not mail.reply_to:
+            why = mail.no_reply or "it gives no address to answer"
+            log.warning("mail %s from %s not answered: %s", inbox_id, mail.from_address or envelope_from, why)
+            with self.gm.store.connect() as conn:
+                MailRecords(conn).update_inbox(inbox_id, status="ignored", error=f"not answered: {why}")
+            return Received(inbox_id, "ignored")
+        try:
+            session = _Session(self.gm, mail.reply_to, game)
+            statements = read_commands(mail.text)
+            session.run(statements)
+            body = self._answer(mail, session, statements)
+            status, error = "answered", None
+        except Exception as exc:  # noqa: BLE001 - a fault of ours: the player still gets an answer
+            log.exception("mail %s from %s: processing failed", inbox_id, mail.reply_to)
+            body = ("The gamesmaster could not finish reading your mail because of a fault of its own "
+                    f"({type(exc).__name__}). Some of it may have been carried out before the fault: send LIST or "
+                    "STATUS to see what is on record. The gamesmaster has been told.")
+            session, status, error = None, "failed", f"{type(exc).__name__}: {exc}"
+        subject = mail.subject or "your mail"
+        if not subject.lower().startswith("re:"):
+            subject = "Re: " + subject
+        msg = compose(self.config, [mail.reply_to], subject, body, now=self.now(), in_reply_to=mail.message_id,
+                      auto="auto-replied", game=game)
+        with self.gm.store.connect() as conn:
+            reply_id = queue(conn, self.config, msg, kind="reply", now=now, game=game)
+            if session is not None:
+                self._contacts(conn, session, mail.reply_to, now)
+            MailRecords(conn).update_inbox(inbox_id, status=status, reply_id=reply_id, error=error)
+        self.wake()
+        return Received(inbox_id, status, reply_id, body)
+
+    def _record(self, mr: MailRecords, mail: Incoming, source: str, source_key: str | None, game: str | None,
+                now: datetime) -> int:
+        return mr.add_inbox(received_at=now, source=source, source_key=source_key,
+                            message_id=(mail.message_id or "")[:500] or None, sender=mail.reply_to,
+                            recipients=mail.recipients, subject=mail.subject, size=mail.size,
+                            body=mask(mail.text)[:200_000], notes=mail.notes, game_id=game, status="received")
+
+    def _answer(self, mail: Incoming, session: _Session, statements: Sequence[Statement]) -> str:
+        head = [f"The gamesmaster ({self.config.address}) has read your mail"
+                + (f" of {mail.date}" if mail.date else "") + (f", '{mail.subject}'" if mail.subject else "") + "."]
+        if not statements:
+            head.append("It holds no commands and no orders, so nothing was done. The commands are:\n")
+            head.append(HELP)
+        body = "\n".join(head)
+        blocks = [b for b in session.blocks if b]
+        if blocks:
+            body += "\n\n" + "\n\n".join(blocks)
+        if mail.notes:
+            body += "\n\nAbout your mail:\n" + "\n".join(f"  - {n}" for n in mail.notes)
+        body += ("\n\n-- \nThe gamesmaster. Send HELP for the commands; every mail is answered. "
+                 "Keep your credential secret: anyone who has it can order for you.\n")
+        return body
+
+    def _contacts(self, conn: Any, session: _Session, address: str, now: datetime) -> None:
+        """Record the address the players who signed on wrote from; tell an old address it changed."""
+        mr = MailRecords(conn)
+        rec = Records(conn, self.gm.store.is_postgresql)
+        for game, name in dict.fromkeys(session.contacts):
+            player = next((p for p in rec.players(game) if p["name"] == name and p["role"] != "former"), None)
+            if player is None:
+                continue
+            old = mr.set_contact(game, player["id"], address, now, "mail")
+            if old:
+                msg = compose(self.config, [old], f"{game}: your address for results has changed",
+                              f"A mail signed with {name}'s credential for {game} came from {address}. From now on "
+                              f"the gamesmaster mails {name}'s results and press there, not to {old}.\n\n"
+                              "If this was not you, your credential is known to someone else: tell the gamesmaster "
+                              "at once.\n", now=now, game=game)
+                queue(conn, self.config, msg, kind="notice", now=now, game=game)
+
+
+def _header_recipients(raw: bytes) -> list[str]:
+    from email import policy
+    from email.parser import BytesHeaderParser
+    from email.utils import getaddresses
+    try:
+        msg = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
+        values = [str(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in (msg.get_all(h) or [])]
+        return [a for _, a in getaddresses(values) if "@" in a]
+    except Exception:  # noqa: BLE001
+        return []

@@ -1,0 +1,213 @@
+"""The commands a player writes in the body of a mail, in the e-mail judges' spirit.
+
+One command a line, keywords in any case; every line that is not a command, after a
+sign-on, is an order (or part of conditional orders). See docs/mail.md for the whole
+language with examples. This module only reads lines into statements; `intake` carries
+them out through the gm API.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_CREDENTIAL = re.compile(r"^\d+\.[A-Za-z0-9_\-]{4,}$")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One command (or order line, kind 'text') read from the mail."""
+
+    line: int  # 1-based, in the text read
+    kind: str
+    args: dict[str, Any] = field(default_factory=dict)
+    written: str = ""
+
+    @property
+    def echo(self) -> str:
+        """The line as written, with any credential's secret masked."""
+        return mask(self.written)
+
+
+def mask(text: str) -> str:
+    """A text with every credential's secret replaced by ****."""
+    return re.sub(r"\b(\d+)\.[A-Za-z0-9_\-]{4,}\b", r"\1.****", text)
+
+
+def is_credential(token: str) -> bool:
+    return bool(_CREDENTIAL.match(token))
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+
+
+def _powers(text: str) -> list[str] | None:
+    """'France, Germany and Italy' -> ['France', 'Germany', 'Italy']; 'all'/'everyone'/'' -> None."""
+    text = re.sub(r"\band\b|&", ",", text, flags=re.I)
+    names = [n for n in _tokens(text) if n.lower() not in ("to", "between", "among", "with")]
+    if not names or [n.lower() for n in names] in (["all"], ["everyone"], ["everybody"], ["public"]):
+        return None
+    return names
+
+
+_SIMPLE: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^(?:withdraw|cancel)(?:\s+(?:my\s+)?orders)?$", re.I), "withdraw"),
+    (re.compile(r"^(?:list|show\s+orders|orders\s*\?|list\s+orders)$", re.I), "list"),
+    (re.compile(r"^ready$", re.I), "ready"),
+    (re.compile(r"^(?:not\s+ready|unready)$", re.I), "unready"),
+    (re.compile(r"^(?:list\s+)?proposals$", re.I), "proposals"),
+    (re.compile(r"^help$", re.I), "help"),
+    (re.compile(r"^(?:sign\s*-?\s*off|end|quit|bye)$", re.I), "signoff"),
+    (re.compile(r"^end\s*-?\s*press$", re.I), "endpress"),
+]
+
+_SIGNON = re.compile(r"^sign\s*-?\s*on\b[:\s]*(.*)$", re.I)
+_GAME = re.compile(r"^game\s*:?\s+(\S+)$", re.I)
+_POWER = re.compile(r"^(?:power|country)\s*:?\s+(.+?)\s*:?$", re.I)
+_CRED = re.compile(r"^(?:credential|password|secret)\s*:?\s+(\S+)$", re.I)
+_ORDERS = re.compile(r"^orders?(?:\s+for)?(?:\s+([SFWA]\d{3,5}[MRA]))?\s*:?$", re.I)
+_PHASE = re.compile(r"^phase\s*:?\s+(\S+)$", re.I)
+_PRESS = re.compile(r"^(press|broadcast)\b(.*)$", re.I)
+_DRAW = re.compile(r"^(?:propose\s+(?:a\s+)?)?draw\b(.*)$", re.I)
+_CONCEDE = re.compile(r"^(?:propose\s+(?:a\s+)?concession|concede)(?:\s+(?:the\s+game\s+)?to)?\s+(\S+)$", re.I)
+_VOTE = re.compile(r"^vote\s+(?:(?:on\s+)?(?:proposal\s+)?#?(\d+)\s*:?\s+)?(yes|no|y|n|accept|reject|for|against)"
+                   r"(?:\s+(?:on\s+)?(?:proposal\s+)?#?(\d+))?$", re.I)
+_ACCEPT = re.compile(r"^(accept|reject)\s+(?:proposal\s+)?#?(\d+)$", re.I)
+_STATUS = re.compile(r"^status(?:\s+(?:of\s+)?(\S+))?$", re.I)
+_HISTORY = re.compile(r"^(?:history|results)(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
+_RESIGN = re.compile(r"^resign(?:\s+(?:successor|in\s+favou?r\s+of|naming)\s*:?\s+(.+))?$", re.I)
+
+
+def _press_header(rest: str, broadcast: bool) -> dict[str, Any]:
+    rest = rest.strip()
+    text = None
+    if ":" in rest:
+        rest, _, text = rest.partition(":")
+        text = text.strip() or None
+    anonymous = bool(re.search(r"\banon(?:ymous(?:ly)?)?\b", rest, re.I))
+    rest = re.sub(r"\banon(?:ymous(?:ly)?)?\b", " ", rest, flags=re.I)
+    to = None
+    m = re.match(r"^\s*to\s+(.*)$", rest, re.I)
+    if m and not broadcast:
+        to = _powers(m.group(1))
+    elif rest.strip() and not broadcast:
+        to = _powers(rest)
+    return {"to": to, "anonymous": anonymous, "text": text}
+
+
+def read_commands(text: str) -> list[Statement]:
+    """The statements of a mail's text, in order; reading stops at SIGNOFF."""
+    out: list[Statement] = []
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    press: dict[str, Any] | None = None
+    press_lines: list[str] = []
+    press_start = 0
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if press is not None:
+            if re.match(r"^end\s*-?\s*press$", line, re.I) or re.match(r"^(?:sign\s*-?\s*off)$", line, re.I):
+                written = press.pop("written")
+                out.append(Statement(press_start, "press", {**press, "text": "\n".join(press_lines).strip()}, written))
+                press = None
+                if line.lower().replace(" ", "").replace("-", "") == "signoff":
+                    out.append(Statement(n, "signoff", {}, line))
+                    return out
+                continue
+            press_lines.append(raw.rstrip())
+            continue
+        if not line:
+            continue
+        st = _statement(n, line)
+        if st.kind == "press" and st.args.get("text") is None:
+            press, press_lines, press_start = {**st.args, "written": line}, [], n
+            continue
+        out.append(st)
+        if st.kind == "signoff":
+            return out
+    if press is not None:
+        written = press.pop("written")
+        out.append(Statement(press_start, "press", {**press, "text": "\n".join(press_lines).strip(), "unended": True},
+                             written))
+    return out
+
+
+def _statement(n: int, line: str) -> Statement:
+    bare = line.rstrip(".!").strip()
+    for pattern, kind in _SIMPLE:
+        if pattern.match(bare):
+            return Statement(n, kind, {}, line)
+    m = _SIGNON.match(bare)
+    if m:
+        return Statement(n, "signon", {"tokens": _tokens(m.group(1))}, line)
+    m = _GAME.match(bare)
+    if m:
+        return Statement(n, "game", {"game": m.group(1)}, line)
+    m = _CRED.match(bare)
+    if m:
+        return Statement(n, "credential", {"credential": m.group(1)}, line)
+    m = _POWER.match(bare)
+    if m:
+        return Statement(n, "power", {"power": m.group(1)}, line)
+    m = _ORDERS.match(bare)
+    if m:
+        return Statement(n, "orders", {"phase": m.group(1).upper() if m.group(1) else None}, line)
+    m = _PHASE.match(bare)
+    if m:
+        return Statement(n, "orders", {"phase": m.group(1).upper()}, line)
+    m = _PRESS.match(line)
+    if m:
+        return Statement(n, "press", _press_header(m.group(2), m.group(1).lower() == "broadcast"), line)
+    m = _CONCEDE.match(bare)
+    if m:
+        return Statement(n, "concede", {"to": m.group(1)}, line)
+    m = _DRAW.match(bare)
+    if m and not re.match(r"^\s*[-–—>]", m.group(1)):
+        return Statement(n, "draw", {"powers": _powers(m.group(1))}, line)
+    m = _VOTE.match(bare)
+    if m:
+        yes = m.group(2).lower() in ("yes", "y", "accept", "for")
+        pid = m.group(1) or m.group(3)
+        return Statement(n, "vote", {"proposal": int(pid) if pid else None, "yes": yes}, line)
+    m = _ACCEPT.match(bare)
+    if m:
+        return Statement(n, "vote", {"proposal": int(m.group(2)), "yes": m.group(1).lower() == "accept"}, line)
+    m = _STATUS.match(bare)
+    if m:
+        return Statement(n, "status", {"game": m.group(1)}, line)
+    m = _HISTORY.match(bare)
+    if m:
+        return Statement(n, "history", {"args": [a for a in (m.group(1), m.group(2)) if a]}, line)
+    m = _RESIGN.match(bare)
+    if m:
+        return Statement(n, "resign", {"successor": m.group(1).strip() if m.group(1) else None}, line)
+    return Statement(n, "text", {"text": line}, line)
+
+
+HELP = """\
+Commands, one a line (any case); after SIGNON every other line is an order.
+
+  SIGNON GAME POWER CREDENTIAL   sign on (POWER may be left out; GAME too when you write
+                                 to the game's own address, gamesmaster+GAME@...)
+  POWER NAME                     orders that follow are for that power (a stand-by's second power)
+  ORDERS [PHASE]                 optional: the orders follow; with a phase (S1901M) they are
+                                 refused if the game has moved on
+  A Par-Bur                      an order: one a line, any notation; 'next season:' then
+                                 'if ...:' / 'otherwise:' clauses file conditional orders
+  WITHDRAW                       withdraw your orders for this phase
+  LIST                           your orders on record, with the receipt
+  READY / NOT READY              ready for early processing (where the game allows it)
+  PRESS TO France, Germany       a letter to those powers (PRESS TO ALL or BROADCAST: to
+  ...text...                     everyone; add ANONYMOUS where the game allows it); the text
+  ENDPRESS                       ends at ENDPRESS
+  DRAW [powers]                  propose a draw (all survivors, or those named)
+  CONCEDE TO POWER               propose conceding the game to a power
+  VOTE [N] YES|NO                vote on proposal N (or the only open one)
+  PROPOSALS                      the open proposals
+  STATUS [GAME]                  the game: phase, deadline, powers
+  HISTORY [GAME] [PHASE]         the published results (and the press you may read)
+  RESIGN [SUCCESSOR NAME]        resign your power (naming a successor where the game allows)
+  HELP                           this list
+  SIGNOFF                        stop reading (anything after it is ignored)
+"""

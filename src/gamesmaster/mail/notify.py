@@ -1,0 +1,249 @@
+"""Mail that goes out because something happened in a game: results, press, reminders.
+
+The gm layer has no hooks, and needs none: the `Dispatcher` reads each game's ledger
+after a per-game cursor (gm_mail_cursor). A `phase-adjudicated` or `correction` entry
+mails the results to every player with an address; a `press` entry (a letter, a public
+release or a GM notice) mails it to those who may read it. In one transaction the
+cursor moves and the mails go into the outbox, so nothing is mailed twice or lost, even
+with several dispatchers or a crash between the two. Reminders go to powers that have
+not ordered `reminder_hours` before the deadline, once per power and phase.
+
+A game the dispatcher has never seen starts at its current ledger head: a GM turning
+the mail door on for an old game does not mail its players the whole history.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Mapping
+
+from sqlalchemy import and_, select
+
+from ..gm import Gamesmaster
+from ..gm.settings import show_time
+from ..rules import Position, adjudicate
+from ..store import Records
+from ..store import schema as t
+from ..variants import load_rules, load_variant
+from . import texts
+from .config import MailConfig
+from .outbox import Attachment, compose, queue
+from .tables import MailRecords
+
+log = logging.getLogger(__name__)
+
+
+class _Conflict(Exception):
+    """Another dispatcher moved the cursor first."""
+
+
+@dataclass
+class _Mail:
+    to: str
+    subject: str
+    body: str
+    kind: str
+    key: str
+    attachments: tuple[Attachment, ...] = ()
+
+
+class Dispatcher:
+    """One pass mails whatever happened since the last: results, press, reminders."""
+
+    def __init__(self, gm: Gamesmaster, config: MailConfig) -> None:
+        self.gm = gm
+        self.config = config
+        self._map_warned = False
+
+    @property
+    def store(self) -> Any:
+        return self.gm.store
+
+    def run_once(self) -> dict[str, int]:
+        counts = {"results": 0, "press": 0, "reminders": 0}
+        with self.store.connect(write=False) as conn:
+            games = Records(conn, self.store.is_postgresql).games()
+        for g in games:
+            try:
+                for k, v in self._game(g).items():
+                    counts[k] += v
+            except _Conflict:
+                continue
+            except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' mail
+                log.exception("mail for game %s: this pass failed; it is tried again at the next", g["id"])
+        return counts
+
+    def _game(self, g: Mapping[str, Any]) -> dict[str, int]:
+        counts = {"results": 0, "press": 0, "reminders": 0}
+        game = g["id"]
+        now = self.gm.now()
+        with self.store.connect(write=False) as conn:
+            cur = MailRecords(conn).cursor(game)
+        if cur is None:
+            with self.store.connect() as conn:
+                MailRecords(conn).put_cursor(game, None, int(g["head_seq"]), {}, now)
+            return counts
+        old_seq, reminded = int(cur["ledger_seq"]), dict(cur["reminded"] or {})
+        head = int(g["head_seq"])
+        deadline = g.get("deadline")
+        window = (g["status"] == "active" and deadline is not None and self.config.reminder_hours > 0
+                  and deadline - timedelta(hours=self.config.reminder_hours) <= now < deadline)
+        if head <= old_seq and not window:
+            return counts  # nothing new, and no reminder due: no need to look further
+        mails: list[_Mail] = []
+        with self.store.connect(write=False) as conn:
+            rec = Records(conn, self.store.is_postgresql)
+            players = [p for p in rec.players(game) if p["role"] != "former"]
+            contacts = MailRecords(conn).contacts(game)
+            entries = []
+            if head > old_seq:
+                q = (select(t.ledger.c.seq, t.ledger.c.kind).where(and_(t.ledger.c.game_id == game,
+                                                                        t.ledger.c.seq > old_seq))
+                     .order_by(t.ledger.c.seq))
+                entries = [(int(r.seq), r.kind) for r in conn.execute(q)]
+            phases = {p["ledger_seq"]: p for p in rec.phases(game, current_only=False)} if entries else {}
+            press = {p["ledger_seq"]: p for p in rec.press(game)} if entries else {}
+        readers = [(p, contacts[p["id"]]["address"]) for p in players if p["id"] in contacts]
+        st = self.gm.status(game)
+        tz = st["settings"]["schedule"]["tz"]
+        notices: dict[int, list[tuple[int, str]]] = {}  # player id -> GM notices of this pass (seq, text)
+        results: dict[int, _Mail] = {}  # player id -> the last results mail of this pass
+        for seq, kind in entries:
+            if kind in ("phase-adjudicated", "correction") and seq in phases:
+                for pid, m in self._results(game, st, phases[seq], readers, tz):
+                    mails.append(m)
+                    results[pid] = m
+                counts["results"] += 1
+            elif kind == "press" and seq in press:
+                for pid, m in self._press(game, st, press[seq], readers, tz):
+                    if press[seq]["sender"] == "GM":
+                        notices.setdefault(pid, []).append((seq, press[seq]["text"]))
+                    else:
+                        mails.append(m)
+                counts["press"] += 1
+        addresses = {p["id"]: a for p, a in readers}
+        for pid, items in notices.items():
+            text = "\n\n".join(f"{x}" for _, x in items)
+            if pid in results:  # the notices of an adjudication go with its results
+                results[pid].body += "\nNotices from the gamesmaster:\n\n" + text + "\n"
+                continue
+            subject = (f"{game}: notice from the gamesmaster" if len(items) == 1
+                       else f"{game}: {len(items)} notices from the gamesmaster")
+            body = f"{st['title']} ({game}): from the gamesmaster\n\n{text}\n"
+            mails.append(_Mail(addresses[pid], subject, body, "notice",
+                               f"notice:{game}:{items[0][0]}-{items[-1][0]}:{pid}"))
+        new_reminded, reminders = self._reminders(game, st, readers, reminded, now)
+        mails.extend(reminders)
+        counts["reminders"] = len(reminders)
+        new_seq = entries[-1][0] if entries else old_seq
+        if new_seq == old_seq and new_reminded == reminded:
+            return counts
+        with self.store.connect() as conn:
+            if not MailRecords(conn).put_cursor(game, old_seq, new_seq, new_reminded, now):
+                raise _Conflict(game)
+            for m in mails:
+                msg = compose(self.config, [m.to], m.subject, m.body, now=now, attachments=m.attachments, game=game)
+                queue(conn, self.config, msg, kind=m.kind, now=now, game=game, key=m.key)
+        if mails:
+            log.info("game %s: %d mails queued (ledger %d-%d)", game, len(mails), old_seq + 1, new_seq)
+        return counts
+
+    # -- results -------------------------------------------------------------------------------
+
+    def _results(self, game: str, st: Mapping[str, Any], row: Mapping[str, Any], readers: list[tuple[dict, str]],
+                 tz: str) -> list[tuple[int, _Mail]]:
+        if not readers:
+            return []
+        ended = st["result"] if st.get("result") and st["result"].get("phase") == row["phase"] else None
+        maps = self._maps(row) if self.config.maps else ()
+        out = []
+        what = "corrected results" if row.get("revision") else "results"
+        for player, address in readers:
+            power = player["power"] if player["role"] == "player" else player["standby_for"]
+            body = texts.results(game, st["title"], row, tz, power, st["phase"], st["deadline_text"], ended)
+            if not maps and self.config.maps:
+                body += "\n(The map could not be drawn for this mail.)\n"
+            out.append((player["id"], _Mail(address, f"{game}: {what} of {texts.title(row['phase'])}", body, "results",
+                                            f"results:{game}:{row['ledger_seq']}:{player['id']}", maps)))
+        return out
+
+    def _maps(self, row: Mapping[str, Any]) -> tuple[Attachment, ...]:
+        """The board with the orders and their results, and the new position, as PNG (if they can be drawn)."""
+        try:
+            from ..web.mapsvg import render_map, render_png
+        except Exception as exc:  # noqa: BLE001 - the website's map module missing: results go without maps
+            if not self._map_warned:
+                log.warning("results are mailed without maps: gamesmaster.web.mapsvg cannot be used (%s)", exc)
+                self._map_warned = True
+            return ()
+        try:
+            variant = load_variant(row["position"].get("variant", "standard"))
+            before = Position.from_dict(variant, row["position"])
+            after = Position.from_dict(variant, row["next"])
+            rules = load_rules(row["rules"], default=variant.default_rules)
+            orders = {p: list(v["texts"]) for p, v in row["orders"].items()}
+            adj = adjudicate(before, orders, rules)
+            phase, nxt = str(before.phase), str(after.phase)
+            first = render_png(render_map(before, outcomes=adj.outcomes, rules=rules,
+                                          title=f"{before.phase.title}: orders and results"))
+            second = render_png(render_map(after, rules=rules, title=after.phase.title))
+            return (Attachment(f"{phase}-results.png", first), Attachment(f"{nxt}-position.png", second))
+        except Exception as exc:  # noqa: BLE001 - a map that cannot be drawn must not hold up the results
+            log.warning("the map of %s could not be drawn: %s", row.get("phase"), exc)
+            return ()
+
+    # -- press ----------------------------------------------------------------------------------
+
+    def _press(self, game: str, st: Mapping[str, Any], p: Mapping[str, Any], readers: list[tuple[dict, str]],
+               tz: str) -> list[tuple[int, _Mail]]:
+        sender = p["sender"]
+        to = p["recipients"]
+        view = {**p, "to": to, "sender": "anonymous" if p["anonymous"] else sender}
+        out = []
+        for player, address in readers:
+            power = player["power"] if player["role"] == "player" else player["standby_for"]
+            if sender != "GM" and power == sender:
+                continue  # the sender had the answer to the mail that sent it
+            if to is not None and power not in to:
+                continue
+            subject = (f"{game}: notice from the gamesmaster" if sender == "GM" else
+                       f"{game}: press from {texts.cap(view['sender'])}" + (" to you" if to else " to everyone"))
+            out.append((player["id"], _Mail(address, subject, texts.press_letter(game, st["title"], view, tz), "press",
+                                            f"press:{game}:{p['ledger_seq']}:{player['id']}")))
+        return out
+
+    # -- reminders -------------------------------------------------------------------------------
+
+    def _reminders(self, game: str, st: Mapping[str, Any], readers: list[tuple[dict, str]],
+                   reminded: dict[str, Any], now: datetime) -> tuple[dict[str, Any], list[_Mail]]:
+        hours = self.config.reminder_hours
+        deadline = st.get("deadline")
+        phase = st.get("phase")
+        if st["status"] != "active" or not hours or deadline is None or not phase:
+            return ({phase: reminded[phase]} if phase in reminded else {}), []
+        done = list(reminded.get(phase, []))
+        if not (deadline - timedelta(hours=hours) <= now < deadline):
+            return ({phase: done} if done else {}), []
+        out = []
+        missing = [p["power"] for p in st["powers"] if p["to_order"] and not p["ordered"] and not p["standby_ordered"]]
+        for power in missing:
+            if power in done:
+                continue
+            done.append(power)
+            for player, address in readers:
+                acts = player["power"] if player["role"] == "player" else player["standby_for"]
+                if acts != power:
+                    continue
+                left = deadline - now
+                hours_left = left.total_seconds() / 3600
+                body = (f"{st['title']} ({game}): no orders from {texts.cap(power)} yet for {st['phase_title']}.\n\n"
+                        f"Orders are due {st['deadline_text']} ({hours_left:.0f} hours from now; "
+                        f"{show_time(now, st['settings']['schedule']['tz'])} as this is written). Send them to "
+                        f"{self.config.game_address(game)}:\n\n"
+                        f"SIGNON {game} {texts.cap(power)} YOUR-CREDENTIAL\nA ...\nF ...\n\n"
+                        "A power that sends nothing is in civil disorder: its units hold.\n")
+                out.append(_Mail(address, f"{game}: reminder: orders for {texts.cap(power)} due {st['deadline_text']}",
+                                 body, "reminder", f"reminder:{game}:{phase}:{power}:{player['id']}"))
+        return {phase: done}, out

@@ -1,0 +1,187 @@
+"""Outgoing mail: composed, queued in the database, then delivered through the relay.
+
+Every mail the gamesmaster sends is first a row of the outbox table (written in the
+same transaction as whatever caused it: the answer with the received mail's record, the
+results with the dispatch cursor). `Sender.send_due()` delivers queued mail through the
+configured SMTP relay; a failure is logged and the mail tried again later, waiting
+twice as long each time (up to `retry_max`). A mail the relay refuses outright (5xx)
+is tried `permanent_tries` times and then held as 'failed' for the GM to see and retry
+(`gamesmaster mail outbox --retry`); no mail is ever deleted.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import socket
+import ssl
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email import policy as _policy
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr, getaddresses, make_msgid
+from typing import Any, Callable, Sequence
+
+from sqlalchemy.engine import Connection
+
+from .config import MailConfig
+from .tables import MailRecords
+
+log = logging.getLogger(__name__)
+
+SMTP_POLICY = _policy.SMTP  # CRLF line ends, as SMTP wants them (smtplib sends bytes as they are)
+STALE_CLAIM = timedelta(minutes=10)  # a mail 'sending' for this long was claimed by a sender that died
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content: bytes
+    maintype: str = "image"
+    subtype: str = "png"
+
+
+def compose(config: MailConfig, to: Sequence[str], subject: str, body: str, *, now: datetime,
+            attachments: Sequence[Attachment] = (), in_reply_to: str | None = None, auto: str = "auto-generated",
+            game: str | None = None) -> EmailMessage:
+    """A mail from the gamesmaster (Auto-Submitted, so other robots do not answer it)."""
+    msg = EmailMessage()
+    sender = config.game_address(game) if game else config.address
+    msg["From"] = formataddr((config.name, sender))
+    msg["To"] = ", ".join(to)
+    msg["Subject"] = " ".join(subject.split())[:250]
+    msg["Date"] = format_datetime(now)
+    msg["Message-ID"] = make_msgid("gamesmaster", domain=config.domain or None)
+    msg["Auto-Submitted"] = auto
+    msg["X-Gamesmaster"] = game or "gamesmaster"
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
+    msg.set_content(body if body.endswith("\n") else body + "\n", charset="utf-8")
+    for a in attachments:
+        msg.add_attachment(a.content, maintype=a.maintype, subtype=a.subtype, filename=a.filename)
+    return msg
+
+
+def queue(conn: Connection, config: MailConfig, msg: EmailMessage, *, kind: str, now: datetime,
+          game: str | None = None, key: str | None = None) -> int | None:
+    """Put a composed mail in the outbox (in the caller's transaction); None if `key` is queued already."""
+    mr = MailRecords(conn)
+    if key is not None and mr.queued(key):
+        return None
+    recipients = [addr for _, addr in getaddresses([str(msg["To"])]) if addr]
+    return mr.add_outbox(created_at=now, kind=kind, game_id=game, key=key, sender=config.address,
+                         recipients=recipients, subject=str(msg["Subject"]), message=msg.as_bytes(policy=SMTP_POLICY))
+
+
+class Sender:
+    """Delivers due mail from the outbox through the relay; safe to run in several processes."""
+
+    def __init__(self, store: Any, config: MailConfig, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.lock = threading.Lock()
+
+    def _connect(self) -> smtplib.SMTP:
+        c = self.config
+        if c.relay_tls == "ssl":
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(c.relay_host, c.relay_port, timeout=c.relay_timeout,
+                                                  context=ssl.create_default_context())
+        else:
+            smtp = smtplib.SMTP(c.relay_host, c.relay_port, timeout=c.relay_timeout)
+            if c.relay_tls == "starttls":
+                smtp.starttls(context=ssl.create_default_context())
+        if c.relay_user:
+            smtp.login(c.relay_user, c.relay_password or "")
+        return smtp
+
+    def send_due(self, limit: int = 200) -> dict[str, int]:
+        """One pass: claim and deliver every mail that is due. Returns counts: sent, retry, failed."""
+        counts = {"sent": 0, "retry": 0, "failed": 0}
+        with self.lock:
+            now = self.clock()
+            with self.store.connect() as conn:
+                due = MailRecords(conn).due(now, now - STALE_CLAIM, limit)
+            if not due:
+                return counts
+            smtp: smtplib.SMTP | None = None
+            try:
+                for row in due:
+                    with self.store.connect() as conn:
+                        if not MailRecords(conn).claim(row["id"], row["status"], row["claimed_at"], self.clock()):
+                            continue  # another sender has it
+                        mail = MailRecords(conn).mail(row["id"])
+                    assert mail is not None
+                    error, permanent = None, False
+                    try:
+                        if smtp is None:
+                            smtp = self._connect()
+                        refused = smtp.sendmail(mail["sender"], list(mail["recipients"]), mail["message"])
+                        if refused:  # some recipients refused: the others have it; say so, do not resend
+                            log.warning("mail %s: refused for %s", mail["id"], refused)
+                    except smtplib.SMTPRecipientsRefused as exc:
+                        codes = [code for code, _ in exc.recipients.values()]
+                        error = "recipients refused: " + "; ".join(f"{a}: {c} {m.decode(errors='replace')}"
+                                                                   for a, (c, m) in exc.recipients.items())
+                        permanent = all(500 <= c < 600 for c in codes)
+                    except smtplib.SMTPResponseException as exc:
+                        error = f"{exc.smtp_code} {exc.smtp_error.decode(errors='replace') if isinstance(exc.smtp_error, bytes) else exc.smtp_error}"
+                        permanent = 500 <= exc.smtp_code < 600
+                        smtp = _close(smtp)
+                    except (OSError, smtplib.SMTPException) as exc:
+                        error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                        smtp = _close(smtp)
+                    self._record(mail, error, permanent, counts)
+            finally:
+                _close(smtp)
+        return counts
+
+    def _record(self, mail: dict[str, Any], error: str | None, permanent: bool, counts: dict[str, int]) -> None:
+        now = self.clock()
+        attempts = mail["attempts"] + 1
+        with self.store.connect() as conn:
+            mr = MailRecords(conn)
+            if error is None:
+                mr.update_outbox(mail["id"], status="sent", sent_at=now, attempts=attempts, claimed_at=None)
+                counts["sent"] += 1
+                log.info("mail %s (%s) sent to %s", mail["id"], mail["kind"], ", ".join(mail["recipients"]))
+                return
+            if permanent and attempts >= self.config.permanent_tries:
+                mr.update_outbox(mail["id"], status="failed", attempts=attempts, last_error=error, claimed_at=None)
+                counts["failed"] += 1
+                log.error("mail %s to %s refused %d times, held as failed (gamesmaster mail outbox --retry %s): %s",
+                          mail["id"], ", ".join(mail["recipients"]), attempts, mail["id"], error)
+                return
+            wait = min(self.config.retry_base * 2 ** (attempts - 1), self.config.retry_max)
+            mr.update_outbox(mail["id"], status="queued", attempts=attempts, last_error=error, claimed_at=None,
+                             next_attempt_at=now + timedelta(seconds=wait))
+            counts["retry"] += 1
+            log.warning("mail %s to %s not sent (try %d, next in %.0f s): %s", mail["id"],
+                        ", ".join(mail["recipients"]), attempts, wait, error)
+
+
+def _close(smtp: smtplib.SMTP | None) -> None:
+    if smtp is not None:
+        try:
+            smtp.quit()
+        except (OSError, smtplib.SMTPException, socket.error):
+            try:
+                smtp.close()
+            except OSError:
+                pass
+    return None
+
+
+def retry(store: Any, mail_ids: Sequence[int] | None, now: datetime) -> int:
+    """Queue failed (or waiting) mail to be sent at the next pass; None: every failed mail."""
+    n = 0
+    with store.connect() as conn:
+        mr = MailRecords(conn)
+        rows = mr.outbox(["failed", "queued"], limit=100000)
+        for row in rows:
+            if (mail_ids is None and row["status"] == "failed") or (mail_ids is not None and row["id"] in mail_ids):
+                mr.update_outbox(row["id"], status="queued", next_attempt_at=now, claimed_at=None)
+                n += 1
+    return n
