@@ -1,4 +1,4 @@
-"""Databases for these tests: SQLite in a temporary directory, and a schema of its own on
+"""Databases for the store and gm tests: SQLite in a temporary directory, and a schema of its own on
 the PostgreSQL test server (skipped, with the reason, only if the server is unreachable)."""
 
 from __future__ import annotations

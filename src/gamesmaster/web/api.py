@@ -1,0 +1,490 @@
+"""The JSON API under /api: games, positions, orders, results, history, press, votes, GM actions.
+
+Each endpoint makes the same `gm` call (through `web.site`) as the page that does the
+same thing. Credentials come in `Authorization: Bearer ...` only.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal, Optional, Union
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..gm import Gamesmaster, GMError
+from ..rules.position import power_id
+from ..variants import load_variant
+from . import site
+from .app import WebError
+
+router = APIRouter(prefix="/api")
+bearer = HTTPBearer(auto_error=False, description="a player's credential (ID.SECRET) or the GM credential")
+
+
+# -- who is asking ----------------------------------------------------------------------
+
+
+class Caller:
+    """The credential of a request and whether it is the GM's."""
+
+    def __init__(self, credential: str | None, is_gm: bool) -> None:
+        self.credential = credential
+        self.is_gm = is_gm
+
+    def acting(self) -> dict[str, Any]:
+        """Keyword arguments for a gm call acting for a power."""
+        if self.is_gm:
+            return {"by_gm": True}
+        if not self.credential:
+            raise WebError(401, "a credential is needed: send 'Authorization: Bearer CREDENTIAL'")
+        return {"credential": self.credential}
+
+
+def _gm(request: Request) -> Gamesmaster:
+    return request.app.state.gm
+
+
+def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:
+    credential = auth.credentials.strip() if auth and auth.credentials else None
+    if credential and len(credential) > 200:
+        raise WebError(400, "that is not a credential (too long)")
+    is_gm = bool(credential) and request.app.state.secrets.check_gm(credential)
+    return Caller(credential, is_gm)
+
+
+def gm_only(who: Caller = Depends(caller)) -> Caller:
+    if not who.credential:
+        raise WebError(401, "this is a GM action: send the GM credential as 'Authorization: Bearer CREDENTIAL'")
+    if not who.is_gm:
+        raise WebError(403, "this is a GM action, and the credential sent is not the GM's")
+    return who
+
+
+def _power(gm: Gamesmaster, game: str, power: str) -> str:
+    st = gm.status(game)
+    try:
+        return power_id(load_variant(st["variant"]), power)
+    except ValueError as exc:
+        raise WebError(404, str(exc)) from None
+
+
+# -- bodies -----------------------------------------------------------------------------
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class OrdersIn(Strict):
+    orders: Union[str, list[str]] = Field(description="the orders as written, one a line (or a list); "
+                                          "a 'next season:' part files conditional orders")
+    phase: Optional[str] = Field(None, description="refuse unless the game is in this phase, e.g. S1901M")
+    channel: Optional[Literal["web", "in-person", "mail", "console"]] = Field(
+        None, description="GM only: how the orders came (default in-person); a player's are 'web'")
+
+
+class CheckIn(Strict):
+    orders: Union[str, list[str]]
+
+
+class ReadyIn(Strict):
+    ready: bool = True
+
+
+class PressIn(Strict):
+    text: str = Field(min_length=1, max_length=20000)
+    to: Optional[list[str]] = Field(None, description="powers for a private letter; none: public")
+    anonymous: bool = False
+    power: Optional[str] = Field(None, description="GM only: the power whose release this is (default: a GM notice)")
+
+
+class ProposalIn(Strict):
+    kind: Literal["draw", "concession"] = "draw"
+    powers: Optional[list[str]] = Field(None, description="a draw among these powers (default: every survivor)")
+    concede_to: Optional[str] = None
+    power: Optional[str] = Field(None, description="GM only: the power proposing")
+
+
+class VoteIn(Strict):
+    yes: bool
+    power: Optional[str] = Field(None, description="GM only: the power whose vote is entered")
+
+
+class SettingsIn(Strict):
+    press: Literal["none", "public", "full", "anonymous"] = "full"
+    tz: str = "UTC"
+    movement: Optional[str] = Field(None, description="'tue,fri 22:00' or '72h' (default 72h after results)")
+    min_gap: Optional[str] = None
+    retreats: Optional[str] = None
+    adjustments: Optional[str] = None
+    grace: Optional[str] = Field(None, description="NMR grace period, e.g. 24h")
+    replacement: Literal["none", "standby", "successor", "gm"] = "none"
+    early_movement: bool = False
+    draw_vote: Literal["unanimous", "majority"] = "unanimous"
+    end_year: Optional[int] = None
+
+
+class GameIn(Strict):
+    id: str = Field(description="1-64 lowercase letters, digits, '-' or '_'")
+    title: Optional[str] = None
+    variant: str = "standard"
+    preset: Optional[str] = Field(None, description="a rule preset (default: the variant's)")
+    rules: dict[str, Any] = Field(default_factory=dict, description="options over the preset, e.g. {\"koning\": false}")
+    settings: SettingsIn = Field(default_factory=SettingsIn)
+    players: list[str] = Field(default_factory=list)
+    standbys: list[str] = Field(default_factory=list)
+    assign: Optional[dict[str, str]] = Field(None, description="player name -> power (else drawn by lot)")
+    seed: Optional[int] = None
+    start: bool = True
+
+
+class JoinIn(Strict):
+    name: str
+    standby: bool = False
+
+
+class StartIn(Strict):
+    seed: Optional[int] = None
+    assign: Optional[dict[str, str]] = None
+
+
+class ExtendIn(Strict):
+    hours: Optional[float] = Field(None, gt=0, le=24 * 365)
+    until: Optional[datetime] = Field(None, description="an ISO time with its zone")
+    reason: str = ""
+
+
+class ReasonIn(Strict):
+    reason: str = ""
+
+
+class ResumeIn(Strict):
+    until: Optional[datetime] = None
+    reason: str = ""
+
+
+class ReplaceIn(Strict):
+    power: str
+    name: str
+    reason: str = ""
+
+
+class CorrectIn(Strict):
+    reason: str
+    orders: Optional[dict[str, Union[str, list[str]]]] = Field(None, description="power -> corrected orders")
+    rules: Optional[dict[str, Any]] = Field(None, description="corrected rule options (over the game's)")
+
+
+class DrawIn(Strict):
+    powers: Optional[list[str]] = None
+    reason: str = ""
+
+
+def _text(orders: Union[str, list[str]]) -> str:
+    return orders if isinstance(orders, str) else "\n".join(orders)
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    if when is not None and when.tzinfo is None:
+        raise WebError(422, "until: give the time with its zone, e.g. 2030-05-10T22:00:00+01:00")
+    return when
+
+
+# -- games ------------------------------------------------------------------------------
+
+
+@router.get("/games", tags=["games"], summary="Every game: variant, season, deadline, powers and centre counts")
+def list_games(request: Request) -> list[dict[str, Any]]:
+    return site.games(_gm(request))
+
+
+@router.post("/games", tags=["GM"], status_code=201, summary="Create a game (GM); returns each player's credential once")
+def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    gm = _gm(request)
+    rules: Any = body.preset
+    if body.rules:
+        rules = {"preset": body.preset or load_variant_default(body.variant), **{k: site.rule_value(v) for k, v in body.rules.items()}}
+    settings = site.build_settings(**body.settings.model_dump())
+    created = gm.create_game(body.id, title=body.title, variant=body.variant, rules=rules, settings=settings,
+                             players=site.names(body.players), standbys=site.names(body.standbys), assign=body.assign,
+                             seed=body.seed, start=body.start)
+    return {"game": created.game, "credentials": created.credentials, "powers": created.powers, "seed": created.seed,
+            "status": site.summary(gm.status(created.game))}
+
+
+def load_variant_default(variant: str) -> str:
+    try:
+        return load_variant(variant).default_rules
+    except Exception as exc:  # VariantError: named by create_game
+        raise GMError(str(exc)) from None
+
+
+@router.get("/games/{game}", tags=["games"], summary="A game: phase, deadline, who has ordered (not what), "
+            "centres, the last results, public press")
+def get_game(game: str, request: Request) -> dict[str, Any]:
+    return site.game(_gm(request), game)
+
+
+@router.get("/games/{game}/position", tags=["games"], summary="The position now, or at the start of a published phase")
+def get_position(game: str, request: Request, phase: Optional[str] = None) -> dict[str, Any]:
+    gm = _gm(request)
+    st = gm.status(game)
+    if phase is None or site.parse_phase(phase) == st["phase"]:
+        if st["position"] is None:
+            raise GMError(f"{game} has not started: there is no position yet")
+        return st["position"]
+    return site.result_of(gm, game, phase)["position"]
+
+
+@router.get("/games/{game}/map.svg", tags=["games"], summary="The map (SVG): now, or a published phase with its results",
+            response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}})
+def get_map_svg(game: str, request: Request, phase: Optional[str] = None, results: bool = True) -> Response:
+    return Response(site.map_svg(_gm(request), game, phase, results=results), media_type="image/svg+xml")
+
+
+@router.get("/games/{game}/map.png", tags=["games"], summary="The map as PNG (for e-mail): any season",
+            response_class=Response, responses={200: {"content": {"image/png": {}}}})
+def get_map_png(game: str, request: Request, phase: Optional[str] = None, results: bool = True,
+                width: int = Query(1200, ge=200, le=4000)) -> Response:
+    return Response(site.map_png(_gm(request), game, phase, results=results, width=width), media_type="image/png")
+
+
+@router.get("/games/{game}/results", tags=["games"], summary="Every published phase: orders, outcomes and reasons")
+def get_results(game: str, request: Request) -> list[dict[str, Any]]:
+    return site.results(_gm(request), game)
+
+
+@router.get("/games/{game}/results/{phase}", tags=["games"], summary="One published phase's results")
+def get_result(game: str, phase: str, request: Request) -> dict[str, Any]:
+    return site.result_of(_gm(request), game, phase)
+
+
+@router.get("/games/{game}/history", tags=["games"], summary="The phases published, and the centre counts by year")
+def get_history(game: str, request: Request) -> dict[str, Any]:
+    gm = _gm(request)
+    st = gm.status(game)
+    rows = gm.results(game)
+    return {"id": game, "phases": [{"phase": r["phase"], "title": site.phase_title(r["phase"]), "revision": r["revision"]}
+                                   for r in rows],
+            "current": st["phase"], "chart": site.centre_chart(gm, game, st, rows), "result": st["result"]}
+
+
+@router.get("/games/{game}/rules", tags=["games"], summary="The game's rule options in words, and how it is run")
+def get_rules(game: str, request: Request) -> dict[str, Any]:
+    return site.rules_view(_gm(request), game)
+
+
+@router.get("/catalogue", tags=["games"], summary="Variants, rule presets and every option's explanation")
+def get_catalogue() -> dict[str, Any]:
+    return site.catalogue()
+
+
+# -- a power's own business -------------------------------------------------------------
+
+
+@router.get("/games/{game}/me", tags=["powers"], summary="Whose credential this is")
+def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    if who.is_gm:
+        return {"name": "the gamesmaster", "role": "gm", "power": None, "standby_for": None}
+    if not who.credential:
+        raise WebError(401, "a credential is needed: send 'Authorization: Bearer CREDENTIAL'")
+    return _gm(request).identify(game, who.credential)
+
+
+@router.get("/games/{game}/powers/{power}/orders", tags=["powers"],
+            summary="A power's orders on record, with the answer to each (only the power itself or the GM)")
+def get_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
+    gm = _gm(request)
+    rows = gm.orders_on_record(game, power, **who.acting())
+    return [{**r, "submitted_at": r["submitted_at"].isoformat() if r["submitted_at"] else None} for r in rows]
+
+
+@router.post("/games/{game}/powers/{power}/orders", tags=["powers"],
+             summary="Submit a power's complete set of orders; answered order by order, with the receipt")
+def post_orders(game: str, power: str, body: OrdersIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    gm = _gm(request)
+    kwargs = who.acting()
+    channel = (body.channel or "in-person") if who.is_gm else "web"
+    if body.channel and not who.is_gm and body.channel != "web":
+        raise WebError(403, "only the GM names another channel: a player's orders through the API are 'web'")
+    sub = gm.submit_orders(game, power, _text(body.orders), channel=channel, phase=body.phase, **kwargs)
+    return sub.as_dict()
+
+
+@router.delete("/games/{game}/powers/{power}/orders", tags=["powers"], summary="Withdraw a power's orders")
+def delete_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    seq = _gm(request).withdraw_orders(game, power, channel="web", **who.acting())
+    return {"withdrawn": True, "ledger_seq": seq}
+
+
+@router.post("/games/{game}/powers/{power}/check", tags=["powers"],
+             summary="How these orders would be read now (nothing is recorded)")
+def check_orders(game: str, power: str, body: CheckIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    gm = _gm(request)
+    pw = _power(gm, game, power)
+    gm.orders_on_record(game, pw, **who.acting())  # the same permission as reading the orders
+    st = gm.status(game)
+    pos = site.current_position(st)
+    if pos is None:
+        raise GMError(f"{game} has not started")
+    options = site.load_rules(st["rules"], default=load_variant(st["variant"]).default_rules)
+    return site.answers_for(pos, pw, _text(body.orders), options)
+
+
+@router.get("/games/{game}/powers/{power}/options", tags=["powers"], summary="Every legal order of the power now")
+def get_options(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
+    gm = _gm(request)
+    pw = _power(gm, game, power)
+    gm.orders_on_record(game, pw, **who.acting())
+    st = gm.status(game)
+    pos = site.current_position(st)
+    if pos is None:
+        raise GMError(f"{game} has not started")
+    options = site.load_rules(st["rules"], default=load_variant(st["variant"]).default_rules)
+    return site.legal_options(pos, pw, options)
+
+
+@router.post("/games/{game}/powers/{power}/ready", tags=["powers"], summary="Mark the power ready (early movement)")
+def post_ready(game: str, power: str, body: ReadyIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    done = _gm(request).set_ready(game, power, body.ready, **who.acting())
+    return {"ready": body.ready, "processed": done}
+
+
+# -- press and votes --------------------------------------------------------------------
+
+
+@router.get("/games/{game}/press", tags=["press"],
+            summary="The press: public without a credential; with a player's, what its power may read; all for the GM")
+def get_press(game: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
+    gm = _gm(request)
+    if who.is_gm:
+        rows = gm.press(game)
+    elif who.credential:
+        rows = gm.press(game, None, credential=who.credential)
+    else:
+        return site.public_press(gm, game)
+    return [{**p, "sent_at": p["sent_at"].isoformat()} for p in rows]
+
+
+@router.post("/games/{game}/press", tags=["press"], status_code=201,
+             summary="Send a public release or a letter to some powers (the GM: a notice, or a power's release)")
+def post_press(game: str, body: PressIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    gm = _gm(request)
+    if who.is_gm:
+        pid = gm.post_press(game, body.text, power=body.power, to=body.to, anonymous=body.anonymous, by_gm=True)
+    else:
+        if body.power is not None:
+            raise WebError(403, "a player sends press as its own power: leave out 'power'")
+        pid = gm.post_press(game, body.text, to=body.to, anonymous=body.anonymous, **who.acting())
+    return {"id": pid}
+
+
+@router.get("/games/{game}/proposals", tags=["press"], summary="Open draw and concession proposals")
+def get_proposals(game: str, request: Request) -> list[dict[str, Any]]:
+    return [site.public_proposal(p) for p in _gm(request).proposals(game)]
+
+
+@router.post("/games/{game}/proposals", tags=["press"], status_code=201, summary="Propose a draw or a concession")
+def post_proposal(game: str, body: ProposalIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    gm = _gm(request)
+    if body.power is not None and not who.is_gm:
+        raise WebError(403, "a player proposes as its own power: leave out 'power'")
+    kwargs = {"power": body.power, "by_gm": True} if who.is_gm else who.acting()
+    pid = gm.propose(game, kind=body.kind, powers=body.powers, concede_to=body.concede_to, **kwargs)
+    return {"id": pid}
+
+
+@router.post("/games/{game}/proposals/{proposal}/votes", tags=["press"], summary="Vote yes or no on a proposal")
+def post_vote(game: str, proposal: int, body: VoteIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    gm = _gm(request)
+    if body.power is not None and not who.is_gm:
+        raise WebError(403, "a player votes as its own power: leave out 'power'")
+    kwargs = {"power": body.power, "by_gm": True} if who.is_gm else who.acting()
+    return {"status": gm.vote(game, proposal, body.yes, **kwargs)}
+
+
+# -- GM actions -------------------------------------------------------------------------
+
+
+@router.post("/games/{game}/players", tags=["GM"], status_code=201, summary="Sign a player or a stand-by up")
+def post_player(game: str, body: JoinIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    return {"name": body.name, "credential": _gm(request).join_game(game, body.name, standby=body.standby)}
+
+
+@router.post("/games/{game}/start", tags=["GM"], summary="Draw the powers by lot (or assign them) and start")
+def post_start(game: str, body: StartIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    gm = _gm(request)
+    created = gm.assign_powers(game, body.assign) if body.assign else gm.draw_lots(game, body.seed)
+    return {"powers": created.powers, "seed": created.seed}
+
+
+def _processed(p: Any) -> dict[str, Any]:
+    return {"game": p.game, "phase": p.phase, "action": p.action, "next_phase": p.next_phase,
+            "deadline": p.deadline.isoformat() if p.deadline else None, "civil_disorder": list(p.civil_disorder),
+            "ended": p.ended, "results": list(p.results)}
+
+
+@router.post("/games/{game}/process", tags=["GM"], summary="Process the phase now (deadline or not)")
+def post_process(game: str, request: Request, who: Caller = Depends(gm_only)) -> list[dict[str, Any]]:
+    return [_processed(p) for p in _gm(request).process(game, force=True)]
+
+
+@router.post("/games/{game}/extend", tags=["GM"], summary="Extend the deadline by hours or to a time")
+def post_extend(game: str, body: ExtendIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    new = _gm(request).extend(game, hours=body.hours, until=_aware(body.until), reason=body.reason)
+    return {"deadline": new.isoformat()}
+
+
+@router.post("/games/{game}/pause", tags=["GM"], summary="Stop the clock")
+def post_pause(game: str, body: ReasonIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    _gm(request).pause(game, reason=body.reason)
+    return {"status": "paused"}
+
+
+@router.post("/games/{game}/resume", tags=["GM"], summary="Start the clock again")
+def post_resume(game: str, body: ResumeIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    new = _gm(request).resume(game, until=_aware(body.until), reason=body.reason)
+    return {"status": "active", "deadline": new.isoformat()}
+
+
+@router.post("/games/{game}/replace", tags=["GM"], summary="Put a new player on a power; returns the credential once")
+def post_replace(game: str, body: ReplaceIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    return {"power": body.power, "name": body.name,
+            "credential": _gm(request).replace_player(game, body.power, body.name, reason=body.reason)}
+
+
+@router.post("/games/{game}/correct", tags=["GM"], summary="Correct the last published phase")
+def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    gm = _gm(request)
+    rules = None
+    if body.rules:
+        current = gm.status(game)["rules"]
+        base = dict(current) if isinstance(current, dict) else {"preset": current}
+        rules = {**base, **{k: site.rule_value(v) for k, v in body.rules.items()}}
+    orders = {p: _text(o) for p, o in (body.orders or {}).items()} or None
+    c = gm.correct(game, body.reason, orders=orders, rules=rules)
+    return {"phase": c.phase, "reason": c.reason, "differences": list(c.differences), "next_phase": c.next_phase}
+
+
+@router.get("/games/{game}/verify", tags=["GM"], summary="Verify the record: chain, receipts, replay")
+def get_verify(game: str, request: Request, receipt: list[str] = Query(default=[]),
+               who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    r = _gm(request).verify(game, receipts=receipt)
+    return {"game": r.game, "ok": r.ok, "entries": r.entries, "phases_replayed": r.phases_replayed,
+            "receipts_checked": r.receipts_checked, "problems": list(r.problems)}
+
+
+@router.post("/games/{game}/draw", tags=["GM"], summary="The GM declares a draw")
+def post_draw(game: str, body: DrawIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    gm = _gm(request)
+    gm.declare_draw(game, powers=body.powers, reason=body.reason)
+    return {"result": gm.status(game)["result"]}
+
+
+@router.get("/games/{game}/record", tags=["GM"], summary="The whole record (phases with corrections, press, ledger)")
+def get_record(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    from fastapi.encoders import jsonable_encoder
+    return jsonable_encoder(_gm(request).history(game))

@@ -1,0 +1,56 @@
+"""`gamesmaster serve`: the website (and the mail intake, where installed) on the store."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TextIO
+
+from ..gm.errors import GMError
+from ..store import StoreError
+
+EXAMPLE = """examples:
+  gamesmaster serve                                  # http://127.0.0.1:8000, with the demo game
+  gamesmaster serve --host 0.0.0.0 --port 8080 --data /srv/gamesmaster --no-demo
+  GAMESMASTER_DATABASE_URL=postgresql://gm@dbhost/games gamesmaster serve
+"""
+
+
+def _error(message: str) -> Exception:
+    from ..cli import CommandError  # late: gamesmaster.cli imports this module
+    return CommandError(message)
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the website."""
+    from .server import Options, serve
+    if not 0 <= args.port <= 65535:
+        raise _error(f"port {args.port} is not a port number (0-65535)")
+    opts = Options(host=args.host, port=args.port, data=Path(args.data) if args.data else None, demo=args.demo,
+                   mail=not args.no_mail, smtp_port=args.smtp_port, worker_interval=args.worker_interval,
+                   new_gm_credential=args.new_gm_credential)
+    try:
+        return serve(opts, out)
+    except OSError as exc:
+        raise _error(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    except (StoreError, GMError) as exc:
+        raise _error(str(exc)) from None
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="run the website: games, war rooms, history, GM console, JSON API",
+                       description="Run the gamesmaster's website on the store (SQLite in the data directory, "
+                                   "or $GAMESMASTER_DATABASE_URL), with the deadline worker, and the e-mail "
+                                   "intake where it is installed.",
+                       epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--data", metavar="DIR", help="data directory (default $GAMESMASTER_DATA or ~/.local/share/gamesmaster)")
+    p.add_argument("--demo", action=argparse.BooleanOptionalAction, default=True,
+                   help="load the 1971 rulebook's sample game when there are no games (default: yes)")
+    p.add_argument("--smtp-port", type=int, default=2525, help="port of the e-mail intake (default 2525)")
+    p.add_argument("--no-mail", action="store_true", help="do not start the e-mail intake")
+    p.add_argument("--worker-interval", type=float, default=30.0, metavar="SECONDS",
+                   help="how often deadlines are checked (default 30)")
+    p.add_argument("--new-gm-credential", action="store_true", help="make a new GM credential (the old one stops working)")
+    p.set_defaults(func=cmd_serve)

@@ -1,0 +1,507 @@
+"""The pages: games, a game, history, rules, the war room and the GM console.
+
+GET pages are plain server-rendered HTML. Every POST is a form with the session's CSRF
+token and ends in a redirect back to the page (with a short message), except where a
+secret must be shown once (new credentials), which is rendered directly.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Optional
+from urllib.parse import quote
+from zoneinfo import ZoneInfo
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.datastructures import FormData
+
+from ..gm import Forbidden, Gamesmaster, GMError, Refused
+from ..gm.settings import parse_duration
+from ..variants import load_rules, load_variant
+from . import site
+from .app import WebError
+from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok
+
+router = APIRouter(include_in_schema=False)
+MAX_FIELD = 20000
+
+
+def _gm(request: Request) -> Gamesmaster:
+    return request.app.state.gm
+
+
+def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
+    return request.app.state.render(request, name, context, status)
+
+
+def _flash(request: Request, text: str, kind: str = "ok") -> None:
+    flashes = list(request.session.get("flash", []))
+    flashes.append([kind, text[:600]])
+    request.session["flash"] = flashes[-4:]
+
+
+def _back(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+async def form(request: Request) -> FormData:
+    """The posted form, once its CSRF token is checked."""
+    try:
+        data = await request.form()
+    except Exception:  # an unreadable body
+        raise WebError(400, "the form could not be read") from None
+    if not csrf_ok(request.session, data.get(CSRF_FIELD) if isinstance(data.get(CSRF_FIELD), str) else None):
+        raise WebError(403, "the form has expired or did not come from this site (CSRF check): reload the page and try again")
+    for key, value in data.multi_items():
+        if isinstance(value, str) and len(value) > MAX_FIELD:
+            raise WebError(400, f"the field {key!r} is too long")
+        if not isinstance(value, str):
+            raise WebError(400, "files cannot be uploaded here")
+    return data
+
+
+def _field(data: FormData, name: str, default: str = "") -> str:
+    value = data.get(name)
+    return value.strip() if isinstance(value, str) else default
+
+
+def _game_url(game: str, tail: str = "") -> str:
+    return f"/games/{quote(game, safe='')}{tail}"
+
+
+# -- public pages -----------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+def games_page(request: Request) -> HTMLResponse:
+    return _render(request, "games.html", {"games": site.games(_gm(request))})
+
+
+@router.get("/games/{game}", response_class=HTMLResponse)
+def game_page(game: str, request: Request) -> HTMLResponse:
+    gm = _gm(request)
+    view = site.game(gm, game)
+    svg = site.inline_svg(site.map_svg(gm, game)) if view["phase"] else None
+    return _render(request, "game.html", {"g": view, "map": svg})
+
+
+@router.get("/games/{game}/history", response_class=HTMLResponse)
+def history_page(game: str, request: Request, phase: Optional[str] = None) -> HTMLResponse:
+    gm = _gm(request)
+    st = gm.status(game)
+    rows = gm.results(game)
+    variant = load_variant(st["variant"])
+    steps = [r["phase"] for r in rows]
+    current = st["phase"] if st["status"] != "forming" else None
+    if phase is not None and phase.strip().lower() != "now":
+        wanted = site.parse_phase(phase)
+        if wanted not in steps and wanted != current:
+            raise WebError(404, f"{site.phase_title(wanted)} has not been published in {game}")
+        shown = wanted if wanted in steps else None
+    else:
+        shown = steps[-1] if steps and (phase is None) else None
+    record = site.phase_record(next(r for r in rows if r["phase"] == shown), variant) if shown else None
+    keys = steps + (["now"] if current and current not in steps else [])
+    here = shown or "now"
+    i = keys.index(here) if here in keys else len(keys) - 1
+    svg = site.inline_svg(site.map_svg(gm, game, shown)) if (shown or current) else None
+    chart = site.centre_chart(gm, game, st, rows)
+    return _render(request, "history.html", {
+        "g": site.summary(st), "record": record, "map": svg, "steps": keys, "here": here,
+        "prev": keys[i - 1] if i > 0 else None, "next": keys[i + 1] if i + 1 < len(keys) else None,
+        "chart": site.chart_svg(chart) if chart["labels"] else None, "chart_data": chart,
+        "current_title": st["phase_title"]})
+
+
+@router.get("/games/{game}/rules", response_class=HTMLResponse)
+def rules_page(game: str, request: Request) -> HTMLResponse:
+    gm = _gm(request)
+    return _render(request, "rules.html", {"r": site.rules_view(gm, game), "g": site.summary(gm.status(game))})
+
+
+@router.get("/games/{game}/map.svg")
+def map_svg(game: str, request: Request, phase: Optional[str] = None, results: bool = True) -> Response:
+    return Response(site.map_svg(_gm(request), game, phase, results=results), media_type="image/svg+xml")
+
+
+@router.get("/games/{game}/map.png")
+def map_png(game: str, request: Request, phase: Optional[str] = None, results: bool = True,
+            width: int = Query(1200, ge=200, le=4000)) -> Response:
+    png = site.map_png(_gm(request), game, phase, results=results, width=width)
+    name = f"{game}-{site.parse_phase(phase) if phase else 'now'}.png"
+    return Response(png, media_type="image/png", headers={"Content-Disposition": f'inline; filename="{name}"'})
+
+
+# -- the war room -----------------------------------------------------------------------
+
+
+def _credential(request: Request, game: str) -> str | None:
+    return (request.session.get("players") or {}).get(game)
+
+
+@router.get("/games/{game}/war-room", response_class=HTMLResponse)
+def war_room_page(game: str, request: Request) -> HTMLResponse:
+    gm = _gm(request)
+    credential = _credential(request, game)
+    if credential is None:
+        return _render(request, "sign_in.html", {"g": site.summary(gm.status(game))})
+    try:
+        who = gm.identify(game, credential)
+    except Forbidden:
+        players = dict(request.session.get("players") or {})
+        players.pop(game, None)
+        request.session["players"] = players
+        _flash(request, "Your credential no longer holds for this game (a new player may have been put on the power): "
+               "sign in again.", "error")
+        return _render(request, "sign_in.html", {"g": site.summary(gm.status(game))})
+    view = site.war_room(gm, game, credential, who)
+    svg = None
+    if view["game"]["phase"]:
+        mine = view["mine"]["orders"] if view.get("mine") else None
+        svg = site.inline_svg(site.map_svg(gm, game, orders={view["power"]: mine} if mine and view["power"] else None,
+                                           highlight=view["power"]))
+    return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"]})
+
+
+@router.post("/games/{game}/sign-in")
+def sign_in(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    gm = _gm(request)
+    credential = _field(data, "credential")
+    if not credential:
+        raise WebError(400, "enter your credential (the ID.SECRET you were given when the game was set up)")
+    try:
+        who = gm.identify(game, credential)
+    except Forbidden as exc:
+        _flash(request, str(exc), "error")
+        return _back(_game_url(game, "/war-room"))
+    players = dict(request.session.get("players") or {})
+    players[game] = credential
+    request.session["players"] = players
+    power = who["power"] or who.get("standby_for")
+    _flash(request, f"Signed in as {who['name']}" + (f", {power.capitalize()}." if power else "."))
+    return _back(_game_url(game, "/war-room"))
+
+
+@router.post("/games/{game}/sign-out")
+def sign_out(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    players = dict(request.session.get("players") or {})
+    players.pop(game, None)
+    request.session["players"] = players
+    _flash(request, "Signed out.")
+    return _back(_game_url(game))
+
+
+def _player(request: Request, game: str) -> tuple[str, str]:
+    """(credential, power) of the signed-in player; 401 if nobody is."""
+    credential = _credential(request, game)
+    if credential is None:
+        raise WebError(401, f"sign in to the war room of {game} first")
+    who = _gm(request).identify(game, credential)
+    power = who["power"] if who["role"] == "player" else who.get("standby_for")
+    if not power:
+        raise WebError(403, f"{who['name']} acts for no power in {game} now")
+    return credential, power
+
+
+@router.post("/games/{game}/war-room/orders")
+def war_room_orders(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    credential, power = _player(request, game)
+    text = _field(data, "orders")
+    phase = _field(data, "phase") or None
+    try:
+        sub = _gm(request).submit_orders(game, power, text, credential=credential, channel="web", phase=phase)
+    except Refused as exc:
+        _flash(request, f"{exc} (the refusal is recorded as ledger entry {exc.seq})", "error")
+        return _back(_game_url(game, "/war-room"))
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+        return _back(_game_url(game, "/war-room"))
+    bad = sum(1 for a in sub.answers if a.status != "accepted")
+    msg = (f"Orders received for {sub.phase_title}: {len(sub.answers) - bad} accepted"
+           + (f", {bad} not valid (see the answers)" if bad else "") + ". Keep the receipt shown under 'On record'.")
+    if sub.processed:
+        msg += f" Every power concerned has ordered: {', '.join(site.phase_title(p) for p in sub.processed)} processed."
+    _flash(request, msg, "error" if bad else "ok")
+    return _back(_game_url(game, "/war-room"))
+
+
+@router.post("/games/{game}/war-room/check")
+async def war_room_check(game: str, request: Request) -> JSONResponse:
+    """The answers to orders being written (JSON, for the war room's script; nothing is recorded)."""
+    if not csrf_ok(request.session, request.headers.get(CSRF_HEADER)):
+        raise WebError(403, "CSRF check failed: reload the page")
+    try:
+        body = await request.json()
+    except ValueError:
+        raise WebError(400, "malformed JSON") from None
+    text = body.get("orders") if isinstance(body, dict) else None
+    if not isinstance(text, str) or len(text) > MAX_FIELD:
+        raise WebError(422, "orders: a text is required")
+    from starlette.concurrency import run_in_threadpool
+    return JSONResponse(await run_in_threadpool(_check, request, game, text))
+
+
+def _check(request: Request, game: str, text: str) -> dict[str, Any]:
+    credential, power = _player(request, game)
+    gm = _gm(request)
+    st = gm.status(game)
+    pos = site.current_position(st)
+    if pos is None:
+        raise GMError(f"{game} has not started")
+    options = load_rules(st["rules"], default=load_variant(st["variant"]).default_rules)
+    return site.answers_for(pos, power, text, options)
+
+
+@router.post("/games/{game}/war-room/withdraw")
+def war_room_withdraw(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    credential, power = _player(request, game)
+    try:
+        _gm(request).withdraw_orders(game, power, credential=credential, channel="web")
+        _flash(request, "Your orders are withdrawn: the units will hold unless you send new ones.")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(_game_url(game, "/war-room"))
+
+
+@router.post("/games/{game}/war-room/ready")
+def war_room_ready(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    credential, power = _player(request, game)
+    ready = _field(data, "ready") == "1"
+    try:
+        done = _gm(request).set_ready(game, power, ready, credential=credential)
+        _flash(request, ("Marked ready." if ready else "No longer ready.")
+               + (f" Everyone is ready: {', '.join(site.phase_title(p) for p in done)} processed." if done else ""))
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(_game_url(game, "/war-room"))
+
+
+@router.post("/games/{game}/war-room/press")
+def war_room_press(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    credential, power = _player(request, game)
+    to = [p for p in data.getlist("to") if isinstance(p, str) and p]
+    try:
+        _gm(request).post_press(game, _field(data, "text"), to=to or None, anonymous=_field(data, "anonymous") == "1",
+                                credential=credential)
+        _flash(request, "Sent " + ("to " + ", ".join(p.capitalize() for p in to) if to else "to everyone") + ".")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(_game_url(game, "/war-room") + "#press")
+
+
+@router.post("/games/{game}/war-room/propose")
+def war_room_propose(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    credential, power = _player(request, game)
+    kind = _field(data, "kind") or "draw"
+    powers = [p for p in data.getlist("powers") if isinstance(p, str) and p]
+    try:
+        pid = _gm(request).propose(game, kind=kind, powers=powers or None, concede_to=_field(data, "concede_to") or None,
+                                   credential=credential)
+        _flash(request, f"Proposal {pid} is open; you have voted yes.")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(_game_url(game, "/war-room") + "#votes")
+
+
+@router.post("/games/{game}/war-room/vote")
+def war_room_vote(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    credential, power = _player(request, game)
+    try:
+        proposal = int(_field(data, "proposal"))
+    except ValueError:
+        raise WebError(400, "which proposal? (a number)") from None
+    yes = _field(data, "vote") == "yes"
+    try:
+        status = _gm(request).vote(game, proposal, yes, credential=credential)
+        _flash(request, f"You voted {'yes' if yes else 'no'} on proposal {proposal}: it is {status}.")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(_game_url(game, "/war-room") + "#votes")
+
+
+# -- the GM console -----------------------------------------------------------------------
+
+
+def _require_gm(request: Request) -> None:
+    if not request.session.get("gm"):
+        raise WebError(401, "the GM console needs the GM credential: sign in at /gm")
+
+
+@router.get("/gm", response_class=HTMLResponse)
+def gm_page(request: Request) -> HTMLResponse:
+    if not request.session.get("gm"):
+        return _render(request, "gm_sign_in.html", {})
+    return _render(request, "gm_console.html", {"games": site.games(_gm(request)), "cat": site.catalogue(),
+                                                "form": {}})
+
+
+@router.post("/gm/sign-in")
+def gm_sign_in(request: Request, data: FormData = Depends(form)) -> Response:
+    if request.app.state.secrets.check_gm(_field(data, "credential")):
+        request.session["gm"] = True
+        _flash(request, "Signed in as the gamesmaster.")
+    else:
+        _flash(request, "That is not the GM credential.", "error")
+    return _back("/gm")
+
+
+@router.post("/gm/sign-out")
+def gm_sign_out(request: Request, data: FormData = Depends(form)) -> Response:
+    request.session.pop("gm", None)
+    _flash(request, "Signed out of the GM console.")
+    return _back("/")
+
+
+@router.post("/gm/games", response_class=HTMLResponse)
+def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
+    _require_gm(request)
+    gm = _gm(request)
+    game_id = _field(data, "id")
+    variant = _field(data, "variant") or "standard"
+    preset = _field(data, "preset") or None
+    overrides = {}
+    for key, value in data.multi_items():
+        if key.startswith("opt_") and isinstance(value, str) and value.strip():
+            overrides[key[4:]] = site.rule_value(value)
+    try:
+        rules: Any = preset
+        if overrides:
+            rules = {"preset": preset or load_variant(variant).default_rules, **overrides}
+        end_year = _field(data, "end_year")
+        settings = site.build_settings(
+            press=_field(data, "press") or "full", tz=_field(data, "tz") or "UTC", movement=_field(data, "movement"),
+            min_gap=_field(data, "min_gap"), retreats=_field(data, "retreats"), adjustments=_field(data, "adjustments"),
+            grace=_field(data, "grace"), replacement=_field(data, "replacement") or "none",
+            early_movement=_field(data, "early_movement") == "1", draw_vote=_field(data, "draw_vote") or "unanimous",
+            end_year=int(end_year) if end_year.isdigit() else None)
+        if end_year and not end_year.isdigit():
+            raise GMError(f"end year {end_year!r} is not a year")
+        seed = _field(data, "seed")
+        if seed and not seed.lstrip("-").isdigit():
+            raise GMError(f"seed {seed!r}: a whole number, or leave it empty")
+        created = gm.create_game(game_id, title=_field(data, "title") or None, variant=variant, rules=rules,
+                                 settings=settings, players=site.names(_field(data, "players")),
+                                 standbys=site.names(_field(data, "standbys")), seed=int(seed) if seed else None,
+                                 start=_field(data, "start", "1") == "1")
+    except Exception as exc:
+        if not isinstance(exc, (GMError, ValueError)):
+            raise
+        message = str(exc)
+        return _render(request, "gm_console.html", {"games": site.games(gm), "cat": site.catalogue(),
+                                                    "error": message, "form": dict(data.multi_items()),
+                                                    "opts_open": bool(overrides)}, status=400)
+    return _render(request, "gm_shown_once.html", {
+        "title": f"Game {created.game} created", "game": created.game,
+        "lines": ([f"Powers drawn by lot with seed {created.seed} (on the record)."] if created.seed is not None
+                  else ["Powers assigned."] if created.powers else ["The game is forming: draw the lots when the players are in."]),
+        "credentials": [{"name": n, "power": created.powers.get(n), "credential": c} for n, c in created.credentials.items()]})
+
+
+@router.get("/gm/games/{game}", response_class=HTMLResponse)
+def gm_game_page(game: str, request: Request) -> HTMLResponse:
+    _require_gm(request)
+    gm = _gm(request)
+    st = gm.status(game)
+    view = site.game(gm, game)
+    variant = load_variant(st["variant"])
+    published = gm.results(game)
+    last = site.phase_record(published[-1], variant) if published else None
+    return _render(request, "gm_game.html", {"g": view, "st": st, "last": last, "proposals": gm.proposals(game),
+                                             "powers": site.powers_info(st["variant"]),
+                                             "tz": st["settings"]["schedule"]["tz"],
+                                             "press": [dict(p) for p in gm.press(game)][-30:]})
+
+
+def _when(text: str, tz: str) -> datetime:
+    try:
+        when = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
+    except ValueError:
+        raise GMError(f"time {text!r}: write it as YYYY-MM-DD HH:MM (in the game's time zone)") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=ZoneInfo(tz))
+    return when
+
+
+@router.post("/gm/games/{game}/{action}", response_class=HTMLResponse)
+def gm_action(game: str, action: str, request: Request, data: FormData = Depends(form)) -> Response:
+    _require_gm(request)
+    gm = _gm(request)
+    back = f"/gm/games/{quote(game, safe='')}"
+    reason = _field(data, "reason")
+    try:
+        if action == "start":
+            seed = _field(data, "seed")
+            created = gm.draw_lots(game, int(seed) if seed.lstrip("-").isdigit() else None)
+            _flash(request, f"Lots drawn with seed {created.seed}: " +
+                   ", ".join(f"{n} {p.capitalize()}" for n, p in created.powers.items()))
+        elif action in ("join", "standby"):
+            name = _field(data, "name")
+            secret = gm.join_game(game, name, standby=action == "standby")
+            return _render(request, "gm_shown_once.html", {
+                "title": f"{name} joins {game}", "game": game, "lines": [],
+                "credentials": [{"name": name, "power": "stand-by" if action == "standby" else None, "credential": secret}]})
+        elif action == "replace":
+            name, power = _field(data, "name"), _field(data, "power")
+            secret = gm.replace_player(game, power, name, reason=reason)
+            return _render(request, "gm_shown_once.html", {
+                "title": f"{name} now plays {power.capitalize()}", "game": game, "lines": [],
+                "credentials": [{"name": name, "power": power.upper(), "credential": secret}]})
+        elif action == "orders":
+            power = _field(data, "power")
+            sub = gm.submit_orders(game, power, _field(data, "orders"), by_gm=True,
+                                   channel=_field(data, "channel") or "in-person")
+            lines = [f"{a.text}: {a.message}" + ("; " + "; ".join(a.notes) if a.notes else "") for a in sub.answers]
+            _flash(request, f"Orders of {sub.power.capitalize()} entered ({len(lines)} orders). Receipt: {sub.receipt}. "
+                   + " | ".join(lines[:12]) + ("" if not sub.warnings else " | " + "; ".join(sub.warnings)))
+        elif action == "process":
+            done = gm.process(game, force=True)
+            _flash(request, "; ".join(f"{site.phase_title(p.phase)} {p.action}" +
+                                      (f", next {site.phase_title(p.next_phase)}" if p.next_phase else "") for p in done))
+        elif action == "extend":
+            until = _field(data, "until")
+            tz = gm.status(game)["settings"]["schedule"]["tz"]
+            if until:
+                gm.extend(game, until=_when(until, tz), reason=reason)
+            else:
+                gm.extend(game, hours=parse_duration(_field(data, "by") or "24h"), reason=reason)
+            _flash(request, f"Deadline extended to {gm.status(game)['deadline_text']}.")
+        elif action == "pause":
+            gm.pause(game, reason=reason)
+            _flash(request, "The game is paused.")
+        elif action == "resume":
+            until = _field(data, "until")
+            tz = gm.status(game)["settings"]["schedule"]["tz"]
+            gm.resume(game, until=_when(until, tz) if until else None, reason=reason)
+            _flash(request, f"The game resumes: orders due {gm.status(game)['deadline_text']}.")
+        elif action == "correct":
+            power, text, rule = _field(data, "power"), _field(data, "orders"), _field(data, "rule")
+            orders = {power: text} if power else None
+            rules = None
+            if rule:
+                name, eq, value = rule.partition("=")
+                if not eq:
+                    raise GMError("a corrected rule is written OPTION=VALUE, e.g. koning=false")
+                current = gm.status(game)["rules"]
+                base = dict(current) if isinstance(current, dict) else {"preset": current}
+                rules = {**base, name.strip(): site.rule_value(value)}
+            c = gm.correct(game, reason, orders=orders, rules=rules)
+            _flash(request, f"{site.phase_title(c.phase)} corrected: " + ("; ".join(c.differences) or "results unchanged"))
+        elif action == "verify":
+            receipts = [r.strip() for r in _field(data, "receipts").splitlines() if r.strip()]
+            r = gm.verify(game, receipts=receipts)
+            return _render(request, "gm_verify.html", {"r": r, "game": game})
+        elif action == "press":
+            sender = _field(data, "power") or None
+            gm.post_press(game, _field(data, "text"), power=sender, by_gm=True)
+            _flash(request, "Notice published." if not sender else f"{sender.capitalize()}'s release entered.")
+        elif action == "draw":
+            gm.declare_draw(game, reason=reason)
+            _flash(request, "The game is declared drawn.")
+        else:
+            raise WebError(404, f"the GM console has no action {action!r}")
+    except Refused as exc:
+        _flash(request, f"{exc} (recorded as ledger entry {exc.seq})", "error")
+    except (GMError, ValueError) as exc:
+        _flash(request, str(exc), "error")
+    return _back(back)

@@ -1,0 +1,154 @@
+// The war room: pick orders by clicking on the map or on a unit's legal orders, and see
+// at once how the gamesmaster reads what is written (the same answers as on sending).
+(function () {
+  var textarea = document.getElementById("orders");
+  if (!textarea) return;
+  var map = document.getElementById("map");
+  var hint = document.getElementById("hint");
+  var answersBox = document.getElementById("live-answers");
+  var csrf = document.querySelector('meta[name="csrf-token"]').content;
+  var units = {};            // key (province or "adjust") -> list of {text, unit, dest, kind, provinces}
+  document.querySelectorAll("details.unit").forEach(function (d) {
+    var key = d.getAttribute("data-key");
+    units[key] = [];
+    d.querySelectorAll("button.opt").forEach(function (b) {
+      var o = {text: b.getAttribute("data-order"), unit: b.getAttribute("data-unit"), dest: b.getAttribute("data-dest"),
+               kind: b.getAttribute("data-kind"), provinces: (b.getAttribute("data-provinces") || "").split(" ")};
+      units[key].push(o);
+      b.addEventListener("click", function () { addOrder(o); });
+    });
+    d.addEventListener("toggle", function () { if (d.open) select(key, true); });
+  });
+  var selected = null;
+
+  function unitKey(line) {          // the province of the unit a written order is for, roughly
+    var t = line.trim().toUpperCase().replace(/[.,]/g, " ").split(/\s+/);
+    if (t.length < 2) return null;
+    var i = (t[0] === "A" || t[0] === "F" || t[0] === "ARMY" || t[0] === "FLEET") ? 1 : 0;
+    return (t[i] || "").split("/")[0].slice(0, 3);
+  }
+  function addOrder(o) {
+    var lines = textarea.value.split("\n");
+    var cut = lines.findIndex(function (l) { return /^\s*next( season)?\s*:/i.test(l); });
+    var head = cut < 0 ? lines : lines.slice(0, cut), tail = cut < 0 ? [] : lines.slice(cut);
+    head = head.filter(function (l) { return l.trim() !== ""; });
+    if (o.unit && o.kind !== "build") {
+      head = head.filter(function (l) { return unitKey(l) !== o.unit; });
+    }
+    if (head.indexOf(o.text) < 0) head.push(o.text);
+    textarea.value = head.join("\n") + (tail.length ? "\n\n" + tail.join("\n") : "") + "\n";
+    say("Added: " + o.text + ". Click the next unit, or send your orders.", []);
+    deselect();
+    check();
+  }
+  function say(text, candidates) {
+    if (!hint) return;
+    hint.textContent = text;
+    if (candidates && candidates.length) {
+      var box = document.createElement("div");
+      box.className = "candidates";
+      candidates.forEach(function (o) {
+        var b = document.createElement("button");
+        b.type = "button"; b.textContent = o.text;
+        b.addEventListener("click", function () { addOrder(o); });
+        box.appendChild(b);
+      });
+      hint.appendChild(box);
+    }
+  }
+  function mark(province, on) {
+    if (!map || !province) return;
+    map.querySelectorAll('path.space[data-province="' + province + '"]').forEach(function (p) {
+      p.classList.toggle("picked", on);
+    });
+  }
+  function deselect() {
+    if (selected) mark(selected, false);
+    selected = null;
+    document.querySelectorAll("details.unit.selected").forEach(function (d) { d.classList.remove("selected"); });
+  }
+  function select(key, fromList) {
+    if (selected) mark(selected, false);
+    selected = key;
+    if (key !== "adjust") mark(key, true);
+    document.querySelectorAll("details.unit").forEach(function (d) {
+      d.classList.toggle("selected", d.getAttribute("data-key") === key);
+    });
+    var opts = units[key] || [];
+    if (key === "adjust") {
+      say("Click a home supply centre on the map to build there, or pick an order below.", opts.slice(0, 0));
+    } else {
+      say((opts[0] ? opts[0].text.split(" ").slice(0, 2).join(" ") : key) +
+          " selected: click where it should go, or a unit it should support or convoy.", []);
+    }
+  }
+  if (map) {
+    map.addEventListener("click", function (ev) {
+      var el = ev.target.closest("[data-province]");
+      if (!el) return;
+      var prov = el.getAttribute("data-province");
+      if (units.adjust) {
+        var builds = units.adjust.filter(function (o) { return o.provinces.indexOf(prov) >= 0; });
+        if (builds.length === 1) addOrder(builds[0]);
+        else if (builds.length) say("Orders for " + prov + ":", builds);
+        else say("No adjustment order involves " + prov + ".", []);
+        return;
+      }
+      if (selected === null || selected === prov) {
+        if (units[prov]) { select(prov); return; }
+        if (selected === prov) return;
+        say("Click one of your own units first.", []);
+        return;
+      }
+      var opts = units[selected] || [];
+      var moves = opts.filter(function (o) { return (o.kind === "move" || o.kind === "retreat") && o.dest === prov; });
+      var others = opts.filter(function (o) { return moves.indexOf(o) < 0 && o.provinces.indexOf(prov) >= 0; });
+      if (moves.length) {
+        var plain = moves.filter(function (o) { return o.text.indexOf("VIA") < 0; })[0] || moves[0];
+        addOrder(plain);
+        var rest = moves.filter(function (o) { return o !== plain; }).concat(others);
+        if (rest.length) say("Added: " + plain.text + ". Or instead:", rest);
+      } else if (others.length) {
+        say("Orders of " + selected + " involving " + prov + ":", others);
+      } else if (units[prov]) {
+        select(prov);
+      } else {
+        say(selected + " has no legal order involving " + prov + ".", []);
+      }
+    });
+  }
+
+  var timer = null, seq = 0;
+  function check() {
+    clearTimeout(timer);
+    timer = setTimeout(run, 350);
+  }
+  function run() {
+    var mine = ++seq;
+    fetch(location.pathname.replace(/\/war-room$/, "/war-room/check"), {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+      body: JSON.stringify({orders: textarea.value})
+    }).then(function (r) { return r.json(); }).then(function (data) {
+      if (mine !== seq || !answersBox) return;
+      answersBox.innerHTML = "";
+      if (data.detail) { li("invalid", data.detail); return; }
+      (data.answers || []).forEach(function (a) {
+        var item = li(a.status, "");
+        var t = document.createElement("span"); t.className = "text"; t.textContent = a.text;
+        item.appendChild(t);
+        item.appendChild(document.createTextNode(": " + a.message + (a.notes.length ? " (" + a.notes.join("; ") + ")" : "")));
+      });
+      (data.warnings || []).forEach(function (w) { li("warning", w); });
+      (data.clauses || []).forEach(function (c) { li("accepted", "next season, " + c); });
+      if (data.conditional_error) li("invalid", "next season: " + data.conditional_error);
+    }).catch(function () {});
+  }
+  function li(cls, text) {
+    var item = document.createElement("li");
+    item.className = cls; item.textContent = text;
+    answersBox.appendChild(item);
+    return item;
+  }
+  textarea.addEventListener("input", check);
+})();

@@ -1,0 +1,171 @@
+"""In a real browser (Debian's Chromium, headless, through Playwright) against the real server:
+the GM creates a game, seven players sign in and order (by text and by clicking on the map),
+the GM processes the season, and every player sees the results and the new map.
+
+Screenshots of the game page and a war room are saved in test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason=f"the browser tests need Debian's Chromium at {CHROMIUM} "
+                                       "(apt-get install chromium; the README's test command installs it)")
+
+from webtools import GM_CREDENTIAL  # noqa: E402
+
+ORDERS = {  # by text, in the forms players write
+    "AUSTRIA": "A Vie-Tri\nA Bud-Ser\nF Tri-Alb",
+    "ENGLAND": "F Lon.--North Sea\nA Liv.--Yor.\nF Edi.--Norw. Sea",
+    "GERMANY": "A Ber-Kie\nA Mun-Ruh\nF Kie-Den",
+    "ITALY": "A Ven-Pie\nA Rom-Ven\nF Nap-Ion",
+    "RUSSIA": "A Mos-Ukr\nA War-Gal\nF Sev-Bla\nF StP/sc-Bot",
+}
+CLICKED = ("FRANCE", "TURKEY")  # these two order by clicking on the map
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    import uvicorn
+
+    from gamesmaster.gm import Gamesmaster
+    from gamesmaster.store import Store
+    from gamesmaster.web.app import create_app
+    from gamesmaster.web.security import SiteSecrets
+    from gamesmaster.web.server import bind
+
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('browser') / 'gm.db'}")
+    app = create_app(Gamesmaster(store), SiteSecrets.for_testing(GM_CREDENTIAL))
+    sock = bind("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+    store.dispose()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                                    "--disable-component-update", "--no-first-run", "--disable-sync"])
+        yield b
+        b.close()
+
+
+def new_page(browser, base: str):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, base_url=base)
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    return page
+
+
+def test_seven_players_order_and_see_the_results(browser, live_server):
+    ARTIFACTS.mkdir(exist_ok=True)
+    # The GM signs in and creates the game; the credentials are shown once.
+    gm = new_page(browser, live_server)
+    gm.goto("/gm")
+    gm.fill("#credential", GM_CREDENTIAL)
+    gm.click("#gm-sign-in button")
+    gm.fill("#id", "seven")
+    gm.fill("#title", "Seven in the browser")
+    gm.fill("#players", "Ann, Bob, Cat, Dan, Eve, Fay, Gus")
+    gm.fill("#seed", "1901")
+    gm.click("#create-form button[type=submit]")
+    gm.wait_for_selector("table.credentials")
+    creds = {}
+    for row in gm.locator("table.credentials tbody tr").all():
+        cells = row.locator("td").all_inner_texts()
+        creds[cells[1].strip().upper()] = cells[2].strip()
+    assert len(creds) == 7, creds
+
+    players = {}
+    for power, secret in sorted(creds.items()):
+        page = new_page(browser, live_server)
+        page.goto("/games/seven/war-room")
+        page.fill("#credential", secret)
+        page.click("#sign-in button")
+        page.wait_for_selector("#orders")
+        assert power.capitalize() in page.inner_text("h2")
+        players[power] = page
+
+    # five order by text (any notation), answered at once order by order
+    for power, text in ORDERS.items():
+        page = players[power]
+        page.fill("#orders", text)
+        page.wait_for_selector("#live-answers li")  # the live answer as they type
+        page.click("#send-orders")
+        page.wait_for_selector(".flash.ok")
+        assert "Orders received for Spring 1901 movement" in page.inner_text(".flash.ok")
+        answers = page.locator("#on-record .answers li.accepted").count()
+        assert answers == len(text.splitlines()), page.inner_text("#on-record")
+
+    # two order by clicking: a unit on the map, then where it goes; and from a unit's list of legal orders
+    france = players["FRANCE"]
+    france.click('#map g.unit[data-province="PAR"]')
+    france.click('#map path.space[data-province="BUR"]')
+    france.click('#map g.unit[data-province="MAR"]')
+    france.click('#map path.space[data-province="SPA"]')
+    france.click('details.unit[data-key="BRE"] summary')
+    france.click('details.unit[data-key="BRE"] button.opt[data-order="F BRE - MAO"]')
+    assert france.input_value("#orders").split() == "A PAR - BUR A MAR - SPA F BRE - MAO".split()
+    france.wait_for_selector("#live-answers li.accepted")
+    france.click("#send-orders")
+    france.wait_for_selector(".flash.ok")
+    turkey = players["TURKEY"]
+    turkey.click('#map g.unit[data-province="CON"]')
+    turkey.click('#map path.space[data-province="BUL"]')
+    turkey.click('#map g.unit[data-province="ANK"]')
+    turkey.click('#map path.space[data-province="BLA"]')
+    turkey.click('#map g.unit[data-province="SMY"]')
+    turkey.click('#map path.space[data-province="ARM"]')
+    assert turkey.input_value("#orders").split("\n")[:3] == ["A CON - BUL", "F ANK - BLA", "A SMY - ARM"]
+    turkey.click("#send-orders")
+    turkey.wait_for_selector(".flash.ok")
+    turkey.screenshot(path=str(ARTIFACTS / "war-room.png"), full_page=True)
+
+    # before the deadline a power sees only its own orders; the game page shows who has ordered
+    assert "A PAR - BUR" not in players["ENGLAND"].content()
+    gm.goto("/games/seven")
+    assert gm.locator("td.ordered .yes").count() == 7
+
+    # the GM processes the season
+    gm.goto("/gm/games/seven")
+    gm.click("#process-now")
+    gm.wait_for_selector(".flash.ok")
+    assert "Spring 1901 movement adjudicated" in gm.inner_text(".flash.ok")
+
+    # every player sees the results and the new map
+    for power, page in players.items():
+        page.goto("/games/seven")
+        assert "Results: Spring 1901 movement" in page.inner_text("#results")
+        assert page.locator("#map svg").get_attribute("data-phase") == "F1901M"
+        results = page.inner_text("#results")
+        assert re.search(r"A PAR - BUR\s+succeeds", results) and re.search(r"F ANK - BLA\s+fails", results)
+        page.goto("/games/seven/war-room")
+        assert page.locator("#orders-card h3").inner_text() == "Orders for Fall 1901 movement"
+    players["FRANCE"].goto("/games/seven")
+    players["FRANCE"].screenshot(path=str(ARTIFACTS / "game.png"), full_page=True)
+    assert (ARTIFACTS / "game.png").stat().st_size > 10000
+    for page in [gm, *players.values()]:
+        page.context.close()

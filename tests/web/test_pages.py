@@ -1,0 +1,292 @@
+"""The pages: games, a game, history, rules, the war room and the GM console; sessions and CSRF."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from webtools import GM_CREDENTIAL
+
+
+def csrf(client, url: str = "/") -> str:
+    r = client.get(url)
+    m = re.search(r'name="csrf-token" content="([^"]+)"', r.text)
+    assert m, r.text[:500]
+    return m.group(1)
+
+
+def post(client, url: str, data: dict, page: str = "/"):
+    return client.post(url, data={**data, "csrf_token": csrf(client, page)}, follow_redirects=True)
+
+
+def sign_in(client, game: str, credential: str):
+    r = post(client, f"/games/{game}/sign-in", {"credential": credential}, f"/games/{game}/war-room")
+    assert r.status_code == 200
+    return r
+
+
+def gm_sign_in(client):
+    r = post(client, "/gm/sign-in", {"credential": GM_CREDENTIAL}, "/gm")
+    assert "Signed in as the gamesmaster" in plain(r)
+    return r
+
+
+def plain(r) -> str:
+    """The page's text as a reader sees it: no tags, entities read, spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", r.text)).split())
+
+
+def no_trace(r) -> None:
+    assert "Traceback" not in r.text and 'File "' not in r.text
+
+
+def test_games_page(client, game):
+    r = client.get("/")
+    assert r.status_code == 200
+    assert "Club game" in plain(r) and "Spring 1901 movement" in plain(r) and "Standard Diplomacy" in plain(r)
+    assert 'data-deadline="2030-05-09T12:00:00+00:00"' in r.text
+    assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_game_page_shows_map_ordered_flags_and_results(client, game, site_gm):
+    site_gm.submit_orders("club", "FRANCE", "A Par-Bur", credential=game["FRANCE"], channel="web")
+    r = client.get("/games/club")
+    assert r.status_code == 200
+    assert '<svg' in r.text and 'data-province="PAR"' in r.text
+    row = re.search(r'<tr data-power="FRANCE">.*?</tr>', r.text, re.S).group(0)
+    assert "received" in row
+    assert "not yet" in re.search(r'<tr data-power="ENGLAND">.*?</tr>', r.text, re.S).group(0)
+    assert "Par-Bur" not in r.text and "PAR - BUR" not in r.text  # secret until the deadline
+    site_gm.process("club", force=True)
+    r = client.get("/games/club")
+    assert "Results: Spring 1901 movement" in plain(r) and "A PAR - BUR" in plain(r) and "succeeds" in plain(r)
+
+
+def test_history_steps_and_chart(client, game, site_gm):
+    site_gm.submit_orders("club", "RUSSIA", "A War-Gal", credential=game["RUSSIA"], channel="web")
+    site_gm.process("club", force=True)
+    site_gm.process("club", force=True)
+    r = client.get("/games/club/history")
+    assert r.status_code == 200
+    assert "Fall 1901 movement" in plain(r) and 'class="chart"' in r.text
+    r = client.get("/games/club/history?phase=S1901M")
+    assert "A WAR - GAL" in plain(r) and 'rel="next"' in r.text and 'rel="prev"' not in r.text
+    r = client.get("/games/club/history?phase=now")
+    assert "The board now" in plain(r)
+    r = client.get("/games/club/history?phase=S1907M")
+    assert r.status_code == 404 and "has not been published" in plain(r)
+    r = client.get("/games/club/history?phase=banana")
+    assert r.status_code == 400 and "does not parse" in plain(r)
+    no_trace(r)
+
+
+def test_rules_page_in_words(client, game):
+    r = client.get("/games/club/rules")
+    assert r.status_code == 200
+    assert "Koning" in plain(r) and "How the game is run" in plain(r) and "Public announcements and private letters" in plain(r)
+
+
+def test_unknown_pages_are_clear_404s(client):
+    for url in ("/games/nosuch", "/games/nosuch/war-room", "/nowhere", "/gm/games/nosuch"):
+        r = client.get(url)
+        assert r.status_code in (401, 404), url
+        assert r.headers["content-type"].startswith("text/html")
+        no_trace(r)
+    assert "no game 'nosuch'" in html.unescape(client.get("/games/nosuch").text)
+    r = client.put("/games/nosuch")
+    assert r.status_code == 405 and "not allowed" in plain(r)
+
+
+def test_forms_need_the_csrf_token(client, game):
+    r = client.post("/games/club/sign-in", data={"credential": game["FRANCE"]})
+    assert r.status_code == 403 and "CSRF" in plain(r)
+    r = client.post("/games/club/sign-in", data={"credential": game["FRANCE"], "csrf_token": "forged"})
+    assert r.status_code == 403
+    r = client.post("/gm/sign-in", data={"credential": GM_CREDENTIAL})
+    assert r.status_code == 403
+    r = client.post("/games/club/war-room/check", json={"orders": "A Par-Bur"})
+    assert r.status_code == 403
+
+
+def test_session_cookie_is_signed_http_only_and_lax(client, game, app):
+    from fastapi.testclient import TestClient
+    r = client.get("/")
+    cookie = r.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
+    with TestClient(app, base_url="https://testserver") as secure:
+        assert "Secure" in secure.get("/").headers["set-cookie"]
+    # a tampered cookie is ignored: no session, no GM
+    client.cookies.set("gm_session", cookie.split(";")[0].split("=", 1)[1][:-3] + "abc")
+    r = client.get("/gm")
+    assert "GM credential" in plain(r) and "Create a game" not in r.text
+
+
+def test_war_room_sign_in_orders_and_secrecy(client, game, app):
+    r = client.get("/games/club/war-room")
+    assert "Sign in to your war room" in plain(r)
+    r = post(client, "/games/club/sign-in", {"credential": "1.wrong"}, "/games/club/war-room")
+    assert "not valid" in plain(r) and "Sign in to your war room" in plain(r)
+    r = sign_in(client, "club", game["FRANCE"])
+    assert "Signed in as Cat, France" in plain(r) and "France war room" in plain(r)
+    assert "A PAR - BUR" in plain(r)  # a legal option, as a button
+    token = csrf(client, "/games/club/war-room")
+    r = client.post("/games/club/war-room/check", json={"orders": "A Par-Bur\nA Par-Mos"}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 200 and [a["status"] for a in r.json()["answers"]] == ["accepted", "invalid"]
+    r = post(client, "/games/club/war-room/orders", {"orders": "A Par-Bur\nA Mar-Spa\nF Bre-Mid", "phase": "S1901M"},
+             "/games/club/war-room")
+    assert "Orders received for Spring 1901 movement: 3 accepted" in plain(r) and "Receipt: club#" in plain(r)
+    assert re.search(r"Receipt: club#\d+:[0-9a-f]{64}:[0-9a-f]{64}", plain(r))
+    assert "accepted as 'F BRE - MAO'" in plain(r)
+    # another player, in another browser, sees none of it
+    from fastapi.testclient import TestClient
+    with TestClient(app) as other:
+        sign_in(other, "club", game["ENGLAND"])
+        page = plain(other.get("/games/club/war-room"))
+        assert "England war room" in page and "PAR - BUR" not in page and "Mar-Spa" not in page
+    r = post(client, "/games/club/war-room/withdraw", {}, "/games/club/war-room")
+    assert "withdrawn" in plain(r)
+    r = post(client, "/games/club/sign-out", {}, "/games/club/war-room")
+    assert "Signed out" in plain(r)
+    r = client.post("/games/club/war-room/orders", data={"orders": "A Par-Bur", "csrf_token": csrf(client)})
+    assert r.status_code == 401 and "sign in" in plain(r)
+
+
+def test_war_room_late_orders_press_and_votes(client, game, clock):
+    sign_in(client, "club", game["ITALY"])
+    r = post(client, "/games/club/war-room/press", {"text": "Lepanto, anyone?", "to": "TURKEY"}, "/games/club/war-room")
+    assert "Sent to Turkey" in plain(r) and "Lepanto, anyone?" in plain(r)
+    r = post(client, "/games/club/war-room/propose", {"kind": "draw"}, "/games/club/war-room")
+    assert "Proposal 1 is open" in plain(r)
+    r = post(client, "/games/club/war-room/vote", {"proposal": "1", "vote": "no"}, "/games/club/war-room")
+    assert "You voted no on proposal 1" in plain(r)
+    r = post(client, "/games/club/war-room/vote", {"proposal": "x", "vote": "no"}, "/games/club/war-room")
+    assert r.status_code == 400
+    clock.advance(days=5)
+    r = post(client, "/games/club/war-room/orders", {"orders": "A Ven H"}, "/games/club/war-room")
+    assert "refused: late" in plain(r)
+
+
+def test_gm_console_sign_in(client):
+    r = client.get("/gm")
+    assert "GM credential" in plain(r)
+    r = post(client, "/gm/sign-in", {"credential": "gm.nope"}, "/gm")
+    assert "That is not the GM credential" in plain(r)
+    r = client.post("/gm/games", data={"id": "x", "csrf_token": csrf(client, "/gm")})
+    assert r.status_code == 401
+    gm_sign_in(client)
+    assert "Create a game" in client.get("/gm").text
+
+
+def test_gm_console_creates_a_game_and_shows_credentials_once(client):
+    gm_sign_in(client)
+    r = post(client, "/gm/games", {"id": "club8", "title": "Club 8", "variant": "standard", "preset": "2023",
+                                   "players": "Ann, Bob, Cat", "standbys": "Sam", "press": "public", "tz": "UTC",
+                                   "movement": "72h", "opt_koning": "false", "start": "1", "seed": "7"}, "/gm")
+    assert r.status_code == 200 and "Game club8 created" in plain(r) and "seed 7" in plain(r)
+    secrets = re.findall(r'<span class="secret" data-player="([^"]+)">([^<]+)</span>', r.text)
+    assert [n for n, _ in secrets] == ["Ann", "Bob", "Cat", "Sam"]
+    assert "changed for this game" in client.get("/games/club8/rules").text
+    r = post(client, "/gm/games", {"id": "club8"}, "/gm")
+    assert r.status_code == 400 and "already a game" in plain(r) and "Create a game" in plain(r)
+    r = post(client, "/gm/games", {"id": "club10", "movement": "whenever"}, "/gm")
+    assert r.status_code == 400 and "duration" in plain(r)
+
+
+def test_gm_console_actions(client, game, site_gm):
+    gm_sign_in(client)
+    page = "/gm/games/club"
+    assert "Enter orders handed over in person" in client.get(page).text
+    r = post(client, "/gm/games/club/orders", {"power": "ENGLAND", "orders": "F Lon-Nth\nA Lvp-Yor"}, page)
+    assert "Orders of England entered" in plain(r)
+    assert site_gm.orders_on_record("club", "ENGLAND", by_gm=True)[0]["entered_by"] == "GM"
+    r = post(client, "/gm/games/club/extend", {"by": "24h", "reason": "postal strike"}, page)
+    assert "Deadline extended" in plain(r)
+    r = post(client, "/gm/games/club/extend", {"until": "yesterday"}, page)
+    assert "YYYY-MM-DD HH:MM" in plain(r)
+    r = post(client, "/gm/games/club/pause", {"reason": "holiday"}, page)
+    assert "The game is paused" in plain(r)
+    r = post(client, "/gm/games/club/resume", {}, page)
+    assert "The game resumes" in plain(r)
+    r = post(client, "/gm/games/club/process", {}, page)
+    assert "Spring 1901 movement adjudicated" in plain(r)
+    r = post(client, "/gm/games/club/correct", {"reason": "England's slip read F Lon-Eng", "power": "ENGLAND",
+                                                 "orders": "F Lon-Eng\nA Lvp-Yor"}, page)
+    assert "Spring 1901 movement corrected" in plain(r)
+    r = post(client, "/gm/games/club/replace", {"power": "ITALY", "name": "Ken", "reason": "moved away"}, page)
+    assert "Ken now plays Italy" in plain(r) and 'class="secret"' in r.text
+    r = post(client, "/gm/games/club/standby", {"name": "Sam"}, page)
+    assert "Sam joins club" in plain(r)
+    r = post(client, "/gm/games/club/press", {"text": "Deadlines move to Wednesdays."}, page)
+    assert "Notice published" in plain(r)
+    r = post(client, "/gm/games/club/verify", {"receipts": ""}, page)
+    assert "The record holds" in plain(r)
+    r = post(client, "/gm/games/club/nonsense", {}, page)
+    assert r.status_code == 404
+    r = post(client, "/gm/games/club/draw", {"reason": "agreed in the pub"}, page)
+    assert "declared drawn" in plain(r)
+    assert site_gm.status("club")["status"] == "finished"
+
+
+def test_gm_console_forming_game_start(client, site_gm):
+    site_gm.create_game("later", players=["Ann", "Bob"], start=False)
+    gm_sign_in(client)
+    r = post(client, "/gm/games/later/join", {"name": "Cat"}, "/gm/games/later")
+    assert "Cat joins later" in plain(r)
+    r = post(client, "/gm/games/later/start", {"seed": "12"}, "/gm/games/later")
+    assert "Lots drawn with seed 12" in plain(r)
+
+
+def test_png_export_of_a_season(client, game, site_gm):
+    site_gm.process("club", force=True)
+    r = client.get("/games/club/map.png?phase=S1901M&width=600")
+    assert r.status_code == 200 and r.content.startswith(b"\x89PNG") and r.headers["content-type"] == "image/png"
+    r = client.get("/games/club/map.svg?phase=S1901M")
+    assert r.status_code == 200 and "<svg" in r.text
+
+
+@pytest.mark.parametrize("url", ["/games/club/war-room/orders", "/gm/games", "/gm/games/club/process",
+                                 "/games/club/sign-in"])
+def test_odd_form_bodies_are_4xx(client, game, url):
+    for kwargs in ({"content": b"\xff\xfe garbage", "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
+                   {"json": {"csrf_token": 1}}, {"content": b"", "headers": {}}):
+        r = client.post(url, **kwargs)
+        assert 400 <= r.status_code < 500, (url, kwargs, r.status_code)
+        no_trace(r)
+
+
+def test_pages_of_a_game_not_yet_started(client, site_gm):
+    site_gm.create_game("later", players=["Ann"], start=False)
+    for url in ("/", "/games/later", "/games/later/history", "/games/later/rules", "/games/later/war-room"):
+        r = client.get(url)
+        assert r.status_code == 200, url
+    assert "Waiting for the lots to be drawn" in plain(client.get("/games/later"))
+    r = client.get("/games/later/map.svg")
+    assert r.status_code == 400 and "has not started" in plain(r)
+
+
+def test_what_players_write_is_escaped(client, game, site_gm):
+    site_gm.post_press("club", "<script>alert('x')</script>", credential=game["ITALY"])
+    site_gm.submit_orders("club", "ITALY", "<img src=x onerror=alert(1)>", credential=game["ITALY"], channel="web")
+    site_gm.process("club", force=True)
+    for url in ("/games/club", "/games/club/history?phase=S1901M"):
+        r = client.get(url)
+        assert "<script>alert" not in r.text and "<img src=x" not in r.text
+        assert "&lt;script&gt;" in r.text or "&lt;img" in r.text
+
+
+def test_war_room_in_the_adjustments_offers_builds(client, site_gm):
+    position = {"variant": "standard", "phase": "W1901A",
+                "units": {"FRANCE": ["A BUR", "A SPA", "F MAO"], "ENGLAND": ["F LON"]},
+                "centers": {"FRANCE": ["PAR", "MAR", "BRE", "SPA"], "ENGLAND": ["LON"]}}
+    created = site_gm.create_game("winter", players=["Cat", "Bob"], assign={"Cat": "FRANCE", "Bob": "ENGLAND"},
+                                  position=position)
+    sign_in(client, "winter", created.credentials["Cat"])
+    r = client.get("/games/winter/war-room")
+    text = plain(r)
+    assert "Orders for Winter 1901 adjustments" in text and "Builds" in text
+    assert 'data-order="A PAR B"' in r.text and 'data-order="F BRE B"' in r.text and 'data-order="WAIVE"' in r.text
+    r = post(client, "/games/winter/war-room/orders", {"orders": "Build A Par"}, "/games/winter/war-room")
+    assert "Every power concerned has ordered: Winter 1901 adjustments processed" in plain(r)
+    assert site_gm.status("winter")["phase"] == "S1902M"
