@@ -7,7 +7,7 @@ from typing import Iterable, Mapping
 
 from . import legality
 from .adjustments import adjudicate_adjustments, adjustments_due
-from .movement import MovementResolver, Verdict, ambiguous_convoys
+from .movement import MovementResolver, ambiguous_convoys
 from .notation import Reading, parse_order
 from .options import RuleOptions
 from .orders import (ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, Support, Waive,
@@ -23,22 +23,23 @@ SUCCEEDS, FAILS, INVALID = "succeeds", "fails", "invalid"
 class Outcome:
     """What became of one submitted order, with the reason in plain words."""
 
-    __slots__ = ("power", "text", "order", "result", "_reason", "notes")
+    __slots__ = ("power", "text", "order", "result", "_reason", "_province", "notes")
 
     def __init__(self, power: str, text: str, order: Order | None, result: str,
-                 reason: "str | Verdict", notes: tuple[str, ...] = ()) -> None:
+                 reason: "str | MovementResolver", notes: tuple[str, ...] = (), province: str = "") -> None:
         self.power = power
         self.text = text
         self.order = order
         self.result = result  # succeeds, fails or invalid
-        self._reason = reason
+        self._reason = reason  # a movement's reasons are worked out when read
+        self._province = province
         self.notes = notes
 
     @property
     def reason(self) -> str:
         """Why the order succeeded, failed or was invalid, in plain words."""
         if not isinstance(self._reason, str):
-            self._reason = self._reason.reason
+            self._reason = self._reason.explain(self._province)
         return self._reason
 
     def __repr__(self) -> str:
@@ -181,12 +182,11 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
         if i in done:
             continue
         power, reading = readings[i]
-        verdict = result.verdicts[pid]
-        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if verdict.succeeded else FAILS,
-                          verdict, reading.notes)
+        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if result.succeeded[pid] else FAILS,
+                          result.resolver, reading.notes, pid)
     for i, first in repeats.items():
         done[i] = _repeat(done[first], *readings[i])
-    dislodged = tuple(Dislodgement(d.unit, d.attacker, d.convoyed, d.retreats) for d in result.dislodged)
+    dislodged = result.dislodged
     after = replace(position, units=result.units, dislodged=dislodged, standoffs=result.standoffs,
                     phase=position.phase.following())
     if not any(d.retreats for d in dislodged):

@@ -17,51 +17,22 @@ from . import convoys
 from .geography import Location, Map, UnitType
 from .options import RuleOptions
 from .orders import Convoy, Hold, Move, Order, Support, describe_order, describe_unit, short
-from .position import Position, Unit
+from .position import Dislodgement, Position, Unit
 
 _RESOLVED = 2
 _ARMY = UnitType.ARMY
 _NO_GUESS = 1 << 30
 
 
-class Verdict:
-    """What became of one unit's order in a movement phase; the reason is worked out when read."""
-
-    __slots__ = ("succeeded", "dislodged_by", "_reason", "_province")
-
-    def __init__(self, succeeded: bool, reason: "str | MovementResolver", dislodged_by: str | None = None,
-                 province: str = "") -> None:
-        self.succeeded = succeeded
-        self.dislodged_by = dislodged_by  # province the dislodging unit came from
-        self._reason = reason
-        self._province = province
-
-    @property
-    def reason(self) -> str:
-        """The outcome in plain words."""
-        if not isinstance(self._reason, str):
-            self._reason = self._reason.explain(self._province)
-        return self._reason
-
-
-@dataclass(frozen=True)
-class Dislodged:
-    """A unit dislodged in the movement, with where its attacker came from."""
-
-    unit: Unit
-    attacker: str
-    convoyed: bool
-    retreats: tuple[Location, ...]
-
-
 @dataclass(frozen=True)
 class MovementResult:
     """The outcome of a movement phase: a verdict per ordered unit and the new board."""
 
-    verdicts: dict[str, Verdict]  # by the province the unit started in
+    succeeded: dict[str, bool]  # by the province the unit started in
     units: dict[str, Unit]  # units on the board afterwards (dislodged ones not included)
-    dislodged: tuple[Dislodged, ...]
+    dislodged: tuple[Dislodgement, ...]
     standoffs: frozenset[str]
+    resolver: "MovementResolver"  # explains each outcome when asked (resolver.explain)
 
 
 def ambiguous_convoys(position: Position, orders: dict[str, Order]) -> dict[str, str]:
@@ -471,7 +442,7 @@ class MovementResolver:
         moved = {p for p in self.live if result[p]}
         winners = {dest[p]: p for p in moved}
         new_units: dict[str, Unit] = {}
-        dislodged: list[Dislodged] = []
+        dislodged: list[Dislodgement] = []
         for p, unit in self.units.items():
             if p in moved:
                 continue
@@ -487,15 +458,9 @@ class MovementResolver:
             if dest not in new_units and sum(1 for q in movers if self.prevent_strength(q) > 0) >= 2)
         dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
         self._winners, self._moved = winners, moved
-        verdicts = {}
         succeeded = self._succeeded
-        for p in self.orders:
-            if p in moved:
-                verdicts[p] = Verdict(True, self, None, p)
-            else:
-                dislodger = winners.get(p)
-                verdicts[p] = Verdict(succeeded(p, moved, dislodger), self, dislodger, p)
-        return MovementResult(verdicts, new_units, tuple(dislodged), standoffs)
+        results = {p: p in moved or succeeded(p, moved, winners.get(p)) for p in self.orders}
+        return MovementResult(results, new_units, tuple(dislodged), standoffs, self)
 
     def _carried(self, fleet: str, army: str) -> bool:
         """Whether the army's convoy ran through this fleet (on a route of fleets that held)."""
@@ -505,10 +470,10 @@ class MovementResolver:
         dest = self.orders[army].dest.province  # type: ignore[union-attr]
         return any(fleet in route for route in convoys.routes(self.map, army, dest, held))
 
-    def _dislodged(self, unit: Unit, attacker: str) -> Dislodged:
-        return Dislodged(unit, attacker, bool(self.by_convoy.get(attacker)), ())
+    def _dislodged(self, unit: Unit, attacker: str) -> Dislodgement:
+        return Dislodgement(unit, attacker, bool(self.by_convoy.get(attacker)), ())
 
-    def _with_retreats(self, d: Dislodged, occupied: dict[str, Unit], standoffs: frozenset[str]) -> Dislodged:
+    def _with_retreats(self, d: Dislodgement, occupied: dict[str, Unit], standoffs: frozenset[str]) -> Dislodgement:
         attacking = self.orders[d.attacker]
         latimer = self.options.standoff_bars == "participants"
         options: list[Location] = []
@@ -527,7 +492,7 @@ class MovementResolver:
                 if not (crawl or (d.convoyed and self.options.retreat_to_convoy_origin)):
                     continue
             options.append(loc)
-        return Dislodged(d.unit, d.attacker, d.convoyed, tuple(options))
+        return Dislodgement(d.unit, d.attacker, d.convoyed, tuple(options))
 
     def _succeeded(self, p: str, moved: set[str], dislodger: str | None) -> bool:
         order = self.orders[p]
@@ -545,9 +510,9 @@ class MovementResolver:
 
     def explain(self, p: str) -> str:
         """Why the order of the unit in p succeeded or failed, in plain words."""
-        return self._verdict(p, self._winners, self._moved).reason
+        return self._reason(p, self._winners, self._moved)
 
-    def _verdict(self, p: str, winners: dict[str, str], moved: set[str]) -> Verdict:
+    def _reason(self, p: str, winners: dict[str, str], moved: set[str]) -> str:
         order = self.orders[p]
         dislodger = winners.get(p) if p not in moved else None
         hit = self._dislodgement_note(p, dislodger) if dislodger else ""
@@ -555,32 +520,32 @@ class MovementResolver:
             if p in moved:
                 victim = self.units.get(order.dest.province)
                 if victim is not None and order.dest.province not in moved:
-                    return Verdict(True, f"moved, dislodging {describe_unit(victim)}")
-                return Verdict(True, "moved")
-            return Verdict(False, self._why_move_failed(p, order) + hit, dislodger)
+                    return f"moved, dislodging {describe_unit(victim)}"
+                return "moved"
+            return self._why_move_failed(p, order) + hit
         if isinstance(order, Support):
             if p in self.void:
-                return Verdict(False, self.void[p] + hit, dislodger)
+                return self.void[p] + hit
             if self.result.get(p):
                 reason = f"support given to {describe_order(self.orders[order.supported.province])}"
-                return Verdict(True, reason + hit, dislodger)
-            return Verdict(False, self._why_support_cut(p, order), dislodger)
+                return reason + hit
+            return self._why_support_cut(p, order)
         if isinstance(order, Convoy):
             if p in self.void:
-                return Verdict(False, self.void[p] + hit, dislodger)
+                return self.void[p] + hit
             if p in self.paradox:
-                return Verdict(False, "convoy paradox: by the Szykman rule this fleet does not convoy" + hit, dislodger)
+                return "convoy paradox: by the Szykman rule this fleet does not convoy" + hit
             army = order.army.province
             if dislodger:
-                return Verdict(False, "convoy disrupted: " + hit.lstrip("; "), dislodger)
+                return "convoy disrupted: " + hit.lstrip("; ")
             if army in moved and self._carried(p, army):
-                return Verdict(True, f"convoyed {describe_order(self.orders[army])}")
+                return f"convoyed {describe_order(self.orders[army])}"
             if army in moved:
-                return Verdict(False, f"{describe_unit(order.army)} arrived by another route")
-            return Verdict(False, f"the army did not arrive: {self._why_move_failed(army, self.orders[army])}")
+                return f"{describe_unit(order.army)} arrived by another route"
+            return f"the army did not arrive: {self._why_move_failed(army, self.orders[army])}"
         if dislodger:
-            return Verdict(False, hit.lstrip("; "), dislodger)
-        return Verdict(True, "held")
+            return hit.lstrip("; ")
+        return "held"
 
     def _dislodgement_note(self, p: str, attacker: str) -> str:
         strength = self.attack_strength(attacker)
