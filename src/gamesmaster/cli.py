@@ -75,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
 # Modules that add subcommands: each has register(subparsers), whose handlers are
 # func(args, out) -> exit status and raise CommandError for a problem the user must fix.
 COMMAND_MODULES: tuple[str, ...] = ("gamesmaster.variants.commands", "gamesmaster.gm.commands",
-                                   "gamesmaster.web.commands", "gamesmaster.mail.commands")
+                                   "gamesmaster.web.commands", "gamesmaster.mail.commands",
+                                   "gamesmaster.gm.backup")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -321,6 +321,8 @@ def test_the_gm_chooses_removals_when_the_rules_say_so(sqlite_store, clock):
     st = gm.status("g")
     assert st["phase"] == "W1901A" and st["deadline"] is None  # no worker will take it up meanwhile
     assert any("waits for the GM to choose removals (1 for Germany)" in p["text"] for p in gm.press("g"))
+    with pytest.raises(GMError, match="nothing to extend"):
+        gm.extend("g", hours=24)
     gm.submit_orders("g", "GERMANY", "Remove A Tyr", by_gm=True, channel="console")
     done = gm.process("g", force=True)
     assert done[0].action == "adjudicated"

@@ -101,6 +101,9 @@ def _tz(gm: Gamesmaster, game: str) -> str:
 
 def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Create a game."""
+    if getattr(args, "live", False) or getattr(args, "practice", False):
+        from .live import cmd_new_live  # a live club game or a newcomers' practice game (issue 9)
+        return cmd_new_live(args, out, gm)
     rules: Any = args.rules
     if args.rule:
         rules = {"preset": args.rules or "2023", **{k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()}}
@@ -403,6 +406,12 @@ def register(sub: Any) -> None:
     p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
     p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
     p.add_argument("--end-year", type=int, help="short game: the most units on the board after this year wins")
+    p.add_argument("--live", action="store_true",
+                   help="a live club game: periods in minutes at the table (see docs/live.md)")
+    p.add_argument("--practice", action="store_true",
+                   help="a newcomers' practice game: live, no diplomacy, the powers nobody plays hold")
+    p.add_argument("--minutes", metavar="PERIOD=MIN,...",
+                   help="live period lengths: diplomacy_first=30,diplomacy=15,writing=5,retreats=5,adjustments=5")
 
     p = add("join", "sign a player (or a stand-by) up for a game", "  gamesmaster join club7 Hal\n"
             "  gamesmaster join club7 Ike --standby", cmd_join)

@@ -832,6 +832,9 @@ class Gamesmaster:
             if (hours is None) == (until is None):
                 raise GMError("extend by a number of hours or to a time, one of the two")
             old = g.row["deadline"]
+            if old is None:
+                raise GMError(f"{game_id} has no deadline running in {g.phase}: it waits for the GM "
+                              "(removals to choose, or a live game's read-out); there is nothing to extend")
             new = old + timedelta(hours=hours) if hours is not None else until
             assert new is not None
             if new.tzinfo is None:

@@ -15,6 +15,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..gm import Gamesmaster, GMError
+from ..gm import credentials as cred
 from ..rules.position import power_id
 from ..variants import load_variant
 from . import site
@@ -51,14 +52,29 @@ def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends
     credential = auth.credentials.strip() if auth and auth.credentials else None
     if credential and len(credential) > 200:
         raise WebError(400, "that is not a credential (too long)")
+    if credential:
+        _limit(request)
     is_gm = bool(credential) and request.app.state.secrets.check_gm(credential)
     return Caller(credential, is_gm)
 
 
-def gm_only(who: Caller = Depends(caller)) -> Caller:
+def _limit(request: Request) -> None:
+    """429 while this client (or this game) has used up its failed credential attempts."""
+    limits = getattr(request.app.state, "limits", None)
+    if limits is None:
+        return
+    wait = limits.check(request.client.host if request.client else None, request.path_params.get("game"))
+    if wait:
+        raise WebError(429, f"too many failed credential attempts: try again in {wait} seconds")
+
+
+def gm_only(request: Request, who: Caller = Depends(caller)) -> Caller:
     if not who.credential:
         raise WebError(401, "this is a GM action: send the GM credential as 'Authorization: Bearer CREDENTIAL'")
     if not who.is_gm:
+        limits = getattr(request.app.state, "limits", None)
+        if limits is not None and not cred.split_credential(who.credential):  # not a player's: a failed GM guess
+            limits.failed(request.client.host if request.client else None, None)
         raise WebError(403, "this is a GM action, and the credential sent is not the GM's")
     return who
 

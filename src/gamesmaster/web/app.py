@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused
 from ..store import StoreError
 from . import site
-from .security import SessionMiddleware, SiteSecrets, csrf_token
+from .security import SessionMiddleware, SignInLimits, SiteSecrets, csrf_token
 
 HERE = Path(__file__).parent
 log = logging.getLogger(__name__)
@@ -65,6 +65,10 @@ def status_of(exc: Exception) -> int:
     return 400
 
 
+def _client(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
 def _is_api(request: Request) -> bool:
     path = request.url.path
     return path.startswith("/api/") or path == "/api"
@@ -95,6 +99,7 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
                   openapi_url="/api/openapi.json")
     app.state.gm = gm
     app.state.secrets = secrets
+    app.state.limits = SignInLimits()  # failed credential attempts, per address and per game
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(phase_title=site.phase_title)
     templates.env.filters["cap"] = lambda s: str(s).capitalize() if s else ""
@@ -122,6 +127,8 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
         message = str(exc)
         if isinstance(exc, Refused) and exc.seq is not None:
             message += f" (recorded as ledger entry {exc.seq})"
+        if isinstance(exc, Forbidden) and _is_api(request) and message.startswith("the credential is not valid"):
+            request.app.state.limits.failed(_client(request), request.path_params.get("game"))
         return error_response(request, status_of(exc), message)
 
     @app.exception_handler(WebError)
@@ -158,6 +165,8 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     from . import api, pages
     app.include_router(api.router)
     app.include_router(pages.router)
+    from . import live as live_table  # the live club table (issue 9)
+    app.include_router(live_table.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(SessionMiddleware, secret_key=secrets.session_key)
 

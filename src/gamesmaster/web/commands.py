@@ -28,7 +28,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise _error(f"port {args.port} is not a port number (0-65535)")
     opts = Options(host=args.host, port=args.port, data=Path(args.data) if args.data else None, demo=args.demo,
                    mail=not args.no_mail, smtp_port=args.smtp_port, worker_interval=args.worker_interval,
-                   new_gm_credential=args.new_gm_credential)
+                   new_gm_credential=args.new_gm_credential, worker=not args.no_worker)
     try:
         return serve(opts, out)
     except OSError as exc:
@@ -52,5 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-mail", action="store_true", help="do not start the e-mail intake")
     p.add_argument("--worker-interval", type=float, default=30.0, metavar="SECONDS",
                    help="how often deadlines are checked (default 30)")
+    p.add_argument("--no-worker", action="store_true",
+                   help="do not run the deadline worker in this process (several web processes: run "
+                        "`gamesmaster worker` processes beside them; docs/deploy.md)")
     p.add_argument("--new-gm-credential", action="store_true", help="make a new GM credential (the old one stops working)")
     p.set_defaults(func=cmd_serve)

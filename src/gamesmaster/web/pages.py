@@ -136,6 +136,17 @@ def map_png(game: str, request: Request, phase: Optional[str] = None, results: b
 # -- the war room -----------------------------------------------------------------------
 
 
+def _address(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+def _limit(request: Request, game: str | None) -> None:
+    """429 while this client (or this game) has used up its failed sign-in attempts."""
+    wait = request.app.state.limits.check(_address(request), game)
+    if wait:
+        raise WebError(429, f"too many failed sign-in attempts: try again in {wait} seconds")
+
+
 def _credential(request: Request, game: str) -> str | None:
     return (request.session.get("players") or {}).get(game)
 
@@ -170,9 +181,11 @@ def sign_in(game: str, request: Request, data: FormData = Depends(form)) -> Resp
     credential = _field(data, "credential")
     if not credential:
         raise WebError(400, "enter your credential (the ID.SECRET you were given when the game was set up)")
+    _limit(request, game)
     try:
         who = gm.identify(game, credential)
     except Forbidden as exc:
+        request.app.state.limits.failed(_address(request), game)
         _flash(request, str(exc), "error")
         return _back(_game_url(game, "/war-room"))
     players = dict(request.session.get("players") or {})
@@ -338,10 +351,12 @@ def gm_page(request: Request) -> HTMLResponse:
 
 @router.post("/gm/sign-in")
 def gm_sign_in(request: Request, data: FormData = Depends(form)) -> Response:
+    _limit(request, None)
     if request.app.state.secrets.check_gm(_field(data, "credential")):
         request.session["gm"] = True
         _flash(request, "Signed in as the gamesmaster.")
     else:
+        request.app.state.limits.failed(_address(request), None)
         _flash(request, "That is not the GM credential.", "error")
     return _back("/gm")
 

@@ -156,3 +156,74 @@ def csrf_token(session: dict[str, Any]) -> str:
 def csrf_ok(session: dict[str, Any], sent: str | None) -> bool:
     token = session.get("csrf")
     return isinstance(token, str) and isinstance(sent, str) and hmac.compare_digest(token, sent)
+
+
+# -- rate limiting of credential attempts ---------------------------------------------------
+
+
+class RateLimiter:
+    """Failed credential attempts, limited per key with a token bucket (in memory).
+
+    Each key (a client address, or a game) holds `burst` tokens, refilled at `rate` tokens a
+    second; every failed attempt takes one. A key with no token left is refused (HTTP 429)
+    before its credential is even checked, until a token has grown back. Limits are kept
+    per process: with N web processes a client gets at most N times the burst.
+    """
+
+    def __init__(self, burst: float, rate: float, clock: Any = None, max_keys: int = 100_000) -> None:
+        import threading
+        import time
+        self.burst, self.rate = float(burst), float(rate)
+        self.clock = clock or time.monotonic
+        self.max_keys = max_keys
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def _level(self, key: str, now: float) -> float:
+        tokens, since = self._buckets.get(key, (self.burst, now))
+        return min(self.burst, tokens + (now - since) * self.rate)
+
+    def allowed(self, key: str) -> bool:
+        """Whether an attempt from KEY may be checked now (at least one token left)."""
+        with self._lock:
+            return self._level(key, self.clock()) >= 1.0
+
+    def failed(self, key: str) -> None:
+        """Take a token from KEY for a failed attempt."""
+        with self._lock:
+            now = self.clock()
+            if len(self._buckets) >= self.max_keys:  # bounded memory: forget the full buckets
+                self._buckets = {k: v for k, v in self._buckets.items() if self._level(k, now) < self.burst}
+                if len(self._buckets) >= self.max_keys:  # still full: keep the newest half
+                    newest = sorted(self._buckets.items(), key=lambda kv: kv[1][1])[-(self.max_keys // 2):]
+                    self._buckets = dict(newest)
+            self._buckets[key] = (max(0.0, self._level(key, now) - 1.0), now)
+
+    def retry_after(self, key: str) -> int:
+        """Seconds until KEY has a token again."""
+        with self._lock:
+            level = self._level(key, self.clock())
+        return max(1, int((1.0 - level) / self.rate + 0.999)) if level < 1.0 else 0
+
+
+class SignInLimits:
+    """The site's limits on failed credential attempts: per client address (10 at once, then
+    one every 6 seconds) and per game (30 at once, then one every 2 seconds, whoever tries)."""
+
+    def __init__(self, clock: Any = None) -> None:
+        self.by_address = RateLimiter(10, 1 / 6, clock)
+        self.by_game = RateLimiter(30, 1 / 2, clock)
+
+    def keys(self, address: str | None, game: str | None) -> list[tuple[RateLimiter, str]]:
+        keys = [(self.by_address, f"addr:{address or '-'}")]
+        if game:
+            keys.append((self.by_game, f"game:{game}"))
+        return keys
+
+    def check(self, address: str | None, game: str | None = None) -> int:
+        """0 if an attempt may be made now, else the seconds to wait."""
+        return max((lim.retry_after(k) for lim, k in self.keys(address, game) if not lim.allowed(k)), default=0)
+
+    def failed(self, address: str | None, game: str | None = None) -> None:
+        for lim, k in self.keys(address, game):
+            lim.failed(k)

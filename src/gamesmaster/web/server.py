@@ -35,6 +35,7 @@ class Options:
     smtp_port: int = 2525
     worker_interval: float = 30.0
     new_gm_credential: bool = False
+    worker: bool = True  # run the deadline worker in this process (--no-worker: web only)
 
 
 class Worker(threading.Thread):
@@ -153,7 +154,10 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
               "gamesmaster serve --new-gm-credential makes a new one", file=out)
 
     worker = Worker(gm, opts.worker_interval, out)
-    worker.start()
+    if opts.worker:
+        worker.start()
+    else:
+        print("Deadline worker: not in this process (--no-worker); run `gamesmaster worker` beside it", file=out)
     mail = None
     if opts.mail:
         try:
@@ -172,7 +176,8 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        worker.stop()
+        if worker.is_alive():
+            worker.stop()
         if mail is not None:
             try:
                 stop_mail(mail)
