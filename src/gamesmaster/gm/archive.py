@@ -18,6 +18,7 @@ from ..store import Records
 from .errors import GMError
 from .service import Gamesmaster, _GAME_ID
 from .verify import verify_entries
+from .views import Created
 
 FORMAT = "gamesmaster-archive"
 VERSION = 1
@@ -115,12 +116,13 @@ def sample_data() -> dict[str, Any]:
     return json.loads(text)
 
 
-def import_sample(gm: Gamesmaster, game_id: str = "sample-1971") -> str:
-    """Play the 1971 rulebook's sample game into a new game, paused at Spring 1903, as a demo."""
+def play_sample(gm: Gamesmaster, game_id: str = "sample-1971",
+                pause_reason: str = "the rulebook's sample game ends here; resume it to play on") -> Created:
+    """Play the 1971 rulebook's sample game into a new game, paused at Spring 1903."""
     data = sample_data()
     players = data["players"]
-    gm.create_game(game_id, title=data["title"], variant=data["variant"], rules=data["rules"],
-                   players=list(players.values()), assign={name: power for power, name in players.items()})
+    created = gm.create_game(game_id, title=data["title"], variant=data["variant"], rules=data["rules"],
+                             players=list(players.values()), assign={name: power for power, name in players.items()})
     for step in data["steps"]:
         if gm.status(game_id)["phase"] != step["phase"]:
             raise GMError(f"the sample game went astray: expected {step['phase']}, the game is in "
@@ -131,5 +133,11 @@ def import_sample(gm: Gamesmaster, game_id: str = "sample-1971") -> str:
             gm.submit_orders(game_id, power, "\n".join(orders), by_gm=True, channel="import")
         if gm.status(game_id)["phase"] == step["phase"]:
             gm.process(game_id, force=True)
-    gm.pause(game_id, reason="the rulebook's sample game ends here; resume it to play on")
+    gm.pause(game_id, reason=pause_reason)
+    return created
+
+
+def import_sample(gm: Gamesmaster, game_id: str = "sample-1971") -> str:
+    """Play the 1971 rulebook's sample game into a new game, paused at Spring 1903, as a demo."""
+    play_sample(gm, game_id)
     return game_id

@@ -9,7 +9,8 @@ from .settings import show_time
 from .views import Correction, Processed, Submission, VerifyReport
 
 
-def _title(phase: str | None) -> str:
+def phase_title(phase: str | None) -> str:
+    """A phase id in words ('S1901M' -> 'Spring 1901 movement'); '-' for none."""
     if not phase:
         return "-"
     try:
@@ -40,7 +41,7 @@ def submission(sub: Submission) -> str:
     lines.append(f"Due {sub.deadline_text}. Only the last set sent before the deadline counts.")
     lines.append(f"Receipt: {sub.receipt}")
     for p in sub.processed:
-        lines.append(f"Every power concerned has ordered: {_title(p)} processed at once.")
+        lines.append(f"Every power concerned has ordered: {phase_title(p)} processed at once.")
     return "\n".join(lines)
 
 
@@ -50,9 +51,9 @@ def processed(items: Sequence[Processed]) -> str:
     out = []
     for p in items:
         if p.action == "grace":
-            out.append(f"{p.game}: {_title(p.phase)}: grace period; orders now due {p.deadline.isoformat() if p.deadline else '-'}")
+            out.append(f"{p.game}: {phase_title(p.phase)}: grace period; orders now due {p.deadline.isoformat() if p.deadline else '-'}")
             continue
-        out.append(f"{p.game}: {_title(p.phase)} adjudicated.")
+        out.append(f"{p.game}: {phase_title(p.phase)} adjudicated.")
         out.extend(f"  {r['power']}: {r['order'] or r['text']} {r['result']} ({r['reason']})" for r in p.results)
         if p.civil_disorder:
             out.append(f"  civil disorder: {', '.join(x.capitalize() for x in p.civil_disorder)}")
@@ -60,7 +61,7 @@ def processed(items: Sequence[Processed]) -> str:
             out.append(f"  The game is over: {p.ended['kind']}, {', '.join(w.capitalize() for w in p.ended['winners'])} "
                        f"({p.ended['reason']})")
         else:
-            out.append(f"  Next: {_title(p.next_phase)}")
+            out.append(f"  Next: {phase_title(p.next_phase)}")
     return "\n".join(out)
 
 
@@ -122,7 +123,7 @@ def final(st: Mapping[str, Any], phases: Sequence[Mapping[str, Any]] = ()) -> st
     winners = ", ".join(w.capitalize() for w in r["winners"])
     head = {"victory": f"Victory: {winners}", "short-game": f"Short game won by {winners}",
             "draw": f"Draw: {winners}", "concession": f"Conceded to {winners}"}.get(r["kind"], r["kind"])
-    out = [f"Final report: {head} ({r['reason']}), after {_title(r.get('phase'))}."]
+    out = [f"Final report: {head} ({r['reason']}), after {phase_title(r.get('phase'))}."]
     players = {p["power"]: p["name"] for p in st["players"] if p["role"] == "player"}
     for power, s in r.get("summary", {}).items():
         out.append(f"  {power.capitalize():9} {players.get(power, '(no player)')[:18]:18} "
@@ -147,7 +148,7 @@ def history(h: Mapping[str, Any], ledger: bool = False) -> str:
     out = [f"History of {h['title']} ({h['id']})"]
     press = list(h["press"])
     for ph in h["phases"]:
-        head = f"{_title(ph['phase'])}" + (f" (revision {ph['revision']})" if ph["revision"] else "")
+        head = f"{phase_title(ph['phase'])}" + (f" (revision {ph['revision']})" if ph["revision"] else "")
         if not ph["current"]:
             head += " [superseded by a correction]"
         out.append("")
@@ -185,10 +186,10 @@ def _powers_with_units(position: Mapping[str, Any]) -> list[str]:
 
 
 def correction(c: Correction) -> str:
-    out = [f"{c.game}: {_title(c.phase)} corrected ({c.reason})."]
+    out = [f"{c.game}: {phase_title(c.phase)} corrected ({c.reason})."]
     out.extend(f"  {d}" for d in c.differences)
     if c.next_phase:
-        out.append(f"  Now: {_title(c.next_phase)}")
+        out.append(f"  Now: {phase_title(c.next_phase)}")
     return "\n".join(out)
 
 

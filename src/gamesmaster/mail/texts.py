@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..gm.report import phase_title as title
 from ..gm.settings import show_time
 from ..gm.views import Submission
 from ..rules import Position
@@ -17,16 +18,8 @@ from ..rules.possible import possible_orders
 from ..variants import load_rules, load_variant
 
 
-def title(phase: str | None) -> str:
-    if not phase:
-        return "-"
-    try:
-        return Phase.parse(phase).title
-    except ValueError:
-        return phase
-
-
 def cap(power: str) -> str:
+    """A power's id as a name: 'ENGLAND' -> 'England'."""
     return power.capitalize()
 
 
