@@ -13,7 +13,6 @@ from ..gm.views import Submission
 from ..rules import Position
 from ..rules.adjustments import balance
 from ..rules.orders import Build, Remove, Retreat
-from ..rules.phase import Phase
 from ..rules.possible import possible_orders
 from ..variants import load_rules, load_variant
 
