@@ -37,7 +37,7 @@ import re
 import statistics
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -48,7 +48,7 @@ if (ROOT / "src" / "gamesmaster").is_dir() and str(ROOT / "src") not in sys.path
 
 from gamesmaster.rules import (Location, Map, Position, Reading, Unit, adjudicate,  # noqa: E402
                                format_order, parse_order)
-from gamesmaster.rules.variant import Power, Variant  # noqa: E402
+from gamesmaster.rules.variant import Variant  # noqa: E402
 from gamesmaster.variants import load_rules, load_variant  # noqa: E402
 
 # Player-style order strings, for the parser's throughput on free text, with the

@@ -8,9 +8,7 @@ from __future__ import annotations
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timezone
 
-import pytest
 from sqlalchemy import text
 
 from gamesmaster.gm import Gamesmaster

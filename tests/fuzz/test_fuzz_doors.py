@@ -13,7 +13,6 @@ import json
 import string
 import tempfile
 from datetime import datetime, timezone
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import string
-from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 

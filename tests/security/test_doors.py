@@ -9,7 +9,6 @@ import logging
 import re
 from email.message import EmailMessage
 
-import pytest
 from sqlalchemy import text
 
 from gamesmaster.gm import credentials as cred

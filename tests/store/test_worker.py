@@ -7,7 +7,6 @@ GAMESMASTER_TEST_PAUSE_FILE first, so the test knows when to strike).
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess

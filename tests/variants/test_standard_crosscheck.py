@@ -66,7 +66,7 @@ from pathlib import Path
 
 import pytest
 
-from gamesmaster.rules.geography import Location, Terrain, UnitType
+from gamesmaster.rules.geography import Location, Terrain
 from gamesmaster.variants import load_variant
 
 REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "standard-map"

@@ -146,7 +146,7 @@ class _Replay:
             else:
                 used = {pw: self._hash_of(closed, pw) for pw in closed["orders"]}
                 if set(used) != set(p["orders"]):
-                    self.bad(e, f"the powers whose orders were used differ from those committed at the deadline")
+                    self.bad(e, "the powers whose orders were used differ from those committed at the deadline")
                 for pw, texts in p["orders"].items():
                     sub = _payload(self.by_seq.get(closed["orders"].get(pw, {}).get("ledger_seq", -1)))
                     if sub is not None and sub.get("orders") != texts:

@@ -133,7 +133,7 @@ def _check_convoy(position: Position, order: Convoy, options: RuleOptions) -> st
     board = position.map
     fleet, army, dest = order.unit, order.army, order.dest.province
     if fleet.type is not UnitType.FLEET:
-        return f"void: only a fleet can convoy"
+        return "void: only a fleet can convoy"
     prov = board.provinces[fleet.province]
     coastal = options.coastal_convoy and prov.terrain is Terrain.COAST
     if not (prov.is_sea or coastal):
