@@ -76,7 +76,7 @@ def read_orders(position: Position, orders: Submitted, options: RuleOptions) -> 
     out: list[tuple[str, Reading]] = []
     for power, items in orders.items():
         for item in items:
-            if isinstance(item, Reading):
+            if type(item) is Reading:
                 out.append((power, item))
             elif isinstance(item, str):
                 out.append((power, parse_order(item, position, power, options)))
@@ -187,14 +187,15 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
     for i, first in repeats.items():
         done[i] = _repeat(done[first], *readings[i])
     dislodged = result.dislodged
-    after = replace(position, units=result.units, dislodged=dislodged, standoffs=result.standoffs,
-                    phase=position.phase.following())
-    if not any(d.retreats for d in dislodged):
+    if any(d.retreats for d in dislodged):
+        after = replace(position, units=result.units, dislodged=dislodged, standoffs=result.standoffs,
+                        phase=position.phase.following())
+    else:
         # Nothing can retreat: the dislodged units are disbanded and the phase is skipped.
-        after = replace(after, dislodged=(), standoffs=frozenset(), phase=after.phase.following(),
-                        destroyed=_count_destroyed(position, [d.unit for d in dislodged], options))
-        after = _after_retreats(after, options)
-    return replace(_finish(position, done, readings, after, options), dislodged=dislodged)
+        destroyed = _count_destroyed(position, [d.unit for d in dislodged], options) if dislodged else position.destroyed
+        after = _after_retreats(replace(position, units=result.units, dislodged=(), standoffs=frozenset(),
+                                        phase=position.phase.following().following(), destroyed=destroyed), options)
+    return _finish(position, done, readings, after, options, dislodged)
 
 
 def _retreats(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
@@ -265,8 +266,8 @@ def _after_retreats(position: Position, options: RuleOptions) -> Position:
 
 
 def _finish(position: Position, done: dict[int, Outcome], readings: list[tuple[str, Reading]],
-            after: Position, options: RuleOptions) -> Adjudication:
+            after: Position, options: RuleOptions, dislodged: tuple[Dislodgement, ...] = ()) -> Adjudication:
     outcomes = tuple(done[i] for i in range(len(readings)))
     won = winner(after, options, position.phase)
     over = won is not None or (after.phase != position.phase and short_game_over(after, options))
-    return Adjudication(position, outcomes, after, won, ended=over)
+    return Adjudication(position, outcomes, after, won, dislodged, ended=over)

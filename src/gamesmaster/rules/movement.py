@@ -458,8 +458,19 @@ class MovementResolver:
             if dest not in new_units and sum(1 for q in movers if self.prevent_strength(q) > 0) >= 2)
         dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
         self._winners, self._moved = winners, moved
-        succeeded = self._succeeded
-        results = {p: p in moved or succeeded(p, moved, winners.get(p)) for p in self.orders}
+        results: dict[str, bool] = {}
+        void = self.void
+        for p, k in self.kind.items():
+            if p in moved:
+                results[p] = True
+            elif k is Move or p in void:
+                results[p] = False
+            elif k is Support:
+                results[p] = result.get(p, False)
+            elif k is Convoy:
+                results[p] = self._succeeded(p, moved, winners.get(p))
+            else:
+                results[p] = p not in winners  # a holding unit succeeds if not dislodged
         return MovementResult(results, new_units, tuple(dislodged), standoffs, self)
 
     def _carried(self, fleet: str, army: str) -> bool:
