@@ -110,20 +110,28 @@ def _accepted(position: Position, readings: list[tuple[str, Reading]], kinds: tu
     done: dict[int, Outcome] = {}
     by_unit: dict[str, list[int]] = {}
     per_unit = kinds is not ADJUSTMENT_ORDERS
+    allowed = set(kinds)
+    neutral = position.neutral
     for i, (power, reading) in enumerate(readings):
         order = reading.order
         if order is None or reading.error is not None:
             done[i] = _invalid(power, reading)
-        elif not isinstance(order, kinds):
+        elif type(order) not in allowed:
             done[i] = _invalid(power, reading, f"invalid: a {type(order).__name__.lower()} order cannot be given in {position.phase.title}")
-        elif power in position.neutral:
+        elif neutral and power in neutral:
             done[i] = _invalid(power, reading, f"invalid: {power.capitalize()} is neutral; its units only hold")
         elif type(order) is Waive:
             continue
-        elif order.unit.power != power:  # type: ignore[union-attr]
-            done[i] = _invalid(power, reading, f"invalid: {order.unit} belongs to {order.unit.power.capitalize()}")  # type: ignore[union-attr]
-        elif per_unit:
-            by_unit.setdefault(order.unit.province, []).append(i)  # type: ignore[union-attr]
+        else:
+            unit = order.unit  # type: ignore[union-attr]
+            if unit.power != power:
+                done[i] = _invalid(power, reading, f"invalid: {unit} belongs to {unit.power.capitalize()}")
+            elif per_unit:
+                pid = unit.location.province
+                if pid in by_unit:
+                    by_unit[pid].append(i)
+                else:
+                    by_unit[pid] = [i]
     chosen: dict[str, int] = {}
     repeats: dict[int, int] = {}
     for pid, idxs in by_unit.items():

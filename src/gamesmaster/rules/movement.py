@@ -91,10 +91,14 @@ class MovementResolver:
                 self.moves_into.setdefault(dest[p], []).append(p)
             elif k is Convoy:
                 convoy_offers.setdefault((o.army.province, o.dest.province), []).append(p)  # type: ignore[union-attr]
+        army_adjacent = self.map.army_adjacent
         for p, d in dest.items():
             o = orders[p]
             if o.unit.type is _ARMY:  # type: ignore[union-attr]
-                fleets = convoy_offers.get((p, d), [])
+                fleets = convoy_offers.get((p, d)) if convoy_offers else None
+                if fleets is None and not o.via_convoy and army_adjacent(p, d):  # type: ignore[union-attr]
+                    continue  # a plain march: no convoy can be meant
+                fleets = fleets or []
                 if self._goes_by_convoy(o, fleets):  # type: ignore[arg-type]
                     self.by_convoy[p] = True
                     self.convoyed_by[p] = fleets
@@ -441,21 +445,17 @@ class MovementResolver:
         result, dest = self.result, self.dest
         moved = {p for p in self.live if result[p]}
         winners = {dest[p]: p for p in moved}
-        new_units: dict[str, Unit] = {}
-        dislodged: list[Dislodgement] = []
-        for p, unit in self.units.items():
-            if p in moved:
-                continue
-            if p in winners:
-                dislodged.append(self._dislodged(unit, winners[p]))
-            else:
-                new_units[p] = unit
+        units = self.units
+        new_units = {p: u for p, u in units.items() if p not in moved and p not in winners}
+        dislodged = [self._dislodged(units[p], winners[p]) for p in winners if p in units and p not in moved]
+        orders = self.orders
         for p in moved:
-            order = self.orders[p]
-            new_units[order.dest.province] = Unit(order.unit.power, order.unit.type, order.dest)  # type: ignore[union-attr]
+            order = orders[p]
+            new_units[dest[p]] = Unit(order.unit.power, order.unit.type, order.dest)  # type: ignore[union-attr]
+        # A standoff leaves a space empty where two or more units tried to enter.
         standoffs = frozenset(
-            dest for dest, movers in self.moves_into.items()
-            if dest not in new_units and sum(1 for q in movers if self.prevent_strength(q) > 0) >= 2)
+            d for d, movers in self.moves_into.items()
+            if len(movers) > 1 and d not in new_units and sum(1 for q in movers if self.prevent_strength(q) > 0) >= 2)
         dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
         self._winners, self._moved = winners, moved
         results: dict[str, bool] = {}
