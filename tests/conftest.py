@@ -63,3 +63,4 @@ def sqlite_store(sqlite_url):
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+

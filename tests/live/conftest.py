@@ -6,9 +6,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from gamesmaster.gm import Gamesmaster
-from gamesmaster.store import Store
 from gamesmaster.store.testing import FakeClock
+
+from sitetools import open_site, site_client
 
 from livetools import LIVE_GM_CREDENTIAL
 
@@ -19,18 +19,18 @@ def live_clock() -> FakeClock:
 
 
 @pytest.fixture
-def live_gm(tmp_path, live_clock):
-    store = Store(f"sqlite:///{tmp_path / 'gm.db'}")
-    yield Gamesmaster(store, clock=live_clock)
+def _live_site(tmp_path, live_clock):
+    gm, app, store = open_site(tmp_path, live_clock, LIVE_GM_CREDENTIAL)
+    yield gm, app
     store.dispose()
 
 
 @pytest.fixture
-def live_client(live_gm):
-    from fastapi.testclient import TestClient
+def live_gm(_live_site):
+    return _live_site[0]
 
-    from gamesmaster.web.app import create_app
-    from gamesmaster.web.security import SiteSecrets
-    app = create_app(live_gm, SiteSecrets.for_testing(LIVE_GM_CREDENTIAL))
-    with TestClient(app, raise_server_exceptions=False) as c:
+
+@pytest.fixture
+def live_client(_live_site):
+    with site_client(_live_site[1]) as c:
         yield c

@@ -6,9 +6,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from gamesmaster.gm import Gamesmaster
-from gamesmaster.store import Store
 from gamesmaster.store.testing import FakeClock
+
+from sitetools import open_site, seven_player_game, site_client
 
 GM_CREDENTIAL = "gm.security-test-credential-42"
 PLAYERS = {"AUSTRIA": "Ann", "ENGLAND": "Bob", "FRANCE": "Cat", "GERMANY": "Dan", "ITALY": "Eve",
@@ -21,29 +21,29 @@ def sec_clock() -> FakeClock:
 
 
 @pytest.fixture
-def sec_gm(tmp_path, sec_clock):
-    store = Store(f"sqlite:///{tmp_path / 'gm.db'}")
-    yield Gamesmaster(store, clock=sec_clock)
+def _sec_site(tmp_path, sec_clock):
+    gm, app, store = open_site(tmp_path, sec_clock, GM_CREDENTIAL)
+    yield gm, app
     store.dispose()
 
 
 @pytest.fixture
-def sec_app(sec_gm):
-    from gamesmaster.web.app import create_app
-    from gamesmaster.web.security import SiteSecrets
-    return create_app(sec_gm, SiteSecrets.for_testing(GM_CREDENTIAL))
+def sec_gm(_sec_site):
+    return _sec_site[0]
+
+
+@pytest.fixture
+def sec_app(_sec_site):
+    return _sec_site[1]
 
 
 @pytest.fixture
 def sec_client(sec_app):
-    from fastapi.testclient import TestClient
-    with TestClient(sec_app, raise_server_exceptions=False) as c:
+    with site_client(sec_app) as c:
         yield c
 
 
 @pytest.fixture
 def sec_game(sec_gm) -> dict[str, str]:
     """A running seven-player game 'club' with full press; returns power -> credential."""
-    created = sec_gm.create_game("club", title="Club game", players=list(PLAYERS.values()),
-                                 assign={name: power for power, name in PLAYERS.items()}, settings={"press": "full"})
-    return {created.powers[name]: secret for name, secret in created.credentials.items()}
+    return seven_player_game(sec_gm, PLAYERS)

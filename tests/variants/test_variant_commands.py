@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from maptext import edit, line_of, table_span
 from gamesmaster import cli
 from gamesmaster.variants import load_variant, variant_names
 from gamesmaster.variants.loader import variant_path
@@ -31,29 +32,6 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 # -- editing the map text --------------------------------------------------------------------
-
-def table_span(text: str, table: str) -> tuple[int, int]:
-    m = re.search(rf"^\[{re.escape(table)}\][ \t]*$", text, flags=re.M)
-    assert m, f"no [{table}]"
-    nxt = re.search(r"^\[", text[m.end():], flags=re.M)
-    return m.start(), (m.end() + nxt.start()) if nxt else len(text)
-
-
-def edit(text: str, table: str, old: str, new: str) -> str:
-    start, end = table_span(text, table)
-    body = text[start:end]
-    assert body.count(old) == 1, f"{old!r} not exactly once in [{table}]"
-    return text[:start] + body.replace(old, new) + text[end:]
-
-
-def line_of(text: str, table: str, key: str) -> int:
-    start, end = table_span(text, table)
-    first = text.count("\n", 0, start) + 1
-    for offset, line in enumerate(text[start:end].splitlines()):
-        if re.match(rf"{re.escape(key)}\s*=", line.strip()):
-            return first + offset
-    raise AssertionError(f"no {key} = in [{table}]")
-
 
 def nine_text() -> str:
     return NINE.read_text(encoding="utf-8")

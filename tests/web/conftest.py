@@ -6,10 +6,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from gamesmaster.gm import Gamesmaster
-from gamesmaster.store import Store
 from gamesmaster.store.testing import FakeClock
 
+from sitetools import open_site, seven_player_game, site_client
 from webtools import GM_CREDENTIAL, PLAYERS
 
 
@@ -19,30 +18,29 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def site_gm(tmp_path, clock):
-    store = Store(f"sqlite:///{tmp_path / 'gm.db'}")
-    yield Gamesmaster(store, clock=clock)
+def _site(tmp_path, clock):
+    gm, app, store = open_site(tmp_path, clock, GM_CREDENTIAL)
+    yield gm, app
     store.dispose()
 
 
 @pytest.fixture
-def app(site_gm):
-    from gamesmaster.web.app import create_app
-    from gamesmaster.web.security import SiteSecrets
-    return create_app(site_gm, SiteSecrets.for_testing(GM_CREDENTIAL))
+def site_gm(_site):
+    return _site[0]
+
+
+@pytest.fixture
+def app(_site):
+    return _site[1]
 
 
 @pytest.fixture
 def client(app):
-    from fastapi.testclient import TestClient
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with site_client(app) as c:
         yield c
 
 
 @pytest.fixture
 def game(site_gm) -> dict[str, str]:
     """A running seven-player game 'club' (powers assigned); returns power -> credential."""
-    created = site_gm.create_game("club", title="Club game", players=list(PLAYERS.values()),
-                                  assign={name: power for power, name in PLAYERS.items()},
-                                  settings={"press": "full"})
-    return {created.powers[name]: secret for name, secret in created.credentials.items()}
+    return seven_player_game(site_gm, PLAYERS)
