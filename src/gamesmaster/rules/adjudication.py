@@ -162,15 +162,16 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
     done, chosen, repeats = _accepted(position, readings, MOVEMENT_ORDERS, options)
     orders: dict[str, Order] = {}
     for pid, i in chosen.items():
-        power, reading = readings[i]
+        reading = readings[i][1]
         order = reading.order
         checked = reading.checked
-        already = checked is not None and checked[0] is position and (checked[1] is options or checked[1] == options)
-        reason = None if already or type(order) is Hold else legality.check(position, options, order)  # type: ignore[arg-type]
-        if reason:
-            done[i] = _invalid(power, reading, reason)
-        else:
-            orders[pid] = order  # type: ignore[assignment]
+        # parse_order has already checked an order it read against this very position.
+        if not (checked is not None and checked[0] is position and (checked[1] is options or checked[1] == options)):
+            reason = None if type(order) is Hold else legality.check(position, options, order)  # type: ignore[arg-type]
+            if reason:
+                done[i] = _invalid(readings[i][0], reading, reason)
+                continue
+        orders[pid] = order  # type: ignore[assignment]
     if options.convoy_routes == "ambiguous":
         for pid, reason in ambiguous_convoys(position, orders).items():
             i = chosen[pid]
@@ -186,12 +187,12 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
                 if held not in ordered and held != order.unit.power:  # type: ignore[union-attr]
                     void[pid] = f"void: {held.capitalize()} is in civil disorder; its units cannot be supported"
     result = MovementResolver(position, orders, options, void).run()
-    for pid, i in chosen.items():
-        if i in done:
-            continue
+    succeeded, resolver = result.succeeded, result.resolver
+    for pid in orders:
+        i = chosen[pid]
         power, reading = readings[i]
-        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if result.succeeded[pid] else FAILS,
-                          result.resolver, reading.notes, pid)
+        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if succeeded[pid] else FAILS,
+                          resolver, reading.notes, pid)
     for i, first in repeats.items():
         done[i] = _repeat(done[first], *readings[i])
     dislodged = result.dislodged

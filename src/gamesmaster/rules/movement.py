@@ -139,21 +139,24 @@ class MovementResolver:
         return False
 
     def _match_support(self, p: str, o: Support) -> None:
-        target = self.orders.get(o.supported.province)
+        supported = o.supported.location.province
+        moving_to = self.dest.get(supported)
         if o.dest is None:
-            if isinstance(target, Move):
+            if moving_to is not None:
                 self.void[p] = (f"void: {describe_unit(o.supported)} was ordered to move, "
                                 "so it cannot be supported in place")
                 return
-            self.hold_supports.setdefault(o.supported.province, []).append(p)
+            self.hold_supports.setdefault(supported, []).append(p)
             return
-        if not isinstance(target, Move) or target.dest.province != o.dest.province:
+        if moving_to != o.dest.province:
             self.void[p] = f"void: {describe_unit(o.supported)} was not ordered to {short(o.dest)}"
             return
-        if o.dest.coast and target.dest.coast and o.dest.coast != target.dest.coast:
-            self.void[p] = f"void: {describe_unit(o.supported)} was ordered to {short(target.dest)}, not {short(o.dest)}"
-            return
-        self.move_supports.setdefault(o.supported.province, []).append(p)
+        if o.dest.coast:
+            target_dest = self.orders[supported].dest  # type: ignore[union-attr]
+            if target_dest.coast and o.dest.coast != target_dest.coast:
+                self.void[p] = f"void: {describe_unit(o.supported)} was ordered to {short(target_dest)}, not {short(o.dest)}"
+                return
+        self.move_supports.setdefault(supported, []).append(p)
 
     # -- the guess-and-check resolution -----------------------------------------------
 
@@ -176,9 +179,20 @@ class MovementResolver:
         mark, outer_low = len(self.guessed), self.low
         self.low = _NO_GUESS
         self.result[p] = False
-        first = self._adjudicate(p)
+        kind = self.kind[p]
+        if kind is Move:
+            first = self._move_succeeds(p)
+        elif kind is Support:
+            first = self._support_given(p)
+        else:
+            first = self._convoy_holds(p)
         if self.low > depth:
-            return self._settle(p, first, outer_low)
+            # No guess was needed: the usual case, settled here without more calls.
+            self.state[p] = _RESOLVED
+            self.result[p] = first
+            del self.depth[p]
+            self.low = outer_low
+            return first
         if self.low < depth:
             return self._rest_on_guess(p, first, outer_low)
         self._forget(mark)
@@ -233,14 +247,14 @@ class MovementResolver:
     def _adjudicate(self, p: str) -> bool:
         kind = self.kind[p]
         if kind is Move:
-            return self._move_succeeds(p, self.orders[p])  # type: ignore[arg-type]
+            return self._move_succeeds(p)
         if kind is Support:
-            return self._support_given(p, self.orders[p])  # type: ignore[arg-type]
+            return self._support_given(p)
         return self._convoy_holds(p)
 
     # -- moves ------------------------------------------------------------------------
 
-    def _move_succeeds(self, p: str, order: Move) -> bool:
+    def _move_succeeds(self, p: str) -> bool:
         if p not in self.live:
             return False
         attack = self.attack_strength(p)
@@ -371,9 +385,10 @@ class MovementResolver:
 
     # -- supports and convoys ---------------------------------------------------------
 
-    def _support_given(self, p: str, order: Support) -> bool:
+    def _support_given(self, p: str) -> bool:
         if p in self.void:
             return False
+        order: Support = self.orders[p]  # type: ignore[assignment]
         attackers = self.moves_into.get(p)
         if not attackers:
             return True
