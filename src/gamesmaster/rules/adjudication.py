@@ -108,7 +108,8 @@ def _accepted(position: Position, readings: list[tuple[str, Reading]], kinds: tu
     a chosen order (which share its outcome).
     """
     done: dict[int, Outcome] = {}
-    by_unit: dict[str, list[int]] = {}
+    chosen: dict[str, int] = {}
+    several: dict[str, list[int]] = {}  # units given more than one order (rare)
     per_unit = kinds is not ADJUSTMENT_ORDERS
     allowed = set(kinds)
     neutral = position.neutral
@@ -128,16 +129,14 @@ def _accepted(position: Position, readings: list[tuple[str, Reading]], kinds: tu
                 done[i] = _invalid(power, reading, f"invalid: {unit} belongs to {unit.power.capitalize()}")
             elif per_unit:
                 pid = unit.location.province
-                if pid in by_unit:
-                    by_unit[pid].append(i)
+                if pid in several:
+                    several[pid].append(i)
+                elif pid in chosen:
+                    several[pid] = [chosen.pop(pid), i]
                 else:
-                    by_unit[pid] = [i]
-    chosen: dict[str, int] = {}
+                    chosen[pid] = i
     repeats: dict[int, int] = {}
-    for pid, idxs in by_unit.items():
-        if len(idxs) == 1:
-            chosen[pid] = idxs[0]
-            continue
+    for pid, idxs in several.items():
         if len({readings[i][1].order for i in idxs}) == 1:
             chosen[pid] = idxs[0]
             for i in idxs[1:]:

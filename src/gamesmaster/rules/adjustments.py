@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 
 from .geography import UnitType
@@ -53,8 +53,11 @@ def can_build_somewhere(position: Position, power: str) -> bool:
 
 def adjustments_due(position: Position) -> bool:
     """Whether any power must build (and can) or must remove."""
+    centres = Counter(position.centres.values())
+    units = Counter(u.power for u in position.units.values())
+    destroyed = position.destroyed
     for power in position.variant.powers:
-        b = balance(position, power)
+        b = centres[power] - units[power] - destroyed.get(power, 0)
         if b < 0 or (b > 0 and power not in position.neutral and can_build_somewhere(position, power)):
             return True
     return False

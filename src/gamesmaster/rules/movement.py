@@ -84,11 +84,18 @@ class MovementResolver:
         self.kind = kind = {p: type(o) for p, o in orders.items()}
         self.dest = dest = {}
         convoy_offers: dict[tuple[str, str], list[str]] = {}
+        supports: list[str] = []
+        moves_into = self.moves_into
         for p, o in orders.items():
             k = kind[p]
             if k is Move:
-                dest[p] = o.dest.province  # type: ignore[union-attr]
-                self.moves_into.setdefault(dest[p], []).append(p)
+                d = dest[p] = o.dest.province  # type: ignore[union-attr]
+                if d in moves_into:
+                    moves_into[d].append(p)
+                else:
+                    moves_into[d] = [p]
+            elif k is Support:
+                supports.append(p)
             elif k is Convoy:
                 convoy_offers.setdefault((o.army.province, o.dest.province), []).append(p)  # type: ignore[union-attr]
         army_adjacent = self.map.army_adjacent
@@ -108,11 +115,11 @@ class MovementResolver:
         for movers in self.moves_into.values():
             if len(movers) > 1:
                 movers.sort()  # reasons must not depend on the order orders were listed
-        for p, o in orders.items():
-            k = kind[p]
-            if k is Support:
-                self._match_support(p, o)  # type: ignore[arg-type]
-            elif k is Convoy:
+        for p in supports:
+            self._match_support(p, orders[p])  # type: ignore[arg-type]
+        for offers in convoy_offers.values():
+            for p in offers:
+                o = orders[p]
                 army = orders.get(o.army.province)  # type: ignore[union-attr]
                 if not (type(army) is Move and army.unit == o.army and army.dest.province == o.dest.province):  # type: ignore[union-attr]
                     self.void[p] = f"void: {describe_unit(o.army)} was not ordered to {short(o.dest)}"  # type: ignore[union-attr]
