@@ -160,8 +160,7 @@ def test_via_convoy_forms() -> None:
     ("A Par - Gas - Spa", "unreadable: unexpected"),
 ])
 def test_orders_that_cannot_be_followed_say_why(text: str, why: str) -> None:
-    position = START if not text.startswith("Build") else START
-    reading = parse_order(text, position)
+    reading = parse_order(text, START)
     assert not reading.ok
     assert reading.error.startswith(why) or why in reading.error, reading.error
 

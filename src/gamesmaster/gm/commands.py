@@ -10,16 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import datetime
 from typing import Any, Callable, TextIO
-from zoneinfo import ZoneInfo
 
 from ..store import Store, StoreError
 from . import report
 from .archive import export_game, import_game, import_sample
 from .errors import GMError, Refused
 from .service import Gamesmaster
-from .settings import parse_duration, parse_movement
+from .settings import parse_duration, parse_movement, parse_time
 from .worker import run as run_worker
 
 
@@ -81,15 +79,6 @@ def _rule_value(text: str) -> Any:
         return int(low)
     return text
 
-
-def _when(text: str, tz: str) -> datetime:
-    try:
-        when = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
-    except ValueError:
-        raise _error(f"time {text!r}: write it as YYYY-MM-DD HH:MM (in the game's time zone)") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=ZoneInfo(tz))
-    return when
 
 
 def _tz(gm: Gamesmaster, game: str) -> str:
@@ -228,7 +217,7 @@ def cmd_worker(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_extend(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Extend the deadline."""
     if args.until:
-        new = gm.extend(args.game, until=_when(args.until, _tz(gm, args.game)), reason=args.reason or "")
+        new = gm.extend(args.game, until=parse_time(args.until, _tz(gm, args.game)), reason=args.reason or "")
     else:
         new = gm.extend(args.game, hours=parse_duration(args.by), reason=args.reason or "")
     out.write(f"{args.game}: orders now due {gm.status(args.game)['deadline_text']} ({new.isoformat()}).\n")
@@ -244,7 +233,7 @@ def cmd_pause(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 def cmd_resume(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Resume a paused game."""
-    until = _when(args.until, _tz(gm, args.game)) if args.until else None
+    until = parse_time(args.until, _tz(gm, args.game)) if args.until else None
     gm.resume(args.game, until=until, reason=args.reason or "")
     out.write(f"{args.game} resumes: orders due {gm.status(args.game)['deadline_text']}.\n")
     return 0
@@ -362,9 +351,6 @@ def cmd_import(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 
 # -- the parsers ------------------------------------------------------------------------
-
-COMMANDS: list[tuple[str, str, str, Callable[..., int]]] = []
-
 
 def register(sub: Any) -> None:
     """Add the GM's commands to the `gamesmaster` command line."""

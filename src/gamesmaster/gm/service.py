@@ -913,10 +913,6 @@ class Gamesmaster:
                 return "(the stand-by keeps the credential already given)"
             return secret
 
-    def add_standby(self, game_id: str, name: str) -> str:
-        """Name one more stand-by player (volunteers, when the named ones are taken)."""
-        return self.join_game(game_id, name, standby=True)
-
     def resign(self, game_id: str, power: str, successor: str | None = None, *, credential: str | None = None,
                by_gm: bool = False) -> str | None:
         """A player resigns, naming a successor (Brobdingnag); returns the successor's credential."""

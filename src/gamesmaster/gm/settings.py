@@ -165,6 +165,17 @@ def parse_movement(text: str) -> dict[str, Any]:
     return {"days": [], "hours": parse_duration(s)}
 
 
+def parse_time(text: str, tz: str) -> datetime:
+    """Read 'YYYY-MM-DD HH:MM' as a time in the zone tz (a GMError names a bad one)."""
+    try:
+        when = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
+    except ValueError:
+        raise GMError(f"time {text!r}: write it as YYYY-MM-DD HH:MM (in the game's time zone)") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=ZoneInfo(tz))
+    return when
+
+
 def show_time(when: datetime | None, tz: str) -> str:
     """A UTC time as the GM's zone shows it: 'Tue 07 May 2024 22:00 BST'."""
     if when is None:

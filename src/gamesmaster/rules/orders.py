@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .geography import Location, UnitType
+from .geography import Location
 from .position import Unit
 
 
@@ -113,11 +113,6 @@ RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Remove, Waive)
 
 
-def order_power(order: Order) -> str:
-    """The power that gave the order."""
-    return order.power if isinstance(order, Waive) else order.unit.power
-
-
 def format_order(order: Order) -> str:
     """The canonical written form, which parse_order reads back to the same order."""
     return str(order)
@@ -161,5 +156,3 @@ def describe_order(order: Order) -> str:
         return f"build {u}"
     return f"remove {u}"
 
-
-UNIT_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}

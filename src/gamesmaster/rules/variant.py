@@ -48,10 +48,3 @@ class Variant:
     def supply_centres(self) -> frozenset[str]:
         """Every supply centre on the board."""
         return frozenset(p.id for p in self.map.provinces.values() if p.supply_centre)
-
-    def home_of(self, province: str) -> str | None:
-        """The power whose home centre this is, if any."""
-        for power in self.powers.values():
-            if province in power.home_centres:
-                return power.id
-        return None

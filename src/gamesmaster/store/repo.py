@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Iterable
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ..ledger import Entry
@@ -210,9 +210,6 @@ class Records:
         q = select(t.ledger).where(t.ledger.c.game_id == game_id).order_by(t.ledger.c.seq)
         return [_entry(r) for r in self.conn.execute(q)]
 
-    def entry_count(self, game_id: str) -> int:
-        """How many entries a game's ledger holds."""
-        return int(self.conn.execute(select(func.count()).select_from(t.ledger).where(t.ledger.c.game_id == game_id)).scalar_one())
 
 
 def _entry(r: Any) -> Entry:

@@ -7,17 +7,15 @@ secret must be shown once (new credentials), which is rendered directly.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Optional
 from urllib.parse import quote
-from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.datastructures import FormData
 
 from ..gm import Forbidden, Gamesmaster, GMError, Refused
-from ..gm.settings import parse_duration
+from ..gm.settings import parse_duration, parse_time
 from ..variants import load_rules, load_variant
 from . import site
 from .app import WebError
@@ -428,15 +426,6 @@ def gm_game_page(game: str, request: Request) -> HTMLResponse:
                                              "press": [dict(p) for p in gm.press(game)][-30:]})
 
 
-def _when(text: str, tz: str) -> datetime:
-    try:
-        when = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
-    except ValueError:
-        raise GMError(f"time {text!r}: write it as YYYY-MM-DD HH:MM (in the game's time zone)") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=ZoneInfo(tz))
-    return when
-
 
 @router.post("/gm/games/{game}/{action}", response_class=HTMLResponse)
 def gm_action(game: str, action: str, request: Request, data: FormData = Depends(form)) -> Response:
@@ -477,7 +466,7 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             until = _field(data, "until")
             tz = gm.status(game)["settings"]["schedule"]["tz"]
             if until:
-                gm.extend(game, until=_when(until, tz), reason=reason)
+                gm.extend(game, until=parse_time(until, tz), reason=reason)
             else:
                 gm.extend(game, hours=parse_duration(_field(data, "by") or "24h"), reason=reason)
             _flash(request, f"Deadline extended to {gm.status(game)['deadline_text']}.")
@@ -487,7 +476,7 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
         elif action == "resume":
             until = _field(data, "until")
             tz = gm.status(game)["settings"]["schedule"]["tz"]
-            gm.resume(game, until=_when(until, tz) if until else None, reason=reason)
+            gm.resume(game, until=parse_time(until, tz) if until else None, reason=reason)
             _flash(request, f"The game resumes: orders due {gm.status(game)['deadline_text']}.")
         elif action == "correct":
             power, text, rule = _field(data, "power"), _field(data, "orders"), _field(data, "rule")
