@@ -329,3 +329,18 @@ def test_the_gm_chooses_removals_when_the_rules_say_so(sqlite_store, clock):
     units = gm.status("g")["position"]["units"]
     assert units["GERMANY"] == ["A BER", "A BUR"] and "F BRE" in units["FRANCE"]
     assert gm.verify("g").ok
+
+
+def test_the_victory_reason_follows_the_criterion(sqlite_store, clock):
+    """World War I (rulebook XIV.2) is won with 24 units on the board, not by centres."""
+    gm = Gamesmaster(sqlite_store, clock)
+    armies = ["A BUR", "A PAR", "A PIC", "A BRE", "A GAS", "A MAR", "A SPA", "A POR", "A BEL", "A HOL", "A RUH",
+              "A MUN", "A KIE", "A BER", "A PRU", "A SIL", "A BOH", "A TYR", "A VIE", "A GAL", "A BUD", "A TRI",
+              "A SER", "A WAR"]
+    position = {"phase": "S1920M", "units": {"GERMANY": armies, "ENGLAND": ["F LON"]},
+                "centers": {"GERMANY": ["BER", "MUN", "KIE"], "ENGLAND": ["LON"]}}
+    new(gm, variant="standard-2", position=position)
+    done = gm.process("g", force=True)
+    assert done[0].ended["kind"] == "victory" and done[0].ended["winners"] == ["GERMANY"]
+    assert gm.status("g")["result"]["reason"] == "Germany has 24 units on the board"
+    assert gm.verify("g").ok

@@ -9,6 +9,7 @@ also appends its entries to the game's ledger.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 import os
 import random
 import re
@@ -21,6 +22,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..ledger import Entry, orders_hash
 from ..rules import OptionError, Position, PositionError, RuleOptions, adjudicate, format_order, parse_order
+from ..rules.victory import deadlock, short_game_over
 from ..rules import legality
 from ..rules.adjustments import balance, can_build_somewhere
 from ..rules.orders import Waive
@@ -45,6 +47,29 @@ _GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 # after writing everything and before the commit (and touches the file, if named).
 PAUSE_ENV = "GAMESMASTER_TEST_PAUSE_BEFORE_COMMIT"
 PAUSE_FILE_ENV = "GAMESMASTER_TEST_PAUSE_FILE"
+
+
+def _ending(nxt: Position, winner: str | None, options: RuleOptions, phase: str) -> dict[str, Any]:
+    """How the engine's verdict ended the game, in words: a victory, a short game, or a shared lead."""
+    units = Counter(u.power for u in nxt.units.values())
+    if short_game_over(nxt, options):
+        best = max(units.values(), default=0)
+        top = sorted((p for p, n in units.items() if n == best), key=list(nxt.variant.powers).index)
+        after = f"the game ends after {options.last_year}"
+        if winner:
+            return {"kind": "short-game", "winners": [winner], "phase": phase,
+                    "reason": f"{after}: {winner.capitalize()} has the most units ({best})"}
+        return {"kind": "draw", "winners": top, "phase": phase,
+                "reason": f"{after}: {', '.join(p.capitalize() for p in top)} share the most units ({best})"}
+    assert winner is not None
+    rule = nxt.variant.victory_rule or options.victory
+    if rule == "centres":
+        how = f"controls {len(nxt.centres_of(winner))} supply centres"
+    elif rule == "units":
+        how = f"has {units[winner]} units on the board"
+    else:
+        how = f"has {units[winner]} of the {len(nxt.units)} units on the board"
+    return {"kind": "victory", "winners": [winner], "phase": phase, "reason": f"{winner.capitalize()} {how}"}
 
 
 def utc_now() -> datetime:
@@ -223,13 +248,20 @@ class Gamesmaster:
         """Create a game; with players it starts at once (powers by lot, or as assigned)."""
         if not _GAME_ID.match(game_id or ""):
             raise GMError(f"game id {game_id!r}: use 1-64 lowercase letters, digits, '-' or '_', starting with a letter or digit")
+        sett = settings if isinstance(settings, Settings) else Settings.from_dict(settings)
+        rules_spec: Any = rules
+        if sett.end_year:
+            # The players' agreed last year is the rules' short game: one rule for the
+            # engine, the corrections and verify's replay alike.
+            base = {"preset": rules} if isinstance(rules, str) or rules is None else dict(rules)
+            rules_spec = {k: v for k, v in {**base, "last_year": int(sett.end_year)}.items() if v is not None}
         try:
             var = load_variant(variant)
-            opts = load_rules(rules, default=var.default_rules)
+            opts = load_rules(rules_spec, default=var.default_rules)
         except (VariantError, OptionError) as exc:
             raise GMError(str(exc)) from None
-        sett = settings if isinstance(settings, Settings) else Settings.from_dict(settings)
-        rules_spec: Any = rules if rules is not None else opts.preset
+        if rules_spec is None:
+            rules_spec = opts.preset
         if position is not None:
             try:
                 Position.from_dict(var, position)
@@ -643,7 +675,7 @@ class Gamesmaster:
         for p in rec.proposals(g.id):
             if p["status"] == "open":
                 rec.update_proposal(p["id"], status="lapsed")
-        ended = self._advance(rec, g, adj.next, adj.winner, now, phase)
+        ended = self._advance(rec, g, adj.next, adj.winner, now, phase, adj.ended)
         self._test_pause()
         return Processed(g.id, phase, "adjudicated", None if ended else str(adj.next.phase),
                          None if ended else g.row["deadline"], tuple(civil_disorder), ended, tuple(results))
@@ -673,22 +705,9 @@ class Gamesmaster:
             time.sleep(float(pause))
 
     def _advance(self, rec: Records, g: _Game, nxt: Position, winner: str | None, now: datetime,
-                 phase: str) -> dict[str, Any] | None:
+                 phase: str, over: bool = False) -> dict[str, Any] | None:
         """Publish the next phase (or end the game); returns the result if the game ended."""
-        ended = None
-        if winner:
-            ended = {"kind": "victory", "winners": [winner], "phase": phase,
-                     "reason": f"{winner.capitalize()} controls {len(nxt.centres_of(winner))} supply centres"}
-        elif g.settings.end_year and nxt.phase.year > int(g.settings.end_year):
-            counts = {p: len(nxt.units_of(p)) for p in nxt.powers_alive()}
-            best = max(counts.values()) if counts else 0
-            top = [p for p, n in counts.items() if n == best]
-            ended = ({"kind": "short-game", "winners": top, "phase": phase,
-                      "reason": f"the game ends after {g.settings.end_year}: {top[0].capitalize()} has the most units ({best})"}
-                     if len(top) == 1 else
-                     {"kind": "draw", "winners": top, "phase": phase,
-                      "reason": f"the game ends after {g.settings.end_year}: {', '.join(p.capitalize() for p in top)} "
-                                f"share the most units ({best})"})
+        ended = _ending(nxt, winner, g.options, phase) if winner or over else None
         flags = self._year_flags(g.flags, new_year=nxt.phase.season == "S" and nxt.phase.is_movement)
         rec.update_game(g.id, phase=str(nxt.phase), position=nxt.to_dict(), flags=flags, updated_at=now)
         g.row.update(phase=str(nxt.phase), position=nxt.to_dict(), flags=flags)
@@ -730,17 +749,20 @@ class Gamesmaster:
             self._notice(rec, g, "\n".join(lines), now, to=[p["power"]])
 
     def _check_deadlock(self, rec: Records, g: _Game, nxt: Position, now: datetime) -> None:
-        rule, years = g.options.deadlock, g.options.deadlock_years
-        if rule == "never":
+        years = g.options.deadlock_years
+        if g.options.deadlock == "never":
             return
         snapshots = {Phase.parse(p["phase"]).year: p["position"].get("centers", {})
                      for p in rec.phases(g.id) if p["phase"].startswith("S") and p["phase"].endswith("M")}
         snapshots[nxt.phase.year] = nxt.to_dict().get("centers", {})
-        span = [snapshots.get(nxt.phase.year - k) for k in range(years + 1)]
-        if any(s is None for s in span) or any(_norm(s) != _norm(span[0]) for s in span):
+        span = [snapshots.get(nxt.phase.year - k) for k in range(years, -1, -1)]
+        if any(s is None for s in span):
+            return
+        verdict = deadlock([_norm(s) for s in span], g.options)  # seed 004 s5, as the engine rules it
+        if verdict is None:
             return
         survivors = nxt.powers_alive()
-        if rule == "draw":
+        if verdict == "draw":
             self._finish(rec, g, {"kind": "draw", "winners": survivors, "phase": g.phase,
                                   "reason": f"deadlock: no supply centre changed hands in {years} years"}, now)
         else:
@@ -1034,7 +1056,7 @@ class Gamesmaster:
             else:
                 if old_phase != str(adj.next.phase):
                     rec.delete_orders(g.id, old_phase)
-                ended = self._advance(rec, g, adj.next, adj.winner, now, phase)
+                ended = self._advance(rec, g, adj.next, adj.winner, now, phase, adj.ended)
             text = [f"Correction of {position.phase.title}: {reason}."]
             text += [f"  {d}" for d in differences] or ["  (the results are unchanged)"]
             if old_phase != g.phase and not was_finished:
