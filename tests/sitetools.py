@@ -1,6 +1,14 @@
-"""A site on a fresh SQLite store, shared by the web, security and live tests."""
+"""Shared by the web, security, live and deployment tests: a site on a fresh SQLite store, and
+real processes whose output is collected as it comes."""
 
 from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
 
 from gamesmaster.store import Store
 
@@ -28,3 +36,52 @@ def seven_player_game(gm, players: dict[str, str], game_id: str = "club") -> dic
     created = gm.create_game(game_id, title="Club game", players=list(players.values()),
                              assign={name: power for power, name in players.items()}, settings={"press": "full"})
     return {created.powers[name]: secret for name, secret in created.credentials.items()}
+
+
+class Proc:
+    """A process whose output is collected as it comes."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cwd: Path) -> None:
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                                     cwd=str(cwd))
+        self.lines: list[str] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:  # type: ignore[union-attr]
+            self.lines.append(line)
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def wait_for(self, pattern: str, timeout: float = 60) -> re.Match:
+        """Wait until the output matches pattern (the process is killed if it never does)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            m = re.search(pattern, self.output)
+            if m:
+                return m
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.kill()
+        raise AssertionError(f"no {pattern!r} in the output:\n{self.output}")
+
+    def stop(self, timeout: float = 30, sig: int = signal.SIGTERM) -> int | None:
+        """Ask the process to stop (SIGTERM, or sig); kill it if it does not; its exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.reader.join(timeout=5)
+        return self.proc.returncode
+
+    def kill(self) -> None:
+        """Kill the process at once."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=30)

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
 import sys
-import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from sitetools import Proc
 
 GM_CREDENTIAL = "gm.deploy-test-credential-0123"
 CLI = [sys.executable, "-m", "gamesmaster.cli"]
@@ -25,52 +23,6 @@ def env_for(url: str, home: Path, extra: dict[str, str] | None = None) -> dict[s
               "GAMESMASTER_GM_CREDENTIAL": GM_CREDENTIAL})
     e.update(extra or {})
     return e
-
-
-class Proc:
-    """A process whose output is collected as it comes."""
-
-    def __init__(self, argv: list[str], env: dict[str, str], cwd: Path) -> None:
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                                     cwd=str(cwd))
-        self.lines: list[str] = []
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:  # type: ignore[union-attr]
-            self.lines.append(line)
-
-    @property
-    def output(self) -> str:
-        return "".join(self.lines)
-
-    def wait_for(self, pattern: str, timeout: float = 60) -> re.Match:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            m = re.search(pattern, self.output)
-            if m:
-                return m
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.kill()
-        raise AssertionError(f"no {pattern!r} in the output:\n{self.output}")
-
-    def stop(self, timeout: float = 30) -> int | None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.reader.join(timeout=5)
-        return self.proc.returncode
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=30)
 
 
 def web(url: str, data: Path, extra_env: dict[str, str] | None = None, port: int = 0) -> tuple[Proc, str]:

@@ -11,12 +11,13 @@ import smtplib
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from sitetools import Proc
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,47 +45,12 @@ def test_readme_first_line_installs_and_serves():
     assert "playwright" not in first and "chromium" not in first and "[test]" not in first
 
 
-class Server:
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                                     cwd=env["HOME"])
-        self.lines: list[str] = []
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:  # type: ignore[union-attr]
-            self.lines.append(line)
-
-    @property
-    def output(self) -> str:
-        return "".join(self.lines)
-
-    def wait_for(self, text: str, timeout: float = 90) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if text in self.output:
-                return self.output
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.1)
-        self.proc.kill()
-        raise AssertionError(f"no {text!r} from gamesmaster serve:\n{self.output}")
-
-    def url(self) -> str:
-        m = re.search(r"serving (http://\S+)", self.wait_for("Press Ctrl-C"))
-        assert m, self.output
-        return m.group(1)
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        self.proc.send_signal(sig)
-        try:
-            code = self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            raise AssertionError(f"gamesmaster serve did not stop:\n{self.output}")
-        self.reader.join(timeout=5)
-        return code
+def start(argv: list[str], env: dict[str, str]) -> tuple[Proc, str]:
+    """Start `gamesmaster serve` and wait until it listens; returns it and its base URL."""
+    server = Proc(argv, env, Path(env["HOME"]))
+    base = server.wait_for(r"serving (http://\S+)", timeout=90).group(1)
+    server.wait_for("Press Ctrl-C", timeout=90)
+    return server, base
 
 
 def fetch(url: str) -> tuple[int, str]:
@@ -102,9 +68,8 @@ def env(tmp_path):
 
 def test_serve_with_the_demo_then_stop(env, tmp_path):
     data = tmp_path / "data"
-    server = Server(serve_argv(["--port", "0", "--data", str(data), "--no-mail", "--worker-interval", "1"]), env)
+    server, base = start(serve_argv(["--port", "0", "--data", str(data), "--no-mail", "--worker-interval", "1"]), env)
     try:
-        base = server.url()
         out = server.output
         assert re.search(r"GM credential \(for .*/gm\): gm\.\S+", out)
         assert len(re.findall(r"sample-1971 \w+\s+war room credential: \d+\.\S+", out)) == 7
@@ -114,7 +79,7 @@ def test_serve_with_the_demo_then_stop(env, tmp_path):
         status, page = fetch(base + "/api/games")
         assert status == 200 and '"sample-1971"' in page
     finally:
-        code = server.stop(signal.SIGTERM)
+        code = server.stop(sig=signal.SIGTERM)
     assert code == 0, server.output
     assert "gamesmaster stopped." in server.output
     creds = data / "credentials.txt"
@@ -127,9 +92,8 @@ def test_serve_with_the_demo_then_stop(env, tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         smtp_port = s.getsockname()[1]
-    server = Server(serve_argv(["--port", "0", "--data", str(data), "--smtp-port", str(smtp_port)]), env)
+    server, base = start(serve_argv(["--port", "0", "--data", str(data), "--smtp-port", str(smtp_port)]), env)
     try:
-        base = server.url()
         assert "Loading the demo" not in server.output and "as printed when" in server.output
         status, page = fetch(base + "/")
         assert status == 200 and page.count('href="/games/sample-1971"') == 1
@@ -138,7 +102,7 @@ def test_serve_with_the_demo_then_stop(env, tmp_path):
             with smtplib.SMTP("127.0.0.1", smtp_port, timeout=30) as smtp:
                 assert smtp.noop()[0] == 250
     finally:
-        code = server.stop(signal.SIGINT)
+        code = server.stop(sig=signal.SIGINT)
     assert code == 0 and "gamesmaster stopped." in server.output
 
 
