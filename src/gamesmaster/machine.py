@@ -14,6 +14,13 @@ class InputError(ValueError):
     """Input that is not a phase the engine can adjudicate; the message names the problem."""
 
 
+def _by_power(units: Any) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for unit in units:
+        out.setdefault(unit.power, []).append(str(unit))
+    return out
+
+
 def adjudicate_document(doc: Any) -> dict[str, Any]:
     """Adjudicate one `gamesmaster adjudicate` input document and return the output document."""
     if not isinstance(doc, Mapping):
@@ -57,5 +64,6 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
         "next": {"variant": nxt.pop("variant"), "rules": nxt.pop("rules"), **nxt},
         "winner": result.winner,
         **({"ended": True} if result.ended else {}),
+        **({"civil_disorder_removals": _by_power(result.removed)} if result.removed else {}),
         **({"waiting": dict(result.waiting)} if result.waiting else {}),
     }

@@ -94,3 +94,11 @@ def test_two_orders_for_one_unit_are_both_invalid() -> None:
     assert [o["result"] for o in out["orders"]] == ["invalid", "invalid"]
     assert "two different orders for A PAR" in out["orders"][0]["reason"]
     assert out["next"]["units"]["FRANCE"] == ["A PAR"]
+
+
+def test_civil_disorder_removals_are_named() -> None:
+    # DATC 6.J.3: Russia must remove one, orders none: the army farthest from St Petersburg goes.
+    doc = {"phase": "W1901A", "units": {"RUSSIA": ["A LVN", "A SWE"]}, "centers": {"RUSSIA": ["STP"]}}
+    out = json.loads(run([], json.dumps(doc)).stdout)
+    assert out["civil_disorder_removals"] == {"RUSSIA": ["A SWE"]}
+    assert out["next"]["units"]["RUSSIA"] == ["A LVN"]

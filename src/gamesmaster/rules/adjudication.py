@@ -13,7 +13,7 @@ from .options import RuleOptions
 from .orders import (ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, Support, Waive,
                      format_order)
 from .phase import Phase
-from .position import Dislodgement, Position
+from .position import Dislodgement, Position, Unit
 from .retreats import adjudicate_retreats, retreat_options
 from .victory import short_game_over, winner
 
@@ -66,6 +66,7 @@ class Adjudication:
     dislodged: tuple[Dislodgement, ...] = ()  # every unit dislodged in a movement phase
     waiting: Mapping[str, int] = field(default_factory=dict)  # removals the GM must choose
     ended: bool = False  # the game is over: a winner, or a short game's last year played
+    removed: tuple[Unit, ...] = ()  # units the civil-disorder rule removed for powers that ordered too few
 
 
 Submitted = Mapping[str, Iterable["str | Order | Reading"]]
@@ -247,7 +248,7 @@ def _adjustments(position: Position, readings: list[tuple[str, Reading]], option
         # The GM chooses these removals (s24, Armageddonia): nothing is carried out until then.
         return replace(_finish(position, done, readings, position, options), winner=None, waiting=result.waiting)
     after = replace(position, units=result.units, phase=position.phase.following())
-    return _finish(position, done, readings, after, options)
+    return replace(_finish(position, done, readings, after, options), removed=result.forced_removals)
 
 
 def _after_retreats(position: Position, options: RuleOptions) -> Position:
