@@ -128,7 +128,30 @@ class MovementResolver:
         # Facts that stay fixed while the decisions are settled, looked up on the hot path.
         self.live = {p for p in dest if p not in self.void}  # moves that can succeed
         self.h2h = {p: dest.get(d) == p and self._head_to_head(p) for p, d in dest.items()}
+        self._settle_the_obvious()
         del owner
+
+    def _settle_the_obvious(self) -> None:
+        """Settle at once the decisions that depend on no other: most of a phase.
+
+        A void order fails; a support or convoy nobody attacks is given; a move over
+        land into an empty space no one else enters succeeds (unless Kolin's rule has it
+        turn to face an attacker). The recursion then meets only the contested orders.
+        """
+        state, result, void = self.state, self.result, self.void
+        moves_into, units, convoyed_by = self.moves_into, self.units, self.convoyed_by
+        plain_moves = not self.options.kolin
+        for p, k in self.kind.items():
+            if k is Hold:
+                continue
+            if p in void:
+                state[p], result[p] = _RESOLVED, False
+            elif k is Move:
+                d = self.dest[p]
+                if plain_moves and d not in units and p not in convoyed_by and len(moves_into[d]) == 1:
+                    state[p], result[p] = _RESOLVED, True
+            elif p not in moves_into:
+                state[p], result[p] = _RESOLVED, True
 
     def _goes_by_convoy(self, move: Move, fleets: list[str]) -> bool:
         """Whether an army's move uses a convoy (DATC 4.A.3 for adjacent provinces)."""
