@@ -188,22 +188,21 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
                     void[pid] = f"void: {held.capitalize()} is in civil disorder; its units cannot be supported"
     result = MovementResolver(position, orders, options, void).run()
     succeeded, resolver = result.succeeded, result.resolver
-    for pid in orders:
+    for pid, order in orders.items():
         i = chosen[pid]
         power, reading = readings[i]
-        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if succeeded[pid] else FAILS,
+        done[i] = Outcome(power, reading.text, order, SUCCEEDS if succeeded[pid] else FAILS,
                           resolver, reading.notes, pid)
     for i, first in repeats.items():
         done[i] = _repeat(done[first], *readings[i])
     dislodged = result.dislodged
     if any(d.retreats for d in dislodged):
-        after = replace(position, units=result.units, dislodged=dislodged, standoffs=result.standoffs,
-                        phase=position.phase.following())
+        after = _next(position, position.phase.following(), result.units, dislodged=dislodged,
+                      standoffs=result.standoffs)
     else:
         # Nothing can retreat: the dislodged units are disbanded and the phase is skipped.
         destroyed = _count_destroyed(position, [d.unit for d in dislodged], options) if dislodged else position.destroyed
-        after = _after_retreats(replace(position, units=result.units, dislodged=(), standoffs=frozenset(),
-                                        phase=position.phase.following().following(), destroyed=destroyed), options)
+        after = _end_of_season(position, position.phase.following().following(), result.units, destroyed, options)
     return _finish(position, done, readings, after, options, dislodged)
 
 
@@ -221,11 +220,10 @@ def _retreats(position: Position, readings: list[tuple[str, Reading]], options: 
     destroyed = _count_destroyed(position, result.disbanded, options)
     if result.again:
         # Calhamer's rule (s17): another round of retreats for the units that clashed.
-        after = replace(position, units=result.units, dislodged=result.again, destroyed=destroyed)
+        after = _next(position, position.phase, result.units, dislodged=result.again, destroyed=destroyed)
         return _finish(position, done, readings, after, options)
-    after = replace(position, units=result.units, dislodged=(), standoffs=frozenset(),
-                    phase=position.phase.following(), destroyed=destroyed)
-    return _finish(position, done, readings, _after_retreats(after, options), options)
+    after = _end_of_season(position, position.phase.following(), result.units, destroyed, options)
+    return _finish(position, done, readings, after, options)
 
 
 def _count_destroyed(position: Position, lost: Iterable[object], options: RuleOptions) -> dict[str, int]:
@@ -251,32 +249,45 @@ def _adjustments(position: Position, readings: list[tuple[str, Reading]], option
     return replace(_finish(position, done, readings, after, options), removed=result.forced_removals)
 
 
-def _after_retreats(position: Position, options: RuleOptions) -> Position:
-    """The end of a season: ownership changes after the Fall (with retreats); skip an
-    adjustment phase with nothing to do; note Spring raids where the rules care (s23)."""
-    phase = position.phase
-    board = position.map
+def _next(position: Position, phase: Phase, units: Mapping[str, Unit], *, dislodged: tuple[Dislodgement, ...] = (),
+          standoffs: frozenset[str] = frozenset(), centres: Mapping[str, str] | None = None,
+          raids: Mapping[str, str] | None = None, destroyed: Mapping[str, int] | None = None) -> Position:
+    """The position a phase leads to: the same game with a new board."""
+    # Built field by field: dataclasses.replace costs twice as much, once or twice a phase.
+    return Position(position.variant, phase, units, position.centres if centres is None else centres,
+                    dislodged, standoffs, position.raids if raids is None else raids,
+                    position.destroyed if destroyed is None else destroyed, position.neutral_powers)
+
+
+def _end_of_season(position: Position, phase: Phase, units: Mapping[str, Unit], destroyed: Mapping[str, int],
+                   options: RuleOptions) -> Position:
+    """The position once a season's movement and retreats are over: ownership changes after
+    the Fall (with retreats); an adjustment phase with nothing to do is skipped; Spring
+    raids are noted where the rules care (s23)."""
     if phase.season == "F" and options.spring_raid:
-        raids = {pid: u.power for pid, u in position.units.items()
-                 if board.provinces[pid].supply_centre and position.centres.get(pid) != u.power}
-        return replace(position, raids=raids)
-    if phase.season == "W":
-        centres = dict(position.centres)
-        for pid, unit in position.units.items():
-            if board.provinces[pid].supply_centre:
-                centres[pid] = unit.power
-        for pid in position.raids:
-            if pid not in position.units:
-                centres.pop(pid, None)  # raided in Spring, left by Fall: neutral again
-        position = replace(position, centres=centres, raids={})
-        if not adjustments_due(position):
-            position = replace(position, phase=Phase("S", phase.year + 1, "M"))
-    return position
+        provinces = position.map.provinces
+        raids = {pid: u.power for pid, u in units.items()
+                 if provinces[pid].supply_centre and position.centres.get(pid) != u.power}
+        return _next(position, phase, units, raids=raids, destroyed=destroyed)
+    if phase.season != "W":
+        return _next(position, phase, units, destroyed=destroyed)
+    centres = dict(position.centres)
+    supply_centres = position.map.supply_centres()
+    for pid, unit in units.items():
+        if pid in supply_centres:
+            centres[pid] = unit.power
+    for pid in position.raids:
+        if pid not in units:
+            centres.pop(pid, None)  # raided in Spring, left by Fall: neutral again
+    after = _next(position, phase, units, centres=centres, raids={}, destroyed=destroyed)
+    if adjustments_due(after):
+        return after
+    return _next(after, Phase("S", phase.year + 1, "M"), units)
 
 
 def _finish(position: Position, done: dict[int, Outcome], readings: list[tuple[str, Reading]],
             after: Position, options: RuleOptions, dislodged: tuple[Dislodgement, ...] = ()) -> Adjudication:
-    outcomes = tuple(done[i] for i in range(len(readings)))
+    outcomes = tuple(map(done.__getitem__, range(len(readings))))
     won = winner(after, options, position.phase)
     over = won is not None or (after.phase != position.phase and short_game_over(after, options))
     return Adjudication(position, outcomes, after, won, dislodged, ended=over)

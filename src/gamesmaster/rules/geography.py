@@ -79,6 +79,7 @@ class Map:
     _fleet_provinces: Mapping[str, tuple[Location, ...]] = field(default_factory=dict)
     _sea_adjacency: Mapping[str, frozenset[str]] = field(default_factory=dict)
     _convoy_seas: frozenset[str] = frozenset()
+    _supply_centres: frozenset[str] = frozenset()
 
     @classmethod
     def build(cls, provinces: Iterable[Province], army: Iterable[tuple[str, str]],
@@ -105,6 +106,7 @@ class Map:
             _fleet_provinces={k: tuple(sorted(v, key=str)) for k, v in by_province.items()},
             _sea_adjacency={k: frozenset(v) for k, v in sea_adjacency.items()},
             _convoy_seas=frozenset(p.id for p in provs.values() if p.is_sea and p.convoys),
+            _supply_centres=frozenset(p.id for p in provs.values() if p.supply_centre),
         )
 
     def province(self, pid: str) -> Province:
@@ -164,6 +166,10 @@ class Map:
     def convoy_seas(self) -> frozenset[str]:
         """The sea provinces through which an army can be convoyed."""
         return self._convoy_seas
+
+    def supply_centres(self) -> frozenset[str]:
+        """The provinces that are supply centres."""
+        return self._supply_centres
 
     def sea_neighbours(self, pid: str) -> frozenset[str]:
         """Provinces joined to pid by a fleet move from any of its locations."""

@@ -59,7 +59,6 @@ class MovementResolver:
         self.map: Map = position.map
         self.options = options
         self.units = position.units
-        self.orders: dict[str, Order] = {p: orders[p] if p in orders else Hold(u) for p, u in self.units.items()}
         self.void: dict[str, str] = dict(void or {})  # province -> why its order has no effect
         self.state: dict[str, int] = {}
         self.result: dict[str, bool] = {}
@@ -73,84 +72,93 @@ class MovementResolver:
         self.hold_supports: dict[str, list[str]] = {}
         self.convoyed_by: dict[str, list[str]] = {}  # army province -> its convoying fleets
         self.by_convoy: dict[str, bool] = {}
-        self._prepare()
+        self._prepare(orders)
 
     # -- matching orders to each other -------------------------------------------------
 
-    def _prepare(self) -> None:
-        """Index the orders once: who moves where, who convoys and supports whom."""
-        orders = self.orders
-        self.owner = owner = {p: u.power for p, u in self.units.items()}
-        self.kind = kind = {p: type(o) for p, o in orders.items()}
+    def _prepare(self, given: dict[str, Order]) -> None:
+        """Index the orders once: who moves where, who convoys and supports whom.
+
+        Decisions that depend on no other are settled here too: a void order fails, a
+        support or convoy nobody attacks is given, and a move over land into an empty
+        space no one else enters succeeds (unless Kolin's rule has it turn to face an
+        attacker). The recursion then meets only the contested orders.
+        """
+        # One pass over the units, in the board's order: a unit without an order holds.
+        self.orders = orders = {}
+        self.owner = owner = {}
+        self.kind = kind = {}
         self.dest = dest = {}
-        convoy_offers: dict[tuple[str, str], list[str]] = {}
-        supports: list[str] = []
         moves_into = self.moves_into
-        for p, o in orders.items():
-            k = kind[p]
+        supports: list[str] = []
+        convoy_offers: dict[tuple[str, str], list[str]] = {}
+        armies: list[str] = []
+        for p, u in self.units.items():
+            o = given.get(p)
+            if o is None:
+                o = Hold(u)
+            orders[p] = o
+            owner[p] = u.power
+            k = kind[p] = type(o)
             if k is Move:
                 d = dest[p] = o.dest.province  # type: ignore[union-attr]
                 if d in moves_into:
                     moves_into[d].append(p)
                 else:
                     moves_into[d] = [p]
+                if u.type is _ARMY:
+                    armies.append(p)
             elif k is Support:
                 supports.append(p)
             elif k is Convoy:
                 convoy_offers.setdefault((o.army.province, o.dest.province), []).append(p)  # type: ignore[union-attr]
+        void, state, result = self.void, self.state, self.result
         army_adjacent = self.map.army_adjacent
-        for p, d in dest.items():
+        for p in armies:
+            d = dest[p]
             o = orders[p]
-            if o.unit.type is _ARMY:  # type: ignore[union-attr]
-                fleets = convoy_offers.get((p, d)) if convoy_offers else None
-                if fleets is None and not o.via_convoy and army_adjacent(p, d):  # type: ignore[union-attr]
-                    continue  # a plain march: no convoy can be meant
-                fleets = fleets or []
-                if self._goes_by_convoy(o, fleets):  # type: ignore[arg-type]
-                    self.by_convoy[p] = True
-                    self.convoyed_by[p] = fleets
-                    if not convoys.sea_route_exists(self.map, p, d, fleets):
-                        self.void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
-
-        for movers in self.moves_into.values():
+            fleets = convoy_offers.get((p, d)) if convoy_offers else None
+            if fleets is None and not o.via_convoy and army_adjacent(p, d):  # type: ignore[union-attr]
+                continue  # a plain march: no convoy can be meant
+            fleets = fleets or []
+            if self._goes_by_convoy(o, fleets):  # type: ignore[arg-type]
+                self.by_convoy[p] = True
+                self.convoyed_by[p] = fleets
+                if not convoys.sea_route_exists(self.map, p, d, fleets):
+                    void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
+        for movers in moves_into.values():
             if len(movers) > 1:
                 movers.sort()  # reasons must not depend on the order orders were listed
         for p in supports:
             self._match_support(p, orders[p])  # type: ignore[arg-type]
+            if p in void:
+                state[p], result[p] = _RESOLVED, False
+            elif p not in moves_into:
+                state[p], result[p] = _RESOLVED, True
         for offers in convoy_offers.values():
             for p in offers:
                 o = orders[p]
                 army = orders.get(o.army.province)  # type: ignore[union-attr]
                 if not (type(army) is Move and army.unit == o.army and army.dest.province == o.dest.province):  # type: ignore[union-attr]
-                    self.void[p] = f"void: {describe_unit(o.army)} was not ordered to {short(o.dest)}"  # type: ignore[union-attr]
+                    void[p] = f"void: {describe_unit(o.army)} was not ordered to {short(o.dest)}"  # type: ignore[union-attr]
                 elif not self.by_convoy.get(o.army.province):  # type: ignore[union-attr]
-                    self.void[p] = f"void: {describe_unit(o.army)} moves over land, not by convoy"  # type: ignore[union-attr]
+                    void[p] = f"void: {describe_unit(o.army)} moves over land, not by convoy"  # type: ignore[union-attr]
+                if p in void:
+                    state[p], result[p] = _RESOLVED, False
+                elif p not in moves_into:
+                    state[p], result[p] = _RESOLVED, True
         # Facts that stay fixed while the decisions are settled, looked up on the hot path.
-        self.live = {p for p in dest if p not in self.void}  # moves that can succeed
-        self.h2h = {p: dest.get(d) == p and self._head_to_head(p) for p, d in dest.items()}
-        self._settle_the_obvious()
-        del owner
-
-    def _settle_the_obvious(self) -> None:
-        """Settle at once the decisions that depend on no other: most of a phase.
-
-        A void order fails; a support or convoy nobody attacks is given; a move over
-        land into an empty space no one else enters succeeds (unless Kolin's rule has it
-        turn to face an attacker). The recursion then meets only the contested orders.
-        """
-        state, result, void = self.state, self.result, self.void
-        moves_into, units, convoyed_by = self.moves_into, self.units, self.convoyed_by
+        self.live = live = set()  # moves that can succeed
+        self.h2h = h2h = {}
+        units, convoyed_by = self.units, self.convoyed_by
         plain_moves = not self.options.kolin
-        for p, k in self.kind.items():
-            if k is Hold:
-                continue
+        for p, d in dest.items():
+            h2h[p] = dest.get(d) == p and self._head_to_head(p)
             if p in void:
                 state[p], result[p] = _RESOLVED, False
-            elif k is Move:
-                d = self.dest[p]
-                if plain_moves and d not in units and p not in convoyed_by and len(moves_into[d]) == 1:
-                    state[p], result[p] = _RESOLVED, True
-            elif p not in moves_into:
+                continue
+            live.add(p)
+            if plain_moves and d not in units and p not in convoyed_by and len(moves_into[d]) == 1:
                 state[p], result[p] = _RESOLVED, True
 
     def _goes_by_convoy(self, move: Move, fleets: list[str]) -> bool:
@@ -485,15 +493,18 @@ class MovementResolver:
         """Settle every order and work out the new board, dislodgements and standoffs."""
         resolve, state = self.resolve, self.state
         for p, k in self.kind.items():
-            if k is not Hold and state.get(p) != _RESOLVED:
+            if k is not Hold and p not in state:
                 resolve(p)
-        result, dest = self.result, self.dest
-        moved = {p for p in self.live if result[p]}
+        result, dest, units, orders = self.result, self.dest, self.units, self.orders
+        moved = [p for p in self.live if result[p]]
         winners = {dest[p]: p for p in moved}
-        units = self.units
-        new_units = {p: u for p, u in units.items() if p not in moved and p not in winners}
-        dislodged = [self._dislodged(units[p], winners[p]) for p in winners if p in units and p not in moved]
-        orders = self.orders
+        new_units = dict(units)
+        for p in moved:
+            del new_units[p]
+        dislodged = []
+        for d, p in winners.items():
+            if d in new_units:
+                dislodged.append(self._dislodged(new_units.pop(d), p))
         for p in moved:
             order = orders[p]
             new_units[dest[p]] = Unit(order.unit.power, order.unit.type, order.dest)  # type: ignore[union-attr]
@@ -501,21 +512,15 @@ class MovementResolver:
         standoffs = frozenset(
             d for d, movers in self.moves_into.items()
             if len(movers) > 1 and d not in new_units and sum(1 for q in movers if self.prevent_strength(q) > 0) >= 2)
-        dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
-        self._winners, self._moved = winners, moved
-        results: dict[str, bool] = {}
-        void = self.void
+        if dislodged:
+            dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
+        self._winners, self._moved = winners, moved = winners, set(moved)
+        # A move or support succeeds as decided; a hold when the unit was not dislodged.
+        results = {p: p not in winners for p in units}
+        results.update(result)
         for p, k in self.kind.items():
-            if p in moved:
-                results[p] = True
-            elif k is Move or p in void:
-                results[p] = False
-            elif k is Support:
-                results[p] = result.get(p, False)
-            elif k is Convoy:
+            if k is Convoy:
                 results[p] = self._succeeded(p, moved, winners.get(p))
-            else:
-                results[p] = p not in winners  # a holding unit succeeds if not dislodged
         return MovementResult(results, new_units, tuple(dislodged), standoffs, self)
 
     def _carried(self, fleet: str, army: str) -> bool:
