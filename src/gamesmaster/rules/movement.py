@@ -50,6 +50,17 @@ def ambiguous_convoys(position: Position, orders: dict[str, Order]) -> dict[str,
     return out
 
 
+Reason = str | tuple[object, ...]  # a reason, or a template with the units and places to word it
+
+
+def _say(reason: Reason) -> str:
+    """A reason in words; one kept as a template and its units and places is worded when read."""
+    if isinstance(reason, str):
+        return reason
+    template, *things = reason
+    return template.format(*(describe_unit(t) if isinstance(t, Unit) else short(t) for t in things))  # type: ignore[arg-type]
+
+
 class MovementResolver:
     """Settles one movement phase; build it with every unit's (legal) order."""
 
@@ -59,7 +70,8 @@ class MovementResolver:
         self.map: Map = position.map
         self.options = options
         self.units = position.units
-        self.void: dict[str, str] = dict(void or {})  # province -> why its order has no effect
+        # Province -> why its order has no effect (worded only when a player asks).
+        self.void: dict[str, Reason] = dict(void or {})
         self.state: dict[str, int] = {}
         self.result: dict[str, bool] = {}
         self.depth: dict[str, int] = {}  # orders being settled, by recursion depth
@@ -135,18 +147,18 @@ class MovementResolver:
                 state[p], result[p] = _RESOLVED, False
             elif p not in moves_into:
                 state[p], result[p] = _RESOLVED, True
-        for offers in convoy_offers.values():
-            for p in offers:
-                o = orders[p]
-                army = orders.get(o.army.province)  # type: ignore[union-attr]
-                if not (type(army) is Move and army.unit == o.army and army.dest.province == o.dest.province):  # type: ignore[union-attr]
-                    void[p] = f"void: {describe_unit(o.army)} was not ordered to {short(o.dest)}"  # type: ignore[union-attr]
-                elif not self.by_convoy.get(o.army.province):  # type: ignore[union-attr]
-                    void[p] = f"void: {describe_unit(o.army)} moves over land, not by convoy"  # type: ignore[union-attr]
-                if p in void:
-                    state[p], result[p] = _RESOLVED, False
-                elif p not in moves_into:
-                    state[p], result[p] = _RESOLVED, True
+        self.convoying = [p for offers in convoy_offers.values() for p in offers]
+        for p in self.convoying:
+            o = orders[p]
+            army = orders.get(o.army.province)  # type: ignore[union-attr]
+            if not (type(army) is Move and army.unit == o.army and army.dest.province == o.dest.province):  # type: ignore[union-attr]
+                void[p] = ("void: {} was not ordered to {}", o.army, o.dest)  # type: ignore[union-attr]
+            elif not self.by_convoy.get(o.army.province):  # type: ignore[union-attr]
+                void[p] = ("void: {} moves over land, not by convoy", o.army)  # type: ignore[union-attr]
+            if p in void:
+                state[p], result[p] = _RESOLVED, False
+            elif p not in moves_into:
+                state[p], result[p] = _RESOLVED, True
         # Facts that stay fixed while the decisions are settled, looked up on the hot path.
         self.live = live = set()  # moves that can succeed
         self.h2h = h2h = {}
@@ -181,18 +193,17 @@ class MovementResolver:
         moving_to = self.dest.get(supported)
         if o.dest is None:
             if moving_to is not None:
-                self.void[p] = (f"void: {describe_unit(o.supported)} was ordered to move, "
-                                "so it cannot be supported in place")
+                self.void[p] = ("void: {} was ordered to move, so it cannot be supported in place", o.supported)
                 return
             self.hold_supports.setdefault(supported, []).append(p)
             return
         if moving_to != o.dest.province:
-            self.void[p] = f"void: {describe_unit(o.supported)} was not ordered to {short(o.dest)}"
+            self.void[p] = ("void: {} was not ordered to {}", o.supported, o.dest)
             return
         if o.dest.coast:
             target_dest = self.orders[supported].dest  # type: ignore[union-attr]
             if target_dest.coast and o.dest.coast != target_dest.coast:
-                self.void[p] = f"void: {describe_unit(o.supported)} was ordered to {short(target_dest)}, not {short(o.dest)}"
+                self.void[p] = ("void: {} was ordered to {}, not {}", o.supported, target_dest, o.dest)
                 return
         self.move_supports.setdefault(supported, []).append(p)
 
@@ -516,11 +527,13 @@ class MovementResolver:
             dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
         self._winners, self._moved = winners, moved = winners, set(moved)
         # A move or support succeeds as decided; a hold when the unit was not dislodged.
-        results = {p: p not in winners for p in units}
+        results = dict.fromkeys(units, True)
+        for d in winners:
+            if d in results:
+                results[d] = False
         results.update(result)
-        for p, k in self.kind.items():
-            if k is Convoy:
-                results[p] = self._succeeded(p, moved, winners.get(p))
+        for p in self.convoying:
+            results[p] = self._succeeded(p, moved, winners.get(p))
         return MovementResult(results, new_units, tuple(dislodged), standoffs, self)
 
     def _carried(self, fleet: str, army: str) -> bool:
@@ -586,14 +599,14 @@ class MovementResolver:
             return self._why_move_failed(p, order) + hit
         if isinstance(order, Support):
             if p in self.void:
-                return self.void[p] + hit
+                return _say(self.void[p]) + hit
             if self.result.get(p):
                 reason = f"support given to {describe_order(self.orders[order.supported.province])}"
                 return reason + hit
             return self._why_support_cut(p, order)
         if isinstance(order, Convoy):
             if p in self.void:
-                return self.void[p] + hit
+                return _say(self.void[p]) + hit
             if p in self.paradox:
                 return "convoy paradox: by the Szykman rule this fleet does not convoy" + hit
             army = order.army.province
@@ -616,7 +629,7 @@ class MovementResolver:
     def _why_move_failed(self, p: str, order: Order) -> str:
         assert isinstance(order, Move)
         if p in self.void:
-            return self.void[p]
+            return _say(self.void[p])
         me = describe_unit(order.unit)
         if not self.path(p):
             lost = [f for f in self.convoyed_by.get(p, []) if not self.result.get(f)]
