@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .geography import UnitType
 from .options import RuleOptions
 from .orders import Build, Order, Remove, Waive, describe_unit
 from .position import Position, Unit
+
+
+_power_of = attrgetter("power")
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,7 @@ def can_build_somewhere(position: Position, power: str) -> bool:
 def adjustments_due(position: Position) -> bool:
     """Whether any power must build (and can) or must remove."""
     centres = Counter(position.centres.values())
-    units = Counter(u.power for u in position.units.values())
+    units = Counter(map(_power_of, position.units.values()))
     destroyed = position.destroyed
     for power in position.variant.powers:
         b = centres[power] - units[power] - destroyed.get(power, 0)

@@ -4,6 +4,7 @@ and the deadlock rule (seed 004 s5)."""
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter, itemgetter
 from typing import Mapping, Sequence
 
 from .options import RuleOptions
@@ -22,7 +23,7 @@ def winner(position: Position, options: RuleOptions, played: Phase | None = None
         return None  # the middle of a season (or the GM still to choose removals)
     if short_game_over(position, options, played):
         return most_units(position)
-    spring_ended = phase == Phase("F", phase.year, "M")
+    spring_ended = phase.season == "F" and phase.kind == "M"
     fall_ended = phase.kind == "A" or (phase.season == "S" and played is not None and played.season == "F")
     winter_ended = phase.season == "S" and not spring_ended
     need = position.variant.victory_centres
@@ -34,10 +35,11 @@ def winner(position: Position, options: RuleOptions, played: Phase | None = None
     else:
         if rule == "majority-winter" and not (spring_ended or winter_ended):
             return None
-        counts = Counter(u.power for u in position.units.values())
+        counts = Counter(map(attrgetter("power"), position.units.values()))
         if rule in ("majority", "majority-winter"):
             need = len(position.units) // 2 + 1
-    for power, count in counts.most_common(1):
+    if counts:
+        power, count = max(counts.items(), key=itemgetter(1))  # the first listed among equals
         if count >= need:
             return power
     return None
