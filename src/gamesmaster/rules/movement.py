@@ -105,6 +105,7 @@ class MovementResolver:
         supports: list[str] = []
         convoy_offers: dict[tuple[str, str], list[str]] = {}
         armies: list[str] = []
+        self.contested = contested = []  # spaces two or more units try to enter
         for p, u in self.units.items():
             o = given.get(p)
             if o is None:
@@ -116,6 +117,8 @@ class MovementResolver:
                 d = dest[p] = o.dest.province  # type: ignore[union-attr]
                 if d in moves_into:
                     moves_into[d].append(p)
+                    if len(moves_into[d]) == 2:
+                        contested.append(d)
                 else:
                     moves_into[d] = [p]
                 if u.type is _ARMY:
@@ -138,9 +141,8 @@ class MovementResolver:
                 self.convoyed_by[p] = fleets
                 if not convoys.sea_route_exists(self.map, p, d, fleets):
                     void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
-        for movers in moves_into.values():
-            if len(movers) > 1:
-                movers.sort()  # reasons must not depend on the order orders were listed
+        for d in contested:
+            moves_into[d].sort()  # reasons must not depend on the order orders were listed
         for p in supports:
             self._match_support(p, orders[p])  # type: ignore[arg-type]
             if p in void:
@@ -520,9 +522,10 @@ class MovementResolver:
             order = orders[p]
             new_units[dest[p]] = Unit(order.unit.power, order.unit.type, order.dest)  # type: ignore[union-attr]
         # A standoff leaves a space empty where two or more units tried to enter.
+        moves_into, prevent_strength = self.moves_into, self.prevent_strength
         standoffs = frozenset(
-            d for d, movers in self.moves_into.items()
-            if len(movers) > 1 and d not in new_units and sum(1 for q in movers if self.prevent_strength(q) > 0) >= 2)
+            d for d in self.contested
+            if d not in new_units and sum(1 for q in moves_into[d] if prevent_strength(q) > 0) >= 2)
         if dislodged:
             dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
         self._winners, self._moved = winners, moved = winners, set(moved)
