@@ -92,9 +92,11 @@ class MovementResolver:
         """Index the orders once: who moves where, who convoys and supports whom.
 
         Decisions that depend on no other are settled here too: a void order fails, a
-        support or convoy nobody attacks is given, and a move over land into an empty
-        space no one else enters succeeds (unless Kolin's rule has it turn to face an
-        attacker). The recursion then meets only the contested orders.
+        support or convoy nobody attacks is given, a move over land into an empty space
+        no one else enters succeeds (unless Kolin's rule has it turn to face an
+        attacker), and an unsupported move over land against a unit that stays, with no
+        support either, and no one else entering, fails. The recursion then meets only
+        the contested orders.
         """
         # One pass over the units, in the board's order: a unit without an order holds.
         self.orders = orders = {}
@@ -165,6 +167,7 @@ class MovementResolver:
         self.live = live = set()  # moves that can succeed
         self.h2h = h2h = {}
         units, convoyed_by = self.units, self.convoyed_by
+        move_supports, hold_supports = self.move_supports, self.hold_supports
         plain_moves = not self.options.kolin
         for p, d in dest.items():
             h2h[p] = dest.get(d) == p and self._head_to_head(p)
@@ -172,8 +175,13 @@ class MovementResolver:
                 state[p], result[p] = _RESOLVED, False
                 continue
             live.add(p)
-            if plain_moves and d not in units and p not in convoyed_by and len(moves_into[d]) == 1:
-                state[p], result[p] = _RESOLVED, True
+            if p in convoyed_by or len(moves_into[d]) > 1:
+                continue
+            if d not in units:
+                if plain_moves:
+                    state[p], result[p] = _RESOLVED, True
+            elif kind[d] is not Move and p not in move_supports and d not in hold_supports:
+                state[p], result[p] = _RESOLVED, False  # one against one: it bounces
 
     def _goes_by_convoy(self, move: Move, fleets: list[str]) -> bool:
         """Whether an army's move uses a convoy (DATC 4.A.3 for adjacent provinces)."""
