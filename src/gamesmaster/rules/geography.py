@@ -80,6 +80,9 @@ class Map:
     _sea_adjacency: Mapping[str, frozenset[str]] = field(default_factory=dict)
     _convoy_seas: frozenset[str] = frozenset()
     _supply_centres: frozenset[str] = frozenset()
+    # The neighbours in id order, kept sorted once: every retreat phase lists them.
+    _army_neighbours: Mapping[str, tuple[Location, ...]] = field(default_factory=dict)
+    _fleet_neighbours: Mapping[Location, tuple[Location, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, provinces: Iterable[Province], army: Iterable[tuple[str, str]],
@@ -107,6 +110,8 @@ class Map:
             _sea_adjacency={k: frozenset(v) for k, v in sea_adjacency.items()},
             _convoy_seas=frozenset(p.id for p in provs.values() if p.is_sea and p.convoys),
             _supply_centres=frozenset(p.id for p in provs.values() if p.supply_centre),
+            _army_neighbours={k: tuple(Location(p) for p in sorted(v)) for k, v in army_edges.items()},
+            _fleet_neighbours={k: tuple(sorted(v, key=str)) for k, v in fleet_edges.items()},
         )
 
     def province(self, pid: str) -> Province:
@@ -158,10 +163,10 @@ class Map:
         return bool(self.fleet_targets(src, dest_province))
 
     def neighbours(self, unit_type: UnitType, src: Location) -> tuple[Location, ...]:
-        """Every location the unit can move to by itself."""
+        """Every location the unit can move to by itself, in id order."""
         if unit_type is UnitType.ARMY:
-            return tuple(Location(p) for p in sorted(self.army_edges.get(src.province, ())))
-        return tuple(sorted(self.fleet_edges.get(src, ()), key=str))
+            return self._army_neighbours.get(src.province, ())
+        return self._fleet_neighbours.get(src, ())
 
     def convoy_seas(self) -> frozenset[str]:
         """The sea provinces through which an army can be convoyed."""
