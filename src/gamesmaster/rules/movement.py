@@ -517,7 +517,7 @@ class MovementResolver:
             if k is not Hold and p not in state:
                 resolve(p)
         result, dest, units, orders = self.result, self.dest, self.units, self.orders
-        moved = [p for p in self.live if result[p]]
+        moved = [p for p in dest if result[p]]  # in the board's order: no set order leaks out
         winners = {dest[p]: p for p in moved}
         new_units = dict(units)
         for p in moved:
