@@ -421,11 +421,12 @@ def main(argv=None) -> int:
     print("== growth: one board of N disjoint copies of the standard map (same phases, orders copied) ==")
     growth = {}
     counts = sorted({int(c) for c in args.copies.split(",")} | {1})
+    cases, mismatched = {}, {}
     for copies in counts:
         big = copies_variant(variant, copies)
-        cases = [copies_phase(big, phase, copies) for phase in phases]
-        times, mismatched = [], 0
-        for (position, readings), phase, base in zip(cases, phases, adjudications):
+        cases[copies] = [copies_phase(big, phase, copies) for phase in phases]
+        mismatched[copies] = 0
+        for (position, readings), phase, base in zip(cases[copies], phases, adjudications):
             result = adjudicate(position, readings, options)
             got = [o.result for o in result.outcomes]
             # outcomes come power by power; each power's orders are its copies' orders in turn
@@ -434,15 +435,22 @@ def main(argv=None) -> int:
                 want += [o.result for o in base.outcomes[offset:offset + len(rs)]] * copies
                 offset += len(rs)
             if got != want:
-                mismatched += 1
-            times.append(median_us(lambda: adjudicate(position, readings, options), args.copies_reps))
-        units = statistics.mean(len(c[0].units) for c in cases)
-        growth[copies] = {"us_per_phase": statistics.median(times), "mean_us": statistics.mean(times),
-                          "units_per_phase": units, "outcome_mismatches": mismatched}
-        print(f"  x{copies:<3d} {units:7.1f} units/phase   median {statistics.median(times):10.1f} us/phase   "
-              f"mean {statistics.mean(times):10.1f} us   {statistics.median(times) / units:6.2f} us/unit   "
-              f"phases whose outcomes differ from the single board: {mismatched}")
-        del cases
+                mismatched[copies] += 1
+    # Timed interleaved, phase by phase, so that every board size sees the same machine load.
+    times: dict[int, list[float]] = {copies: [] for copies in counts}
+    for n in range(len(phases)):
+        for copies in counts:
+            position, readings = cases[copies][n]
+            times[copies].append(median_us(lambda: adjudicate(position, readings, options), args.copies_reps))
+    for copies in counts:
+        units = statistics.mean(len(c[0].units) for c in cases[copies])
+        median = statistics.median(times[copies])
+        growth[copies] = {"us_per_phase": median, "mean_us": statistics.mean(times[copies]),
+                          "units_per_phase": units, "outcome_mismatches": mismatched[copies]}
+        print(f"  x{copies:<3d} {units:7.1f} units/phase   median {median:10.1f} us/phase   "
+              f"mean {statistics.mean(times[copies]):10.1f} us   {median / units:6.2f} us/unit   "
+              f"phases whose outcomes differ from the single board: {mismatched[copies]}")
+    del cases
     for copies in counts[1:]:
         print(f"  x{copies} / x1: {growth[copies]['us_per_phase'] / growth[1]['us_per_phase']:.2f} "
               f"(linear would be {copies})")
