@@ -297,6 +297,9 @@ def test_reminders_and_relay_failures(make_mailroom):
     room.clock.advance(hours=1)
     room.server.sender.send_due()
     room.sink.wait(who("ENGLAND"), "reminder: orders for England due")
+    # Each mail is waited for: the sink may record them in another order than they were sent.
+    room.sink.wait(who("ENGLAND"), count=2)
+    room.sink.wait(who("FRANCE"))
     assert len(room.sink.to(who("ENGLAND"))) == 2 and len(room.sink.to(who("FRANCE"))) == 1
     room.server.dispatcher.run_once()  # a second pass reminds nobody again
     with room.store.connect(write=False) as conn:
