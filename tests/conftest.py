@@ -1,5 +1,7 @@
 """Databases for the store and gm tests: SQLite in a temporary directory, and a schema of its own on
-the PostgreSQL test server (skipped, with the reason, only if the server is unreachable)."""
+the PostgreSQL test server (skipped, with the reason, only if the server is unreachable); and the
+site (app, client, GM, a running game) that the web, security and live tests share. A directory's
+own conftest sets the clock, the GM's credential and the players."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import pytest
 
 from gamesmaster.store import Store
 from gamesmaster.store.testing import FakeClock, PostgresDatabase, server_problem
+
+from sitetools import open_site, seven_player_game, site_client
 
 
 @pytest.fixture(scope="session")
@@ -64,3 +68,47 @@ def sqlite_store(sqlite_url):
 def clock() -> FakeClock:
     return FakeClock()
 
+
+
+# -- the site ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def gm_credential() -> str:
+    return "gm.test-credential-0123456789"
+
+
+@pytest.fixture
+def players() -> dict[str, str]:
+    """Power -> player name for the seven-player game."""
+    return {"AUSTRIA": "Ann", "ENGLAND": "Bob", "FRANCE": "Cat", "GERMANY": "Dan", "ITALY": "Eve",
+            "RUSSIA": "Fay", "TURKEY": "Gus"}
+
+
+@pytest.fixture
+def _site(tmp_path, clock, gm_credential):
+    gm, app, store = open_site(tmp_path, clock, gm_credential)
+    yield gm, app
+    store.dispose()
+
+
+@pytest.fixture
+def site_gm(_site):
+    return _site[0]
+
+
+@pytest.fixture
+def app(_site):
+    return _site[1]
+
+
+@pytest.fixture
+def client(app):
+    with site_client(app) as c:
+        yield c
+
+
+@pytest.fixture
+def game(site_gm, players) -> dict[str, str]:
+    """A running seven-player game 'club' (powers assigned); returns power -> credential."""
+    return seven_player_game(site_gm, players)

@@ -30,127 +30,127 @@ def _club(gm) -> dict[str, str]:
     return {created.powers[n]: c for n, c in created.credentials.items()}
 
 
-def test_table_shows_who_not_what(live_client, live_gm, live_clock):
-    creds = _club(live_gm)
-    live_gm.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar S A Par-Bur", credential=creds["FRANCE"], channel="web")
-    r = live_client.get("/games/club/table")
+def test_table_shows_who_not_what(client, site_gm, clock):
+    creds = _club(site_gm)
+    site_gm.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar S A Par-Bur", credential=creds["FRANCE"], channel="web")
+    r = client.get("/games/club/table")
     assert r.status_code == 200
     assert 'data-period="diplomacy"' in r.text and "Club night" in r.text
     assert "PAR - BUR" not in r.text and "Par-Bur" not in r.text  # no orders before the read-out
-    st = live_client.get("/games/club/table/state").json()
+    st = client.get("/games/club/table/state").json()
     assert st["period"] == "diplomacy" and st["left"] == 30 * 60
     assert {p["power"]: p["handed_in"] for p in st["powers"]}["FRANCE"] is True
     assert "Par-Bur" not in str(st)
     assert 'id="next-step"' not in r.text and 'id="end-period"' not in r.text  # controls only for the GM
-    assert live_client.get("/games/nosuch/table").status_code == 404
+    assert client.get("/games/nosuch/table").status_code == 404
     # a game not played live has a table too, but no clock
-    live_gm.create_game("postal", players=LIVE_NAMES)
-    assert live_client.get("/games/postal/table/state").json()["live"] is False
+    site_gm.create_game("postal", players=LIVE_NAMES)
+    assert client.get("/games/postal/table/state").json()["live"] is False
 
 
-def test_gm_controls_and_the_read_out(live_client, live_gm, live_clock):
-    creds = _club(live_gm)
-    r = post(live_client, "/games/club/live/pause", {}, "/games/club/table")
+def test_gm_controls_and_the_read_out(client, site_gm, clock):
+    creds = _club(site_gm)
+    r = post(client, "/games/club/live/pause", {}, "/games/club/table")
     assert "GM credential" in r.text and r.status_code == 401
-    gm_sign_in(live_client)
-    page = live_client.get("/games/club/table").text
+    gm_sign_in(client)
+    page = client.get("/games/club/table").text
     assert 'id="end-period"' in page and 'id="slip-orders"' in page
-    post(live_client, "/games/club/live/pause", {}, "/games/club/table")
-    assert live_client.get("/games/club/table/state").json()["paused"] is True
-    post(live_client, "/games/club/live/resume", {}, "/games/club/table")
-    post(live_client, "/games/club/live/add", {"minutes": "2"}, "/games/club/table")
-    assert live_client.get("/games/club/table/state").json()["left"] == 32 * 60
-    post(live_client, "/games/club/live/end", {}, "/games/club/table")
-    assert live_client.get("/games/club/table/state").json()["period"] == "writing"
+    post(client, "/games/club/live/pause", {}, "/games/club/table")
+    assert client.get("/games/club/table/state").json()["paused"] is True
+    post(client, "/games/club/live/resume", {}, "/games/club/table")
+    post(client, "/games/club/live/add", {"minutes": "2"}, "/games/club/table")
+    assert client.get("/games/club/table/state").json()["left"] == 32 * 60
+    post(client, "/games/club/live/end", {}, "/games/club/table")
+    assert client.get("/games/club/table/state").json()["period"] == "writing"
     # a slip on paper, typed in by the GM
-    r = post(live_client, "/games/club/live/slip", {"power": "ITALY", "orders": "A Ven.--Pie.\nF Nap.--Ion."},
+    r = post(client, "/games/club/live/slip", {"power": "ITALY", "orders": "A Ven.--Pie.\nF Nap.--Ion."},
              "/games/club/table")
     assert "slip entered" in r.text
-    live_gm.submit_orders("club", "FRANCE", "A Par-Bur", credential=creds["FRANCE"], channel="web")
-    r = post(live_client, "/games/club/live/end", {}, "/games/club/table")
+    site_gm.submit_orders("club", "FRANCE", "A Par-Bur", credential=creds["FRANCE"], channel="web")
+    r = post(client, "/games/club/live/end", {}, "/games/club/table")
     assert 'data-stage="orders"' in r.text
     assert "A Ven.--Pie." in r.text and "on paper" in r.text and "by phone" in r.text
     assert "civil disorder, its units hold" in r.text
     for _ in range(2):
-        r = post(live_client, "/games/club/live/next", {}, "/games/club/table")
+        r = post(client, "/games/club/live/next", {}, "/games/club/table")
     assert 'data-stage="results"' in r.text and "England" in r.text
-    steps = live_client.get("/games/club/table/state").json()["steps"]
+    steps = client.get("/games/club/table/state").json()["steps"]
     for _ in range(steps - 3):
-        r = post(live_client, "/games/club/live/next", {}, "/games/club/table")
+        r = post(client, "/games/club/live/next", {}, "/games/club/table")
     assert 'data-stage="after"' in r.text
-    r = post(live_client, "/games/club/live/next", {}, "/games/club/table")
-    st = live_client.get("/games/club/table/state").json()
+    r = post(client, "/games/club/live/next", {}, "/games/club/table")
+    st = client.get("/games/club/table/state").json()
     assert (st["period"], st["phase"]) == ("diplomacy", "F1901M")
-    r = post(live_client, "/games/club/live/next", {}, "/games/club/table")
+    r = post(client, "/games/club/live/next", {}, "/games/club/table")
     assert "no read-out under way" in r.text
-    assert "Table view" in live_client.get("/gm/games/club").text
+    assert "Table view" in client.get("/gm/games/club").text
 
 
-def test_players_agree_from_the_war_room(live_client, live_gm):
-    creds = _club(live_gm)
+def test_players_agree_from_the_war_room(client, site_gm):
+    creds = _club(site_gm)
     for power in LIVE_POWERS:
-        live_client.cookies.clear()
-        post(live_client, "/games/club/sign-in", {"credential": creds[power]}, "/games/club/war-room")
-        page = live_client.get("/games/club/war-room").text
+        client.cookies.clear()
+        post(client, "/games/club/sign-in", {"credential": creds[power]}, "/games/club/war-room")
+        page = client.get("/games/club/war-room").text
         assert 'id="live-box"' in page
-        r = post(live_client, "/games/club/live/agree", {"back": "/games/club/war-room"}, "/games/club/war-room")
+        r = post(client, "/games/club/live/agree", {"back": "/games/club/war-room"}, "/games/club/war-room")
         assert r.url.path == "/games/club/war-room"
-    st = live_client.get("/games/club/table/state").json()
+    st = client.get("/games/club/table/state").json()
     assert st["period"] == "writing"
-    live_client.cookies.clear()
-    r = post(live_client, "/games/club/live/agree", {}, "/games/club/table")
+    client.cookies.clear()
+    r = post(client, "/games/club/live/agree", {}, "/games/club/table")
     assert r.status_code == 401
 
 
-def test_create_live_and_practice_games_from_the_console(live_client, live_gm):
-    assert live_client.get("/gm/live", follow_redirects=False).status_code == 303
-    gm_sign_in(live_client)
-    assert "New live club game" in live_client.get("/gm").text
-    assert "practice" in live_client.get("/gm/live").text
-    r = post(live_client, "/gm/live", {"id": "newbies", "assign": "Nia=France, Ole=Germany", "practice": "1"}, "/gm/live")
+def test_create_live_and_practice_games_from_the_console(client, site_gm):
+    assert client.get("/gm/live", follow_redirects=False).status_code == 303
+    gm_sign_in(client)
+    assert "New live club game" in client.get("/gm").text
+    assert "practice" in client.get("/gm/live").text
+    r = post(client, "/gm/live", {"id": "newbies", "assign": "Nia=France, Ole=Germany", "practice": "1"}, "/gm/live")
     assert r.status_code == 200 and "Credentials" in r.text and "Practice game" in r.text
-    st = live_client.get("/games/newbies/table/state").json()
+    st = client.get("/games/newbies/table/state").json()
     assert st["practice"] and st["period"] == "writing" and st["left"] == 300
-    r = post(live_client, "/gm/live", {"id": "club2", "players": ",".join(LIVE_NAMES), "writing": "7"}, "/gm/live")
+    r = post(client, "/gm/live", {"id": "club2", "players": ",".join(LIVE_NAMES), "writing": "7"}, "/gm/live")
     assert r.status_code == 200
-    assert live_client.get("/games/club2/table/state").json()["config"]["writing"] == 7
-    r = post(live_client, "/gm/live", {"id": "bad", "players": "Ann", "writing": "0"}, "/gm/live")
+    assert client.get("/games/club2/table/state").json()["config"]["writing"] == 7
+    r = post(client, "/gm/live", {"id": "bad", "players": "Ann", "writing": "0"}, "/gm/live")
     assert r.status_code == 400 and "writing" in r.text
 
 
-def test_events_stream_the_state(live_client, live_gm):
-    _club(live_gm)
-    r = live_client.get("/games/club/table/events?once=1")
+def test_events_stream_the_state(client, site_gm):
+    _club(site_gm)
+    r = client.get("/games/club/table/events?once=1")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
     data = [line for line in r.text.splitlines() if line.startswith("data: ")]
     assert len(data) == 1
     import json
     st = json.loads(data[0][6:])
     assert st["period"] == "diplomacy" and st["version"]
-    assert live_client.get("/games/nosuch/table/events?once=1").status_code == 404
+    assert client.get("/games/nosuch/table/events?once=1").status_code == 404
 
 
-def test_odd_requests_get_clear_refusals(live_client, live_gm):
-    _club(live_gm)
-    live_gm.create_game("forming", players=["Ann"], start=False)
+def test_odd_requests_get_clear_refusals(client, site_gm):
+    _club(site_gm)
+    site_gm.create_game("forming", players=["Ann"], start=False)
     for url in ["/games/forming/table", "/games/forming/table/state", "/games/forming/table/events?once=1",
                 "/games/%00/table", "/games/club/table/events?once=maybe", "/games/club/table/main"]:
-        r = live_client.get(url)
+        r = client.get(url)
         assert r.status_code < 500, (url, r.status_code)
-    r = live_client.post("/games/club/live/pause", data={"csrf_token": "forged"})
+    r = client.post("/games/club/live/pause", data={"csrf_token": "forged"})
     assert r.status_code == 403
-    gm_sign_in(live_client)
+    gm_sign_in(client)
     for action, data in [("add", {"minutes": "abc"}), ("add", {"minutes": "0"}), ("add", {"minutes": "1e9"}),
                          ("next", {}), ("resume", {}), ("slip", {"power": "Narnia", "orders": "A Par-Bur"}),
                          ("slip", {"power": "FRANCE", "orders": "x" * 300}), ("frobnicate", {}),
                          ("agree", {"power": "FRANCE"}), ("agree", {}), ("pause", {"back": "https://evil.example/"})]:
-        r = post(live_client, f"/games/club/live/{action}", data, "/games/club/table")
+        r = post(client, f"/games/club/live/{action}", data, "/games/club/table")
         assert r.status_code < 500, (action, r.status_code, r.text[:200])
         assert r.url.host != "evil.example"
     for action in ("pause", "end", "next"):
-        r = post(live_client, f"/games/forming/live/{action}", {}, "/games/club/table")
+        r = post(client, f"/games/forming/live/{action}", {}, "/games/club/table")
         assert r.status_code < 500
-    r = post(live_client, "/gm/live", {"id": "Bad Id!", "players": "Ann"}, "/gm/live")
+    r = post(client, "/gm/live", {"id": "Bad Id!", "players": "Ann"}, "/gm/live")
     assert r.status_code == 400
-    r = post(live_client, "/gm/live", {"id": "x1", "assign": "Ann"}, "/gm/live")
+    r = post(client, "/gm/live", {"id": "x1", "assign": "Ann"}, "/gm/live")
     assert r.status_code == 400 and "NAME=POWER" in r.text

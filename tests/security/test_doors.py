@@ -52,8 +52,8 @@ def france_plans(client, game) -> None:
     assert r.status_code == 201, r.text
 
 
-def test_no_door_shows_a_power_s_orders_or_letters_to_another_before_the_deadline(sec_client, sec_game, sec_gm, sec_clock):
-    client, game = sec_client, sec_game
+def test_no_door_shows_a_power_s_orders_or_letters_to_another_before_the_deadline(client, game, site_gm, clock):
+    client, game = client, game
     france_plans(client, game)
     doors = ["/api/games", "/api/games/club", "/api/games/club/position", "/api/games/club/results",
              "/api/games/club/history", "/api/games/club/press", "/api/games/club/proposals", "/api/games/club/rules",
@@ -80,23 +80,23 @@ def test_no_door_shows_a_power_s_orders_or_letters_to_another_before_the_deadlin
     assert "England" in r.text and "war room" in r.text.lower() and not leaks(r.text)
     # by mail: England's LIST, STATUS and HISTORY, and an attempt to sign on as France
     for body in ("LIST", "STATUS", "HISTORY"):
-        reply = mail(sec_gm, "bob@club.test", f"SIGNON club England {game['ENGLAND']}\n{body}")
+        reply = mail(site_gm, "bob@club.test", f"SIGNON club England {game['ENGLAND']}\n{body}")
         assert not leaks(reply), (body, reply)
-    reply = mail(sec_gm, "bob@club.test", f"SIGNON club France {game['ENGLAND']}\nLIST")
+    reply = mail(site_gm, "bob@club.test", f"SIGNON club France {game['ENGLAND']}\nLIST")
     assert not leaks(reply) and ("not" in reply.lower() or "refus" in reply.lower()), reply
     # after the deadline the orders are public; the letter stays Germany's
-    sec_clock.advance(days=4)
-    sec_gm.process_due()
+    clock.advance(days=4)
+    site_gm.process_due()
     r = client.get("/api/games/club/results", headers=bearer(game["ENGLAND"]))
     assert "F BRE - PIC" in r.text
     assert "XYZZY-PLAN" not in client.get("/api/games/club/press", headers=bearer(game["ENGLAND"])).text
     assert "XYZZY-PLAN" not in client.get("/api/games/club/press").text
 
 
-def test_nobody_submits_for_another_power_or_acts_as_the_gm(sec_client, sec_game, sec_gm):
-    client, game = sec_client, sec_game
+def test_nobody_submits_for_another_power_or_acts_as_the_gm(client, game, site_gm):
+    client, game = client, game
     france_plans(client, game)
-    before = sec_gm.orders_on_record("club", "FRANCE", by_gm=True)
+    before = site_gm.orders_on_record("club", "FRANCE", by_gm=True)
     for method, path, body in [("post", "/api/games/club/powers/france/orders", {"orders": "F Bre-Mao"}),
                                ("delete", "/api/games/club/powers/france/orders", None),
                                ("post", "/api/games/club/powers/france/ready", {"ready": True}),
@@ -111,24 +111,24 @@ def test_nobody_submits_for_another_power_or_acts_as_the_gm(sec_client, sec_game
             kwargs["json"] = body
         r = getattr(client, method)(path, **kwargs)
         assert r.status_code == 403, (path, r.status_code, r.text)
-    mail(sec_gm, "bob@club.test", f"SIGNON club France {game['ENGLAND']}\nF Bre-Mao\nA Par-Bur")
-    assert sec_gm.orders_on_record("club", "FRANCE", by_gm=True) == before
+    mail(site_gm, "bob@club.test", f"SIGNON club France {game['ENGLAND']}\nF Bre-Mao\nA Par-Bur")
+    assert site_gm.orders_on_record("club", "FRANCE", by_gm=True) == before
     # the GM console does not take a player's credential
     r = client.post("/gm/sign-in", data={"credential": game["ENGLAND"], "csrf_token": csrf(client, "/gm")})
     assert "not the GM credential" in client.get("/gm").text or r.status_code in (200, 303)
     assert client.post("/gm/games/club/pause", data={"reason": "x", "csrf_token": csrf(client, "/gm")}).status_code == 401
-    assert sec_gm.status("club")["status"] != "paused"
+    assert site_gm.status("club")["status"] != "paused"
 
 
-def test_credentials_are_kept_only_as_a_slow_salted_hash(sec_gm, sec_game, tmp_path):
-    with sec_gm.store.connect(write=False) as conn:
+def test_credentials_are_kept_only_as_a_slow_salted_hash(site_gm, game, tmp_path):
+    with site_gm.store.connect(write=False) as conn:
         stored = [r[0] for r in conn.execute(text("SELECT credential FROM gm_players"))]
     assert len(stored) == 7
-    for h, c in zip(sorted(stored), sorted(sec_game.values())):
+    for h, c in zip(sorted(stored), sorted(game.values())):
         scheme, iterations, salt, digest = h.split("$")
         assert scheme == "pbkdf2_sha256" and int(iterations) >= 20_000 and len(salt) >= 16 and len(digest) == 64
     assert len(set(s.split("$")[2] for s in stored)) == 7  # a salt each
-    for c in sec_game.values():
+    for c in game.values():
         assert not any(c.split(".", 1)[1] in h for h in stored)
     from gamesmaster.web.security import load_secrets
     secrets = load_secrets(tmp_path / "data")
@@ -137,8 +137,8 @@ def test_credentials_are_kept_only_as_a_slow_salted_hash(sec_gm, sec_game, tmp_p
     assert cred.check_secret("x", cred.hash_secret("x")) and not cred.check_secret("y", cred.hash_secret("x"))
 
 
-def test_api_credential_attempts_are_rate_limited(sec_client, sec_game):
-    client, game = sec_client, sec_game
+def test_api_credential_attempts_are_rate_limited(client, game):
+    client, game = client, game
     codes = [client.get("/api/games/club/powers/france/orders", headers=bearer(f"3.guess{i}")).status_code
              for i in range(12)]
     assert codes[:10] == [403] * 10 and codes[10:] == [429, 429], codes
@@ -150,8 +150,8 @@ def test_api_credential_attempts_are_rate_limited(sec_client, sec_game):
     assert client.post("/api/games/club/pause", json={}, headers=bearer(GM_CREDENTIAL)).status_code == 429
 
 
-def test_page_sign_ins_are_rate_limited(sec_client, sec_game, sec_app):
-    client, game = sec_client, sec_game
+def test_page_sign_ins_are_rate_limited(client, game, app):
+    client, game = client, game
     token = csrf(client, "/games/club/war-room")
     codes = [client.post("/games/club/sign-in", data={"credential": f"3.guess{i}", "csrf_token": token},
                          follow_redirects=False).status_code for i in range(11)]
@@ -162,11 +162,11 @@ def test_page_sign_ins_are_rate_limited(sec_client, sec_game, sec_app):
     assert r.status_code == 429
 
 
-def test_gm_sign_in_is_rate_limited_and_recovers(sec_app):
+def test_gm_sign_in_is_rate_limited_and_recovers(app):
     from fastapi.testclient import TestClient
     now = [1000.0]
-    sec_app.state.limits = SignInLimits(clock=lambda: now[0])
-    with TestClient(sec_app) as client:
+    app.state.limits = SignInLimits(clock=lambda: now[0])
+    with TestClient(app) as client:
         token = csrf(client, "/gm")
         for i in range(10):
             client.post("/gm/sign-in", data={"credential": f"gm.wrong{i}", "csrf_token": token})
@@ -192,36 +192,36 @@ def test_the_token_bucket_per_address_and_per_game():
     assert len(bucket._buckets) <= 4  # bounded memory
 
 
-def test_session_cookie_is_secure_over_https_and_http_only(sec_app, sec_game):
+def test_session_cookie_is_secure_over_https_and_http_only(app, game):
     from fastapi.testclient import TestClient
-    with TestClient(sec_app, base_url="https://testserver") as client:
+    with TestClient(app, base_url="https://testserver") as client:
         token = csrf(client, "/games/club/war-room")
-        r = client.post("/games/club/sign-in", data={"credential": sec_game["FRANCE"], "csrf_token": token},
+        r = client.post("/games/club/sign-in", data={"credential": game["FRANCE"], "csrf_token": token},
                         follow_redirects=False)
         cookie = r.headers["set-cookie"]
         assert "HttpOnly" in cookie and "Secure" in cookie and "SameSite=Lax" in cookie
-        assert sec_game["FRANCE"] not in cookie  # signed, and the secret is not readable as is
+        assert game["FRANCE"] not in cookie  # signed, and the secret is not readable as is
     
 
-def test_no_secret_in_the_logs(sec_client, sec_game, sec_gm, caplog):
+def test_no_secret_in_the_logs(client, game, site_gm, caplog):
     caplog.set_level(logging.DEBUG)
-    client, game = sec_client, sec_game
+    client, game = client, game
     france_plans(client, game)
     client.get("/api/games/club/powers/england/orders", headers=bearer(game["FRANCE"]))
     client.get("/api/games/club/record", headers=bearer(game["FRANCE"]))
     client.post("/api/games/club/pause", json={}, headers=bearer(GM_CREDENTIAL))
     client.post("/gm/sign-in", data={"credential": GM_CREDENTIAL + "x", "csrf_token": csrf(client, "/gm")})
-    mail(sec_gm, "cat@club.test", f"SIGNON club France {game['FRANCE']}\nA Par-Bur\nLIST")
-    mail(sec_gm, "cat@club.test", f"SIGNON club France {game['ENGLAND']}\nA Par-Bur")
+    mail(site_gm, "cat@club.test", f"SIGNON club France {game['FRANCE']}\nA Par-Bur\nLIST")
+    mail(site_gm, "cat@club.test", f"SIGNON club France {game['ENGLAND']}\nA Par-Bur")
     raw = EmailMessage()
     raw["From"] = "cat@club.test"
     raw.set_content(f"SIGNON club France {game['FRANCE']}\nPRESS TO ALL\n" + "x" * 10)
-    Intake(sec_gm, MAIL).receive(raw.as_bytes()[:-3] + b"\xff\xfe", "cat@club.test", ["gm@club.test"])
+    Intake(site_gm, MAIL).receive(raw.as_bytes()[:-3] + b"\xff\xfe", "cat@club.test", ["gm@club.test"])
     logged = caplog.text + "".join(str(r.args) for r in caplog.records)
     for c in [*game.values(), GM_CREDENTIAL]:
         secret = c.split(".", 1)[1]
         assert secret not in logged, "a credential reached the log"
-    with sec_gm.store.connect(write=False) as conn:  # nor the mail kept: the inbox and the answers
+    with site_gm.store.connect(write=False) as conn:  # nor the mail kept: the inbox and the answers
         kept = repr(conn.execute(text("SELECT body, subject FROM gm_mail_inbox")).all())
         kept += repr([bytes(m[0]) for m in conn.execute(text("SELECT message FROM gm_mail_outbox"))])
     assert "SIGNON club France" in kept

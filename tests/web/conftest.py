@@ -1,4 +1,4 @@
-"""Fixtures for the website's tests: a store in a temporary directory, a fake clock, the app."""
+"""The website's tests: a fake clock at noon, the GM credential and players of webtools."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 
 from gamesmaster.store.testing import FakeClock
 
-from sitetools import open_site, seven_player_game, site_client
 from webtools import GM_CREDENTIAL, PLAYERS
 
 
@@ -18,29 +17,10 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def _site(tmp_path, clock):
-    gm, app, store = open_site(tmp_path, clock, GM_CREDENTIAL)
-    yield gm, app
-    store.dispose()
+def gm_credential() -> str:
+    return GM_CREDENTIAL
 
 
 @pytest.fixture
-def site_gm(_site):
-    return _site[0]
-
-
-@pytest.fixture
-def app(_site):
-    return _site[1]
-
-
-@pytest.fixture
-def client(app):
-    with site_client(app) as c:
-        yield c
-
-
-@pytest.fixture
-def game(site_gm) -> dict[str, str]:
-    """A running seven-player game 'club' (powers assigned); returns power -> credential."""
-    return seven_player_game(site_gm, PLAYERS)
+def players() -> dict[str, str]:
+    return dict(PLAYERS)
