@@ -1,14 +1,20 @@
-"""Shared by the web, security, live and deployment tests: a site on a fresh SQLite store, and
-real processes whose output is collected as it comes."""
+"""Shared by the web, security, live and deployment tests: a site on a fresh SQLite store, the
+site served on a real socket, Debian's Chromium, and real processes whose output is collected
+as it comes."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import signal
 import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
+
+import pytest
 
 from gamesmaster.store import Store
 
@@ -22,6 +28,52 @@ def open_site(tmp_path, clock, gm_credential: str):
     store = Store(f"sqlite:///{tmp_path / 'gm.db'}")
     gm = Gamesmaster(store, clock=clock)
     return gm, create_app(gm, SiteSecrets.for_testing(gm_credential)), store
+
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"  # screenshots
+
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason=f"the browser tests need Debian's Chromium at {CHROMIUM} "
+           "(apt-get install chromium; the README's test command installs it)")
+
+
+@contextlib.contextmanager
+def serving(app, **config) -> Iterator[str]:
+    """Serve the app with uvicorn on a free loopback port in a thread; yields its base URL."""
+    import uvicorn
+
+    from gamesmaster.web.server import bind
+
+    sock = bind("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", **config))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[object]:
+    """Debian's Chromium, headless, through Playwright (whose own browser download does not work here)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                                          "--disable-component-update", "--no-first-run", "--disable-sync"])
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def site_client(app):

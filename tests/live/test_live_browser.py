@@ -9,21 +9,14 @@ test-artifacts/live-table.png.
 
 from __future__ import annotations
 
-import os
-import threading
-import time
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 
 from livetools import LIVE_GM_CREDENTIAL, LIVE_NAMES, LIVE_POWERS
+from sitetools import ARTIFACTS, chromium, needs_chromium, serving
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason=f"the browser tests need Debian's Chromium at {CHROMIUM}")
+pytestmark = needs_chromium
 
 BY_PHONE = {
     "AUSTRIA": "A Vie-Tri\nA Bud-Ser\nF Tri-Alb",
@@ -38,44 +31,24 @@ SLIP = ("ITALY", "A Ven.--Pie.\nA Rom.--Ven.\nF Nap.--Ion.")  # handed to the GM
 
 @pytest.fixture
 def live_site(tmp_path):
-    import uvicorn
-
     from gamesmaster.gm import Gamesmaster
     from gamesmaster.store import Store
     from gamesmaster.store.testing import FakeClock
     from gamesmaster.web.app import create_app
     from gamesmaster.web.security import SiteSecrets
-    from gamesmaster.web.server import bind
 
     clock = FakeClock(datetime(2030, 5, 6, 19, 0, tzinfo=timezone.utc))
     store = Store(f"sqlite:///{tmp_path / 'gm.db'}")
     gm = Gamesmaster(store, clock=clock)
-    app = create_app(gm, SiteSecrets.for_testing(LIVE_GM_CREDENTIAL))
-    sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                                           timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}", gm, clock
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with serving(create_app(gm, SiteSecrets.for_testing(LIVE_GM_CREDENTIAL)), timeout_graceful_shutdown=1) as base:
+        yield base, gm, clock
     store.dispose()
 
 
 @pytest.fixture
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                    "--disable-component-update", "--no-first-run", "--disable-sync"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def test_a_live_club_evening(live_site, browser):

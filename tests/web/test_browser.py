@@ -7,23 +7,14 @@ Screenshots of the game page and a war room are saved in test-artifacts/.
 
 from __future__ import annotations
 
-import os
 import re
-import threading
-import time
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
+from sitetools import ARTIFACTS, chromium, needs_chromium, serving
+from webtools import GM_CREDENTIAL
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason=f"the browser tests need Debian's Chromium at {CHROMIUM} "
-                                       "(apt-get install chromium; the README's test command installs it)")
-
-from webtools import GM_CREDENTIAL  # noqa: E402
+pytestmark = needs_chromium
 
 ORDERS = {  # by text, in the forms players write
     "AUSTRIA": "A Vie-Tri\nA Bud-Ser\nF Tri-Alb",
@@ -37,40 +28,21 @@ CLICKED = ("FRANCE", "TURKEY")  # these two order by clicking on the map
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
-    import uvicorn
-
     from gamesmaster.gm import Gamesmaster
     from gamesmaster.store import Store
     from gamesmaster.web.app import create_app
     from gamesmaster.web.security import SiteSecrets
-    from gamesmaster.web.server import bind
 
     store = Store(f"sqlite:///{tmp_path_factory.mktemp('browser') / 'gm.db'}")
-    app = create_app(Gamesmaster(store), SiteSecrets.for_testing(GM_CREDENTIAL))
-    sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with serving(create_app(Gamesmaster(store), SiteSecrets.for_testing(GM_CREDENTIAL))) as base:
+        yield base
     store.dispose()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                    "--disable-component-update", "--no-first-run", "--disable-sync"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def new_page(browser, base: str):
