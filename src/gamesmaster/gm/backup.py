@@ -36,6 +36,7 @@ from sqlalchemy import DateTime, LargeBinary, Table, insert, select
 from ..store import Store, StoreError
 from ..store.db import data_dir
 from .archive import export_game, import_game
+from .cliopts import database_parent
 from .errors import GMError
 from .service import Gamesmaster
 
@@ -213,9 +214,7 @@ def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def register(sub: Any) -> None:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="URL", help="database URL (default: $GAMESMASTER_DATABASE_URL, else "
-                        "sqlite in the data directory)")
+    common = database_parent()
     common.add_argument("--data", metavar="DIR", help="data directory holding web.json (default $GAMESMASTER_DATA "
                         "or ~/.local/share/gamesmaster)")
     p = sub.add_parser("backup", parents=[common], help="write the whole site (games, mail, secrets) to one file",

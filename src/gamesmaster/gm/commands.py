@@ -15,6 +15,7 @@ from typing import Any, Callable, TextIO
 from ..store import Store, StoreError
 from . import report
 from .archive import export_game, import_game, import_sample
+from .cliopts import database_parent
 from .errors import GMError, Refused
 from .service import Gamesmaster
 from .settings import parse_duration, parse_movement, parse_time
@@ -354,9 +355,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 def register(sub: Any) -> None:
     """Add the GM's commands to the `gamesmaster` command line."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="URL", help="database URL (default: $GAMESMASTER_DATABASE_URL, else "
-                        "sqlite in $GAMESMASTER_DATA or ~/.local/share/gamesmaster)")
+    common = database_parent()
 
     def add(name: str, help_: str, example: str, func: Callable[..., int]) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".", parents=[common],

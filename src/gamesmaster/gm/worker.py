@@ -18,6 +18,7 @@ import time
 from typing import Callable, Sequence, TextIO
 
 from ..store import Store, StoreError
+from .cliopts import add_database_option
 from .errors import GMError
 from .service import Gamesmaster
 from .views import Processed
@@ -55,7 +56,7 @@ def run(gm: Gamesmaster, *, interval: float = 30.0, once: bool = False, out: Tex
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gamesmaster.gm.worker",
                                      description="Adjudicate every game whose deadline has passed.")
-    parser.add_argument("--db", metavar="URL", help="database URL (default: $GAMESMASTER_DATABASE_URL or the data directory)")
+    add_database_option(parser)
     parser.add_argument("--interval", type=float, default=30.0, help="seconds between passes (default 30)")
     parser.add_argument("--once", action="store_true", help="one pass, then exit")
     args = parser.parse_args(argv)

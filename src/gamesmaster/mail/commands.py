@@ -15,6 +15,7 @@ import threading
 from typing import Any, Callable, TextIO
 
 from ..gm import Gamesmaster, GMError
+from ..gm.cliopts import database_parent
 from ..store import Records, Store, StoreError
 from .config import MailConfig, MailConfigError
 
@@ -222,9 +223,7 @@ def cmd_contact(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: 
 
 def register(sub: Any) -> None:
     """Add `gamesmaster mail ...` to the command line."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="URL", help="database URL (default: $GAMESMASTER_DATABASE_URL, else "
-                        "sqlite in $GAMESMASTER_DATA or ~/.local/share/gamesmaster)")
+    common = database_parent()
     common.add_argument("--address", metavar="ADDRESS", help="the GM's address (default $GAMESMASTER_MAIL_ADDRESS, "
                         "else gamesmaster@localhost)")
     common.add_argument("--relay", metavar="HOST[:PORT]", help="the SMTP relay for outgoing mail "
