@@ -16,3 +16,12 @@ def database_parent() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     add_database_option(parent)
     return parent
+
+
+def add_command(sub: "argparse._SubParsersAction", name: str, help_: str, example: str, handler: object,
+                parents: list[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """A subcommand whose description is its help as a sentence and whose epilog is an example."""
+    p = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".", parents=parents,
+                       epilog="example:\n" + example, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(func=handler)
+    return p

@@ -15,7 +15,7 @@ from typing import Any, Callable, TextIO
 from ..store import Store, StoreError
 from . import report
 from .archive import export_game, import_game, import_sample
-from .cliopts import database_parent
+from .cliopts import add_command, database_parent
 from .errors import GMError, Refused
 from .service import Gamesmaster
 from .settings import parse_duration, parse_movement, parse_time
@@ -358,10 +358,7 @@ def register(sub: Any) -> None:
     common = database_parent()
 
     def add(name: str, help_: str, example: str, func: Callable[..., int]) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".", parents=[common],
-                           epilog="example:\n" + example, formatter_class=argparse.RawDescriptionHelpFormatter)
-        p.set_defaults(func=_handler(func))
-        return p
+        return add_command(sub, name, help_, example, _handler(func), [common])
 
     p = add("new", "create a game (with players: powers drawn by lot at once)",
             "  gamesmaster new club7 --players Ann,Bob,Cat,Dan,Eve,Fay,Gus --standby Sam,Tom \\\n"

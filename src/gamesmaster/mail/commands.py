@@ -15,7 +15,7 @@ import threading
 from typing import Any, Callable, TextIO
 
 from ..gm import Gamesmaster, GMError
-from ..gm.cliopts import database_parent
+from ..gm.cliopts import add_command, database_parent
 from ..store import Records, Store, StoreError
 from .config import MailConfig, MailConfigError
 
@@ -237,10 +237,7 @@ def register(sub: Any) -> None:
     msub.required = True
 
     def add(name: str, help_: str, example: str, func: Callable[..., int]) -> argparse.ArgumentParser:
-        p = msub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".", parents=[common],
-                            epilog="example:\n" + example, formatter_class=argparse.RawDescriptionHelpFormatter)
-        p.set_defaults(func=_handler(func))
-        return p
+        return add_command(msub, name, help_, example, _handler(func), [common])
 
     p = add("serve", "take mail by SMTP, mail the results and deliver the outbox, until interrupted",
             "  GAMESMASTER_MAIL_ADDRESS=gm@club.example GAMESMASTER_SMTP_RELAY=smtp.club.example:587 \\\n"
