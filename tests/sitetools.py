@@ -83,6 +83,19 @@ def site_client(app):
     return TestClient(app, raise_server_exceptions=False)
 
 
+def csrf(client, url: str = "/") -> str:
+    """The CSRF token a page of the site carries (in its csrf-token meta tag)."""
+    r = client.get(url)
+    m = re.search(r'name="csrf-token" content="([^"]+)"', r.text)
+    assert m, r.text[:500]
+    return m.group(1)
+
+
+def post(client, url: str, data: dict, page: str = "/"):
+    """Post a form as a browser would: with the CSRF token of `page`, following redirects."""
+    return client.post(url, data={**data, "csrf_token": csrf(client, page)}, follow_redirects=True)
+
+
 def seven_player_game(gm, players: dict[str, str], game_id: str = "club") -> dict[str, str]:
     """A running seven-player game with full press (powers assigned); returns power -> credential."""
     created = gm.create_game(game_id, title="Club game", players=list(players.values()),

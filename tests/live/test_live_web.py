@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 from livetools import LIVE_GM_CREDENTIAL, LIVE_NAMES, LIVE_POWERS
+from sitetools import post
 
 from gamesmaster.gm.live import LiveTable
-
-
-def csrf(client, url: str) -> str:
-    r = client.get(url)
-    m = re.search(r'name="csrf-token" content="([^"]+)"', r.text)
-    assert m, r.text[:300]
-    return m.group(1)
-
-
-def post(client, url: str, data: dict, page: str = "/"):
-    return client.post(url, data={**data, "csrf_token": csrf(client, page)}, follow_redirects=True)
 
 
 def gm_sign_in(client):

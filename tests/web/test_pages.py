@@ -8,17 +8,7 @@ import re
 import pytest
 
 from webtools import GM_CREDENTIAL
-
-
-def csrf(client, url: str = "/") -> str:
-    r = client.get(url)
-    m = re.search(r'name="csrf-token" content="([^"]+)"', r.text)
-    assert m, r.text[:500]
-    return m.group(1)
-
-
-def post(client, url: str, data: dict, page: str = "/"):
-    return client.post(url, data={**data, "csrf_token": csrf(client, page)}, follow_redirects=True)
+from sitetools import csrf, post
 
 
 def sign_in(client, game: str, credential: str):
