@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -329,6 +330,36 @@ def test_the_gm_chooses_removals_when_the_rules_say_so(sqlite_store, clock):
     units = gm.status("g")["position"]["units"]
     assert units["GERMANY"] == ["A BER", "A BUR"] and "F BRE" in units["FRANCE"]
     assert gm.verify("g").ok
+
+
+def test_the_civil_disorder_rule_s_removals_are_published(sqlite_store, clock):
+    """A power that orders too few removals loses units by the rule: every view of the results says which."""
+    from gamesmaster.gm.report import CIVIL_DISORDER_REMOVAL, history
+    from gamesmaster.mail.texts import results as mailed_results
+    from gamesmaster.web.site import phase_record
+
+    gm = Gamesmaster(sqlite_store, clock)
+    position = {"phase": "W1901A", "units": {"GERMANY": ["A BER", "A BUR", "A TYR"], "FRANCE": ["A PAR"]},
+                "centers": {"GERMANY": ["BER"], "FRANCE": ["PAR", "MAR", "BRE"]}}
+    cred, _ = new(gm, position=position)
+    gm.submit_orders("g", "GERMANY", "Remove A Tyr", credential=cred["GERMANY"])  # one of the two due
+    gm.submit_orders("g", "FRANCE", "Build F Bre", credential=cred["FRANCE"])
+    gm.process("g", force=True)
+    left = gm.status("g")["position"]["units"]["GERMANY"]
+    assert len(left) == 1
+    gone = ({"A BER", "A BUR"} - set(left)).pop()
+    row = next(r for r in gm.results("g") if r["phase"] == "W1901A")
+    assert f"'(civil disorder)' -> {gone} D succeeds ({CIVIL_DISORDER_REMOVAL})" in history(gm.history("g"))
+    assert "A TYR D" in history(gm.history("g")) and "A PAR D" not in history(gm.history("g"))
+    mailed = mailed_results("g", "Game", row, "UTC", None, "S1902M", "soon", None)
+    assert f"{gone} D" in mailed and CIVIL_DISORDER_REMOVAL in mailed and "[written '(civil" not in mailed
+    germany = next(grp for grp in phase_record(row)["by_power"] if grp["power"] == "GERMANY")
+    assert [(r["order"], r["reason"]) for r in germany["results"]] == [("A TYR D", "removed"),
+                                                                          (f"{gone} D", CIVIL_DISORDER_REMOVAL)]
+    from gamesmaster.web.site import map_svg
+    drawn = re.findall(r'class="order order-remove[^"]*" data-order="([^"]+)"', map_svg(gm, "g", "W1901A"))
+    assert sorted(drawn) == sorted(["A TYR D", f"{gone} D"])  # both removals drawn on the map
+    assert gm.verify("g").ok  # the record itself is unchanged: the removals are read from it
 
 
 def test_the_victory_reason_follows_the_criterion(sqlite_store, clock):

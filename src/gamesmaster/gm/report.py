@@ -19,6 +19,30 @@ def phase_title(phase: str | None) -> str:
         return phase
 
 
+CIVIL_DISORDER_REMOVAL = "removed by the civil-disorder rule: too few removals were ordered"
+
+
+def results_with_removals(row: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A published phase's results and, after them, the units the civil-disorder rule removed.
+
+    In an adjustment phase a power that orders too few removals loses units by the rule
+    set's rule; no order of its own says so, but the recorded position after the phase
+    does: a unit gone that no successful removal named was removed by the rule.
+    """
+    results = [dict(r) for r in row["results"]]
+    if not str(row["phase"]).endswith("A"):
+        return results
+    ordered = {r["order"] for r in results if r["result"] == "succeeds" and r.get("order")}
+    after = (row.get("next") or {}).get("units") or {}
+    for power, units in ((row.get("position") or {}).get("units") or {}).items():
+        kept = set(after.get(power, ()))
+        for unit in units:
+            if unit not in kept and f"{unit} D" not in ordered:
+                results.append({"power": power, "text": "(civil disorder)", "order": f"{unit} D",
+                                "result": "succeeds", "reason": CIVIL_DISORDER_REMOVAL, "by_rule": True})
+    return results
+
+
 def submission(sub: Submission) -> str:
     how = "" if sub.entered_by not in ("GM",) else " (entered by the gamesmaster"
     if how:
@@ -156,7 +180,7 @@ def history(h: Mapping[str, Any], ledger: bool = False) -> str:
         for power, info in ph["orders"].items():
             if info["source"] not in ("player",):
                 out.append(f"  {power.capitalize()}: orders from {info['source']}")
-        for r in ph["results"]:
+        for r in results_with_removals(ph):
             out.append(f"  {r['power']}: {r['text']!r} -> {r['order'] or '?'} {r['result']} ({r['reason']})")
         missing = [p for p in _powers_with_units(ph["position"]) if p not in ph["orders"]]
         if missing and ph["phase"].endswith("M"):

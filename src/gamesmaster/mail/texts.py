@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..gm.report import phase_title as title
+from ..gm.report import phase_title as title, results_with_removals
 from ..gm.settings import show_time
 from ..gm.views import Submission
 from ..rules import Position
@@ -132,7 +132,7 @@ def results(game: str, game_title: str, row: Mapping[str, Any], tz: str, power: 
         head += f", corrected (revision {row['revision']})"
     out = [head, f"Adjudicated {show_time(row['adjudicated_at'], tz)}.", "", "Orders and results:"]
     by_power: dict[str, list[Mapping[str, Any]]] = {}
-    for r in row["results"]:
+    for r in results_with_removals(row):
         by_power.setdefault(r["power"], []).append(r)
     concerned = list(row.get("position", {}).get("units", {}))
     for p in dict.fromkeys([*concerned, *by_power]):
@@ -149,7 +149,7 @@ def results(game: str, game_title: str, row: Mapping[str, Any], tz: str, power: 
         for r in items:
             shown = r["order"] or f"'{r['text']}'"
             line = f"  {shown:22} {r['result']:8} ({r['reason']})"
-            if r.get("order") and r["text"].strip().upper() != r["order"]:
+            if r.get("order") and not r.get("by_rule") and r["text"].strip().upper() != r["order"]:
                 line += f"  [written '{r['text']}']"
             out.append(line)
     nxt = row["next"]
@@ -210,7 +210,7 @@ def history(game: str, game_title: str, phases: Sequence[Mapping[str, Any]], pre
         out.append("")
         out.append(f"{title(ph['phase'])}" + (f" (corrected, revision {ph['revision']})" if ph["revision"] else "")
                    + f": adjudicated {show_time(ph['adjudicated_at'], tz)}")
-        for r in ph["results"]:
+        for r in results_with_removals(ph):
             out.append(f"  {cap(r['power']):9} {(r['order'] or repr(r['text'])):22} {r['result']:8} ({r['reason']})")
     if press and only is None:
         out += ["", "Press you may read:"]

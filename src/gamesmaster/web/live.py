@@ -29,6 +29,7 @@ from starlette.datastructures import FormData
 
 from ..gm import Forbidden, Gamesmaster, GMError, Refused
 from ..gm.live import LABELS, LiveConfig, LiveTable
+from ..gm.report import results_with_removals
 from ..rules import Position
 from ..variants import load_rules, load_variant
 from . import site
@@ -158,7 +159,7 @@ def _readout_map(variant: Any, row: dict[str, Any], stage: str, shown: list[str]
         if stage == "orders":
             orders = {p: list(v["texts"]) for p, v in (row["orders"] or {}).items() if v.get("texts")}
             return render_map(position, orders=orders or None, title=position.phase.title, width=1200, rules=options)
-        rows = [r for r in row["results"] if r["power"] in shown]
+        rows = [r for r in results_with_removals(row) if r["power"] in shown]
         outcomes = site.outcomes_of(position, rows, options) if rows else None
         return render_map(position, outcomes=outcomes, title=position.phase.title, width=1200, rules=options)
 

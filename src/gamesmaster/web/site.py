@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..gm import Gamesmaster, GMError, NotFound, answer_orders
 from ..gm.conditional import parse_conditional, split_submission
+from ..gm.report import results_with_removals
 from ..gm.settings import Settings, parse_duration, parse_movement
 from ..rules import Outcome, Phase, PhaseError, Position, RuleOptions, format_order, parse_order
 from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
@@ -140,7 +141,7 @@ def public_press(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
 def phase_record(row: Mapping[str, Any], variant: Any = None) -> dict[str, Any]:
     """A published phase: its orders' results, grouped by power, and the centre counts after."""
     variant = variant or load_variant(row["position"].get("variant", "standard"))
-    results = [dict(r) for r in row["results"]]
+    results = results_with_removals(row)
     by_power: dict[str, list[dict[str, Any]]] = {}
     for r in results:
         by_power.setdefault(r["power"], []).append(r)
@@ -302,7 +303,7 @@ def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results:
             raise GMError(f"{game_id} has not started: there is no map yet")
         pos_doc, rules, rows = st["position"], st["rules"], []
     else:
-        pos_doc, rules, rows = row["position"], row["rules"], row["results"] if results else []
+        pos_doc, rules, rows = row["position"], row["rules"], results_with_removals(row) if results else []
 
     def make() -> str:
         position = Position.from_dict(variant, pos_doc)
