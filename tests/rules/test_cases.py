@@ -68,5 +68,7 @@ def test_case(name: str, case: dict) -> None:
             have = {d["unit"]: sorted(d["retreats"]) for v in out.get("dislodged", {}).values() for d in v}
             for unit, expected in step["retreats"].items():
                 assert have.get(unit) == sorted(expected), f"{where}: retreats of {unit}"
+        if "standoffs" in step:
+            assert sorted(nxt["standoffs"]) == sorted(step["standoffs"]), f"{where}: standoffs"
         if "centers_after" in step:
             assert _units(nxt["centers"]) == _units(step["centers_after"]), where

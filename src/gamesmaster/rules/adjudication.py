@@ -220,7 +220,8 @@ def _retreats(position: Position, readings: list[tuple[str, Reading]], options: 
     destroyed = _count_destroyed(position, result.disbanded, options)
     if result.again:
         # Calhamer's rule (s17): another round of retreats for the units that clashed.
-        after = _next(position, position.phase, result.units, dislodged=result.again, destroyed=destroyed)
+        after = _next(position, position.phase, result.units, dislodged=result.again,
+                      standoffs=position.standoffs, destroyed=destroyed)
         return _finish(position, done, readings, after, options)
     after = _end_of_season(position, position.phase.following(), result.units, destroyed, options)
     return _finish(position, done, readings, after, options)
