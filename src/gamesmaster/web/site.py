@@ -374,8 +374,8 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
         ("Draws", f"A draw or concession passes by {'a unanimous vote' if settings.draw_vote == 'unanimous' else 'a majority'} "
                   "of the surviving powers."),
     ]
-    if settings.end_year:
-        running.append(("Short game", f"After {settings.end_year}, the power with the most units on the board wins."))
+    if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
+        running.append(("Short game", f"After {options.last_year}, the power with the most units on the board wins."))
     return {"id": st["id"], "title": st["title"], "variant": st["variant"], "variant_title": variant.title,
             "victory_centres": variant.victory_centres, "preset": base,
             "preset_title": preset_title(base) if base in preset_names() else base,
