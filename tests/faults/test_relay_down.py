@@ -16,7 +16,7 @@ from gamesmaster.mail.tables import MailRecords  # noqa: E402
 
 
 def test_results_wait_for_the_relay_and_are_delivered_once(tmp_path):
-    room = Mailroom(tmp_path, relay_port=1)  # nothing listens on port 1: every send fails
+    room = Mailroom(tmp_path, relay_port=1, by_hand=True)  # nothing listens on port 1: every send fails
     try:
         created = room.gm.create_game("relay", players=NAMES, assign=dict(zip(NAMES, POWERS)))
         room.server.dispatcher.run_once()

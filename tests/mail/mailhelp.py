@@ -118,7 +118,10 @@ class Sink:
 class Mailroom:
     """A gamesmaster with its mail door running, a relay sink, and players who write by smtplib."""
 
-    def __init__(self, tmp_path, **config) -> None:  # noqa: ANN001
+    def __init__(self, tmp_path, by_hand: bool = False, **config) -> None:  # noqa: ANN001
+        """by_hand: no background passes; the test calls server.dispatcher.run_once() and
+        server.sender.send_due() itself (with them running too, a pass of theirs can be
+        half done when the test looks)."""
         self.sink = Sink()
         self.clock = FakeClock()
         self.store = Store(f"sqlite:///{tmp_path / 'gm.db'}")
@@ -127,7 +130,7 @@ class Mailroom:
                         retry_base=1.0, maps=True)
         settings.update(config)
         self.config = MailConfig(**settings)
-        self.server = start(self.gm, "127.0.0.1", 0, config=self.config)
+        self.server = start(self.gm, "127.0.0.1", 0, config=self.config, dispatch=not by_hand, send=not by_hand)
         self.port = self.server.port
 
     def send(self, sender: str, body: str | None = None, subject: str = "orders", to: str = GM_ADDRESS,

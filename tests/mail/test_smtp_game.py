@@ -277,7 +277,7 @@ def test_one_mail_for_two_powers(mailroom):
 
 
 def test_reminders_and_relay_failures(make_mailroom):
-    room = make_mailroom(reminder_hours=24, relay_port=1)  # nothing listens on port 1: every send fails
+    room = make_mailroom(reminder_hours=24, relay_port=1, by_hand=True)  # nothing listens on port 1: every send fails
     cred = new_game(room, "rem")
     # Two players sign on (their addresses are recorded); France orders, England does not.
     room.send(who("ENGLAND"), f"SIGNON rem England {cred['ENGLAND']}\n")
