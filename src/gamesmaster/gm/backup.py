@@ -36,7 +36,7 @@ from sqlalchemy import DateTime, LargeBinary, Table, insert, select
 from ..store import Store, StoreError
 from ..store.db import data_dir
 from .archive import export_game, import_game
-from .cliopts import database_parent
+from .cliopts import add_command, database_parent
 from .errors import GMError
 from .service import Gamesmaster
 
@@ -217,17 +217,13 @@ def register(sub: Any) -> None:
     common = database_parent()
     common.add_argument("--data", metavar="DIR", help="data directory holding web.json (default $GAMESMASTER_DATA "
                         "or ~/.local/share/gamesmaster)")
-    p = sub.add_parser("backup", parents=[common], help="write the whole site (games, mail, secrets) to one file",
-                       description="Write every game, the mail door's tables and the site's web.json to FILE "
-                                   "(mode 0600), for `gamesmaster restore`.",
-                       epilog="example:\n  gamesmaster backup /srv/backups/site-$(date +%F).json",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(sub, "backup", "write the whole site (games, mail, secrets) to one file",
+                    "  gamesmaster backup /srv/backups/site-$(date +%F).json", cmd_backup, [common],
+                    description="Write every game, the mail door's tables and the site's web.json to FILE "
+                                "(mode 0600), for `gamesmaster restore`.")
     p.add_argument("file", metavar="FILE", help="where to write ('-' for stdout)")
-    p.set_defaults(func=cmd_backup)
-    p = sub.add_parser("restore", parents=[common], help="restore a backup into an empty store and verify every game",
-                       description="Restore a file written by `gamesmaster backup` into an empty store (and data "
-                                   "directory), then verify every game.",
-                       epilog="example:\n  GAMESMASTER_DATABASE_URL=postgresql://gm@db/new gamesmaster restore site.json",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(sub, "restore", "restore a backup into an empty store and verify every game",
+                    "  GAMESMASTER_DATABASE_URL=postgresql://gm@db/new gamesmaster restore site.json", cmd_restore,
+                    [common], description="Restore a file written by `gamesmaster backup` into an empty store (and "
+                                          "data directory), then verify every game.")
     p.add_argument("file", metavar="FILE", help="the backup ('-' for stdin)")
-    p.set_defaults(func=cmd_restore)

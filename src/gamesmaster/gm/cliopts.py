@@ -19,9 +19,10 @@ def database_parent() -> argparse.ArgumentParser:
 
 
 def add_command(sub: "argparse._SubParsersAction", name: str, help_: str, example: str, handler: object,
-                parents: list[argparse.ArgumentParser]) -> argparse.ArgumentParser:
-    """A subcommand whose description is its help as a sentence and whose epilog is an example."""
-    p = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".", parents=parents,
-                       epilog="example:\n" + example, formatter_class=argparse.RawDescriptionHelpFormatter)
+                parents: list[argparse.ArgumentParser], description: str | None = None) -> argparse.ArgumentParser:
+    """A subcommand with an example as its epilog; its description is its help as a sentence unless given."""
+    p = sub.add_parser(name, help=help_, description=description or help_[0].upper() + help_[1:] + ".",
+                       parents=parents, epilog="example:\n" + example,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.set_defaults(func=handler)
     return p

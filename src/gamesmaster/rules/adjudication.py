@@ -246,7 +246,7 @@ def _adjustments(position: Position, readings: list[tuple[str, Reading]], option
     if result.waiting:
         # The GM chooses these removals (s24, Armageddonia): nothing is carried out until then.
         return replace(_finish(position, done, readings, position, options), winner=None, waiting=result.waiting)
-    after = replace(position, units=result.units, phase=position.phase.following())
+    after = _next(position, position.phase.following(), result.units)
     return replace(_finish(position, done, readings, after, options), removed=result.forced_removals)
 
 

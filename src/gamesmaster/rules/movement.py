@@ -19,7 +19,6 @@ from .options import RuleOptions
 from .orders import Convoy, Hold, Move, Order, Support, describe_order, describe_unit, short
 from .position import Dislodgement, Position, Unit
 
-_RESOLVED = 2
 _ARMY = UnitType.ARMY
 _NO_GUESS = 1 << 30
 
@@ -72,7 +71,7 @@ class MovementResolver:
         self.units = position.units
         # Province -> why its order has no effect (worded only when a player asks).
         self.void: dict[str, Reason] = dict(void or {})
-        self.state: dict[str, int] = {}
+        self.settled: set[str] = set()  # orders whose decision is final
         self.result: dict[str, bool] = {}
         self.depth: dict[str, int] = {}  # orders being settled, by recursion depth
         self.anchor: dict[str, int] = {}  # orders answered under an open guess -> its depth
@@ -129,7 +128,8 @@ class MovementResolver:
                 supports.append(p)
             elif k is Convoy:
                 convoy_offers.setdefault((o.army.province, o.dest.province), []).append(p)  # type: ignore[union-attr]
-        void, state, result = self.void, self.state, self.result
+        void = self.void
+        known: dict[str, bool] = {}  # the decisions that depend on no other
         army_adjacent = self.map.army_adjacent
         for p in armies:
             d = dest[p]
@@ -147,10 +147,6 @@ class MovementResolver:
             moves_into[d].sort()  # reasons must not depend on the order orders were listed
         for p in supports:
             self._match_support(p, orders[p])  # type: ignore[arg-type]
-            if p in void:
-                state[p], result[p] = _RESOLVED, False
-            elif p not in moves_into:
-                state[p], result[p] = _RESOLVED, True
         self.convoying = [p for offers in convoy_offers.values() for p in offers]
         for p in self.convoying:
             o = orders[p]
@@ -159,10 +155,11 @@ class MovementResolver:
                 void[p] = ("void: {} was not ordered to {}", o.army, o.dest)  # type: ignore[union-attr]
             elif not self.by_convoy.get(o.army.province):  # type: ignore[union-attr]
                 void[p] = ("void: {} moves over land, not by convoy", o.army)  # type: ignore[union-attr]
+        for p in (*supports, *self.convoying):
             if p in void:
-                state[p], result[p] = _RESOLVED, False
+                known[p] = False
             elif p not in moves_into:
-                state[p], result[p] = _RESOLVED, True
+                known[p] = True  # nobody attacks it
         # Facts that stay fixed while the decisions are settled, looked up on the hot path.
         self.live = live = set()  # moves that can succeed
         self.h2h = h2h = {}
@@ -172,16 +169,18 @@ class MovementResolver:
         for p, d in dest.items():
             h2h[p] = dest.get(d) == p and self._head_to_head(p)
             if p in void:
-                state[p], result[p] = _RESOLVED, False
+                known[p] = False
                 continue
             live.add(p)
             if p in convoyed_by or len(moves_into[d]) > 1:
                 continue
             if d not in units:
                 if plain_moves:
-                    state[p], result[p] = _RESOLVED, True
+                    known[p] = True
             elif kind[d] is not Move and p not in move_supports and d not in hold_supports:
-                state[p], result[p] = _RESOLVED, False  # one against one: it bounces
+                known[p] = False  # one against one: it bounces
+        self.result.update(known)
+        self.settled.update(known)
 
     def _goes_by_convoy(self, move: Move, fleets: list[str]) -> bool:
         """Whether an army's move uses a convoy (DATC 4.A.3 for adjacent provinces)."""
@@ -226,7 +225,7 @@ class MovementResolver:
         order that was guessed: its anchor. Only the order at that depth may try the
         other guess; everything answered meanwhile is forgotten and redone.
         """
-        if p in self.state:
+        if p in self.settled:
             return self.result[p]
         anchor = self.anchor.get(p)
         if anchor is None and p in self.depth:
@@ -238,16 +237,10 @@ class MovementResolver:
         mark, outer_low = len(self.guessed), self.low
         self.low = _NO_GUESS
         self.result[p] = False
-        kind = self.kind[p]
-        if kind is Move:
-            first = self._move_succeeds(p)
-        elif kind is Support:
-            first = self._support_given(p)
-        else:
-            first = self._convoy_holds(p)
+        first = self._adjudicate(p)
         if self.low > depth:
             # No guess was needed: the usual case, settled here without more calls.
-            self.state[p] = _RESOLVED
+            self.settled.add(p)
             self.result[p] = first
             del self.depth[p]
             self.low = outer_low
@@ -270,7 +263,7 @@ class MovementResolver:
         return self.resolve(p)
 
     def _settle(self, p: str, value: bool, outer_low: int) -> bool:
-        self.state[p] = _RESOLVED
+        self.settled.add(p)
         self.result[p] = value
         self.depth.pop(p, None)
         self.low = outer_low
@@ -294,13 +287,13 @@ class MovementResolver:
         if fleets:
             # Szykman: the convoying fleets of the paradox do not convoy.
             for q in fleets:
-                self.state[q] = _RESOLVED
+                self.settled.add(q)
                 self.result[q] = False
                 self.paradox.add(q)
             return
         moves_only = all(isinstance(self.orders[q], Move) for q in cycle)
         for q in cycle:
-            self.state[q] = _RESOLVED
+            self.settled.add(q)
             self.result[q] = moves_only  # circular movement succeeds; anything else fails
 
     def _adjudicate(self, p: str) -> bool:
@@ -386,7 +379,7 @@ class MovementResolver:
         for s in table.get(p, ()):
             if exclude_power is not None and self.owner[s] == exclude_power:
                 continue
-            if self.state.get(s) == _RESOLVED:
+            if s in self.settled:
                 count += self.result[s]
             elif self.resolve(s):
                 count += 1
@@ -512,9 +505,9 @@ class MovementResolver:
 
     def run(self) -> MovementResult:
         """Settle every order and work out the new board, dislodgements and standoffs."""
-        resolve, state = self.resolve, self.state
+        resolve, settled = self.resolve, self.settled
         for p, k in self.kind.items():
-            if k is not Hold and p not in state:
+            if k is not Hold and p not in settled:
                 resolve(p)
         result, dest, units, orders = self.result, self.dest, self.units, self.orders
         moved = [p for p in dest if result[p]]  # in the board's order: no set order leaks out
@@ -536,7 +529,8 @@ class MovementResolver:
             if d not in new_units and sum(1 for q in moves_into[d] if prevent_strength(q) > 0) >= 2)
         if dislodged:
             dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
-        self._winners, self._moved = winners, moved = winners, set(moved)
+        moved = set(moved)
+        self._winners, self._moved = winners, moved
         # A move or support succeeds as decided; a hold when the unit was not dislodged.
         results = dict.fromkeys(units, True)
         for d in winners:
