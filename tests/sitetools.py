@@ -5,14 +5,15 @@ as it comes."""
 from __future__ import annotations
 
 import contextlib
+import html
 import os
 import re
 import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -150,3 +151,8 @@ class Proc:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=30)
+
+
+def plain(r) -> str:
+    """The page's text as a reader sees it: no tags, entities read, spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", r.text)).split())

@@ -1,178 +1,210 @@
-"""Load benchmark (not a test): many simulated players across many games submitting and reading
-concurrently against running `gamesmaster serve --no-worker` processes on loopback, all on one
-PostgreSQL; then one deadline worker on a thousand games due at the same moment.
+"""Load benchmark (not a test): the site under a crowd of players, the mail door under a
+flood of order mails, and the deadline worker under a thousand games due at once.
 
-    .venv/bin/python bench/load/run.py                       # 1 and 4 web processes, 20 s each, 1000-game worker
-    .venv/bin/python bench/load/run.py --web 1,2,4 --seconds 30 --games 100 --players 200 --worker-games 1000
+    .venv/bin/python bench/load/run.py                           # every scenario, the issue's sizes (~15 min)
+    .venv/bin/python bench/load/run.py --scenario web-sqlite --players 70 --games 10 --seconds 20
 
-Bounded: --seconds per run (default 20), --players simulated players (default 140, over
---games games of 7), --worker-games games for the worker run. The database is a fresh one on
-$TEST_POSTGRES_URL's server (default postgresql://postgres@127.0.0.1:5432/postgres), dropped at
-the end. Prints a table and writes bench/load/results/latest.json.
+Scenarios (--scenario, comma-separated; default all):
+  web-sqlite   one `gamesmaster serve` on SQLite, with its deadline worker and mail door
+  web-pg       two `serve --no-worker` web processes on PostgreSQL, and a `gamesmaster worker`
+  mail         one `serve` on SQLite: order mails over SMTP, each answered through a relay
+  deadline     1,000 games due in the same minute: one worker on SQLite; 1, 2 and 4 on PostgreSQL
+
+PostgreSQL databases are made on $TEST_POSTGRES_URL's server (default
+postgresql://postgres@127.0.0.1:5432/postgres) and dropped at the end. Prints the figures
+and writes bench/load/results/latest.json.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import platform
-import random
-import re
-import statistics
-import subprocess
+import shutil
 import sys
 import tempfile
-import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 
-import httpx
+from sqlalchemy import create_engine, text
 
-from gamesmaster.gm import Gamesmaster
-from gamesmaster.store import Store
-from gamesmaster.store.testing import FakeClock, PostgresDatabase
+sys.path.insert(0, str(Path(__file__).parent))
+import crowd  # noqa: E402
+
+from gamesmaster.store.testing import PostgresDatabase, server_url  # noqa: E402
 
 HERE = Path(__file__).parent
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
-GM_CREDENTIAL = "gm.bench-credential-0123456789"
+SCENARIOS = ("web-sqlite", "web-pg", "mail", "deadline")
 
 
-def start_web(url: str, data: Path) -> tuple[subprocess.Popen, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GAMESMASTER_")}
-    env.update({"GAMESMASTER_DATABASE_URL": url, "GAMESMASTER_GM_CREDENTIAL": GM_CREDENTIAL, "PYTHONUNBUFFERED": "1"})
-    p = subprocess.Popen([sys.executable, "-m", "gamesmaster.cli", "serve", "--port", "0", "--data", str(data),
-                          "--no-worker", "--no-mail", "--no-demo"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True, env=env)
-    out = ""
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
-        line = p.stdout.readline()  # type: ignore[union-attr]
-        out += line
-        if "Press Ctrl-C" in out:
-            threading.Thread(target=lambda: [None for _ in p.stdout], daemon=True).start()  # type: ignore[union-attr]
-            return p, re.search(r"serving (http://\S+)", out).group(1)  # type: ignore[union-attr]
-        if not line and p.poll() is not None:
-            break
-    p.kill()
-    raise SystemExit(f"the web process did not start:\n{out}")
+def _line(name: str, figures: dict) -> str:
+    if not figures.get("requests"):
+        return f"  {name:12} no requests"
+    return (f"  {name:12} {figures['requests']:6} requests {figures['per_second']:7} /s  p50 {figures['p50_ms']:7} ms"
+            f"  p99 {figures['p99_ms']:7} ms  max {figures['max_ms']:7} ms  errors {figures['errors']}")
 
 
-def make_games(url: str, n: int, prefix: str, clock=None) -> dict[str, dict[str, str]]:
-    store = Store(url)
-    gm = Gamesmaster(store, clock) if clock else Gamesmaster(store)
-    creds = {}
-    for i in range(n):
-        c = gm.create_game(f"{prefix}{i}", players=NAMES, seed=i)
-        creds[f"{prefix}{i}"] = {c.powers[name]: s for name, s in c.credentials.items()}
-    store.dispose()
-    return creds
+def report_web(title: str, res: dict) -> None:
+    print(f"{title}: {res['players']} players for {res['seconds']} s", flush=True)
+    for name in ("all", "reads", "submissions"):
+        print(_line(name, res[name]), flush=True)
+    for sample in res["error_samples"]:
+        print(f"    error: {sample}", flush=True)
 
 
-async def player(client: httpx.AsyncClient, base: str, game: str, power: str, cred: str, units: list[str],
-                 until: float, lat: list[float], kinds: dict[str, int], errors: list[str], rng: random.Random) -> None:
-    h = {"Authorization": f"Bearer {cred}"}
-    while time.monotonic() < until:
-        r = rng.random()
-        if r < 0.25:
-            kind, req = "submit", client.build_request("POST", f"{base}/api/games/{game}/powers/{power.lower()}/orders",
-                                                       json={"orders": [f"{u} H" for u in units]}, headers=h)
-        elif r < 0.5:
-            kind, req = "own-orders", client.build_request("GET", f"{base}/api/games/{game}/powers/{power.lower()}/orders",
-                                                           headers=h)
-        elif r < 0.8:
-            kind, req = "position", client.build_request("GET", f"{base}/api/games/{game}/position")
-        else:
-            kind, req = "game", client.build_request("GET", f"{base}/api/games/{game}")
-        t = time.perf_counter()
-        try:
-            resp = await client.send(req)
-            ok = resp.status_code == 200
-            if not ok:
-                errors.append(f"{kind} {resp.status_code} {resp.text[:120]}")
-        except httpx.HTTPError as exc:
-            errors.append(f"{kind} {type(exc).__name__}")
-        lat.append(time.perf_counter() - t)
-        kinds[kind] = kinds.get(kind, 0) + 1
+def web_sqlite(args: argparse.Namespace, tmp: Path) -> dict:
+    url = f"sqlite:///{tmp / 'web.db'}"
+    creds = crowd.make_games(url, args.games, "club")
+    relay = crowd.Relay()
+    env = crowd.environment(url, GAMESMASTER_SMTP_RELAY=f"127.0.0.1:{relay.port}",
+                            GAMESMASTER_MAIL_ADDRESS="gm@bench.example")
+    site, base = crowd.serve(url, tmp / "data-web", worker=True, mail=True, env=env)
+    try:
+        res = crowd.crowd([base], creds, crowd.home_units(url), args.players, args.seconds, args.think)
+    finally:
+        site.stop()
+        relay.stop()
+    report_web("web, one serve on SQLite (worker and mail door in the process)", res)
+    return res
 
 
-async def load(bases: list[str], creds: dict[str, dict[str, str]], units: dict[str, list[str]], players: int,
-               seconds: float) -> dict:
-    slots = [(g, p, c) for g, byp in creds.items() for p, c in byp.items()][:players]
-    lat: list[float] = []
-    kinds: dict[str, int] = {}
-    errors: list[str] = []
-    limits = httpx.Limits(max_connections=players, max_keepalive_connections=players)
-    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
-        start = time.monotonic()
-        until = start + seconds
-        await asyncio.gather(*(player(client, bases[i % len(bases)], g, p, c, units[p], until, lat, kinds, errors,
-                                      random.Random(i)) for i, (g, p, c) in enumerate(slots)))
-        wall = time.monotonic() - start
-    lat.sort()
-    q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [lat[len(lat) // 2]] * 99
-    return {"requests": len(lat), "seconds": round(wall, 1), "rps": round(len(lat) / wall, 1),
-            "p50_ms": round(q[49] * 1000, 1), "p99_ms": round(q[98] * 1000, 1), "errors": len(errors),
-            "error_samples": errors[:5], "by_kind": kinds}
+def web_pg(args: argparse.Namespace, tmp: Path) -> dict:
+    db = PostgresDatabase(prefix="gm_bench")
+    url = db.url.replace("postgresql+psycopg://", "postgresql://", 1)
+    procs: list[crowd.Process] = []
+    try:
+        creds = crowd.make_games(url, args.games, "club")
+        bases = []
+        for k in range(args.web_processes):
+            p, base = crowd.serve(url, tmp / f"data-pg{k}", worker=False, mail=False)
+            procs.append(p)
+            bases.append(base)
+        procs.append(crowd.Process(["worker", "--interval", "5"], crowd.environment(url)))
+        res = crowd.crowd(bases, creds, crowd.home_units(url), args.players, args.seconds, args.think)
+    finally:
+        for p in procs:
+            p.stop()
+        db.drop()
+    res["web_processes"] = args.web_processes
+    report_web(f"web, {args.web_processes} web processes and a worker on PostgreSQL", res)
+    return res
+
+
+def mail(args: argparse.Namespace, tmp: Path) -> dict:
+    url = f"sqlite:///{tmp / 'mail.db'}"
+    creds = crowd.make_games(url, -(-args.mail_players // 7), "post")
+    relay = crowd.Relay()
+    to = "gm@bench.example"
+    env = crowd.environment(url, GAMESMASTER_SMTP_RELAY=f"127.0.0.1:{relay.port}", GAMESMASTER_MAIL_ADDRESS=to)
+    site, _ = crowd.serve(url, tmp / "data-mail", worker=True, mail=True, env=env)
+    try:
+        port = int(site.wait_for(r"Mail intake: SMTP on \S+:(\d+)").group(1))
+        each = -(-args.mails // args.mail_players)
+        mails = crowd.order_mails(creds, crowd.home_units(url), args.mail_players, each, to)[:args.mails]
+        ids = {str(m["Message-ID"]) for m in mails}
+        started = time.monotonic()
+        crowd.send_all(port, mails, args.mail_connections)
+        taken = time.monotonic() - started
+        last = relay.wait(ids, timeout=600)
+    finally:
+        site.stop()
+        relay.stop()
+    done = len(ids & relay.answered.keys())
+    res = {"mails": len(mails), "players": args.mail_players, "answered": done,
+           "all_taken_s": round(taken, 1), "all_answered_s": round(last - started, 1) if last else None,
+           "per_second": round(len(mails) / (last - started), 1) if last else None}
+    print(f"mail: {len(mails)} order mails from {args.mail_players} players: all taken by SMTP in {res['all_taken_s']} s,"
+          f" {done} answered, the last {res['all_answered_s']} s after the first was sent", flush=True)
+    return res
+
+
+def _workers(url: str, n: int) -> dict:
+    started = time.monotonic()
+    procs = [crowd.Process(["worker", "--once"], crowd.environment(url)) for _ in range(n)]
+    for p in procs:
+        p.proc.wait(timeout=3600)
+    wall = time.monotonic() - started
+    for p in procs:
+        p.finish()
+    done = [line for p in procs for line in p.out if " adjudicated" in line]
+    # the same command again, with nothing left due: what starting a worker and one empty pass cost
+    started = time.monotonic()
+    crowd.Process(["worker", "--once"], crowd.environment(url)).finish()
+    idle = time.monotonic() - started
+    return {"workers": n, "adjudicated": len(done), "wall_s": round(wall, 2), "start_up_s": round(idle, 2),
+            "working_s": round(max(wall - idle, 0.0), 2), "exit": [p.proc.returncode for p in procs]}
+
+
+def deadline(args: argparse.Namespace, tmp: Path) -> dict:
+    res: dict = {"games": args.due, "sqlite": None, "postgresql": []}
+    # SQLite: one worker (a second process on one SQLite file only waits for the first)
+    path = tmp / "due.db"
+    t = time.monotonic()
+    crowd.make_games(f"sqlite:///{path}", args.due, "due", due=True)
+    print(f"deadline: {args.due} due games made on SQLite in {time.monotonic() - t:.0f} s", flush=True)
+    res["sqlite"] = _workers(f"sqlite:///{path}", 1)
+    r = res["sqlite"]
+    print(f"  SQLite, 1 worker: {r['adjudicated']} games adjudicated in {r['wall_s']} s, "
+          f"{r['working_s']} s after the {r['start_up_s']} s a worker takes to start", flush=True)
+    # PostgreSQL: the due games made once, each run on a copy
+    base = PostgresDatabase(prefix="gm_bench_due")
+    admin = create_engine(server_url(), isolation_level="AUTOCOMMIT")
+    copies = []
+    try:
+        url = base.url.replace("postgresql+psycopg://", "postgresql://", 1)
+        t = time.monotonic()
+        crowd.make_games(url, args.due, "due", due=True)
+        print(f"deadline: {args.due} due games made on PostgreSQL in {time.monotonic() - t:.0f} s", flush=True)
+        base._engine.dispose()
+        for n in args.workers:
+            name = f"{base.name}_w{n}"
+            with admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{base.name}"'))
+            copies.append(name)
+            r = _workers(url.rsplit("/", 1)[0] + "/" + name, n)
+            res["postgresql"].append(r)
+            print(f"  PostgreSQL, {n} worker(s): {r['adjudicated']} games adjudicated in {r['wall_s']} s, "
+                  f"{r['working_s']} s after the {r['start_up_s']} s a worker takes to start", flush=True)
+    finally:
+        with admin.connect() as conn:
+            for name in copies:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+        base.drop()
+    return res
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--web", default="1,4", help="numbers of web processes to compare (default 1,4)")
-    ap.add_argument("--seconds", type=float, default=20.0, help="length of each load run (default 20)")
-    ap.add_argument("--games", type=int, default=20, help="games played during the load runs (default 20)")
-    ap.add_argument("--players", type=int, default=140, help="simulated players, at most 7 per game (default 140)")
-    ap.add_argument("--worker-games", type=int, default=1000, help="games due at once for the worker run (0: skip)")
+    ap.add_argument("--scenario", default=",".join(SCENARIOS), help="which to run (default all)")
+    ap.add_argument("--players", type=int, default=300, help="simulated web players (default 300)")
+    ap.add_argument("--games", type=int, default=50, help="games they play in (default 50)")
+    ap.add_argument("--seconds", type=float, default=60.0, help="length of each web run (default 60)")
+    ap.add_argument("--think", type=float, default=0.2, help="a player waits 0 to this many seconds (default 0.2)")
+    ap.add_argument("--web-processes", type=int, default=2, help="web processes on PostgreSQL (default 2)")
+    ap.add_argument("--mails", type=int, default=1000, help="order mails sent (default 1000)")
+    ap.add_argument("--mail-players", type=int, default=100, help="players sending them (default 100)")
+    ap.add_argument("--mail-connections", type=int, default=10, help="SMTP connections at once (default 10)")
+    ap.add_argument("--due", type=int, default=1000, help="games due at once (default 1000)")
+    ap.add_argument("--workers", type=lambda s: [int(x) for x in s.split(",")], default=[1, 2, 4],
+                    help="numbers of workers on PostgreSQL (default 1,2,4)")
     args = ap.parse_args()
-    db = PostgresDatabase(prefix="gm_bench")
-    url = db.url.replace("postgresql+psycopg://", "postgresql://", 1)
+    chosen = [s.strip() for s in args.scenario.split(",") if s.strip()]
+    unknown = [s for s in chosen if s not in SCENARIOS]
+    if unknown:
+        ap.error(f"unknown scenario {', '.join(unknown)}: choose from {', '.join(SCENARIOS)}")
     report: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                 "platform": platform.platform()},
-                    "args": vars(args), "load": [], "worker": None, "at": datetime.now(timezone.utc).isoformat()}
+                    "args": {k: v for k, v in vars(args).items()}, "at": datetime.now(timezone.utc).isoformat()}
+    runs = {"web-sqlite": web_sqlite, "web-pg": web_pg, "mail": mail, "deadline": deadline}
+    tmp = Path(tempfile.mkdtemp(prefix="gm-load-"))
     try:
-        Store(url).dispose()  # the schema, once
-        t = time.monotonic()
-        creds = make_games(url, args.games, "load")
-        print(f"{args.games} games created in {time.monotonic() - t:.1f}s", flush=True)
-        store = Store(url)
-        units = Gamesmaster(store).status("load0")["position"]["units"]
-        store.dispose()
-        with tempfile.TemporaryDirectory() as tmp:
-            for n in [int(x) for x in args.web.split(",")]:
-                procs = [start_web(url, Path(tmp) / "data") for _ in range(n)]
-                try:
-                    asyncio.run(load([b for _, b in procs], creds, units, args.players, 3.0))  # warm-up
-                    res = asyncio.run(load([b for _, b in procs], creds, units, args.players, args.seconds))
-                finally:
-                    for p, _ in procs:
-                        p.terminate()
-                        p.wait(timeout=30)
-                res["web_processes"] = n
-                report["load"].append(res)
-                print(f"{n} web process(es): {res['requests']} requests in {res['seconds']}s = {res['rps']} req/s, "
-                      f"p50 {res['p50_ms']} ms, p99 {res['p99_ms']} ms, errors {res['errors']} {res['error_samples']}",
-                      flush=True)
-        if args.worker_games:
-            t = time.monotonic()
-            past = FakeClock(datetime.now(timezone.utc) - timedelta(days=10))
-            make_games(url, args.worker_games, "due", past)
-            made = time.monotonic() - t
-            print(f"{args.worker_games} due games created in {made:.1f}s", flush=True)
-            env = {k: v for k, v in os.environ.items() if not k.startswith("GAMESMASTER_")}
-            t = time.monotonic()
-            r = subprocess.run([sys.executable, "-m", "gamesmaster.cli", "worker", "--db", url, "--once"],
-                               capture_output=True, text=True, env=env, timeout=3600)
-            took = time.monotonic() - t
-            done = sum(1 for line in r.stdout.splitlines() if "adjudicated" in line)
-            report["worker"] = {"games": args.worker_games, "adjudicated": done, "seconds": round(took, 1),
-                                "per_game_ms": round(took * 1000 / max(done, 1), 1), "exit": r.returncode,
-                                "stderr": r.stderr[-500:]}
-            print(f"one worker: {done} of {args.worker_games} due games adjudicated in {took:.1f}s "
-                  f"({took * 1000 / max(done, 1):.1f} ms a game, process start-up included)", flush=True)
+        for name in chosen:
+            report[name] = runs[name](args, tmp)
     finally:
-        db.drop()
+        shutil.rmtree(tmp, ignore_errors=True)
     (HERE / "results").mkdir(exist_ok=True)
     (HERE / "results" / "latest.json").write_text(json.dumps(report, indent=1) + "\n")
     return 0

@@ -59,7 +59,8 @@ def test_malformed_input_exits_2_with_one_line_naming_the_problem() -> None:
                         ('{"rules": "1066"}', "unknown rule preset"), ('{"units": {"NARNIA": []}}', "unknown power"),
                         ('{"units": {"FRANCE": ["A XYZ"]}}', "unknown location"),
                         ('{"units": {"FRANCE": ["A PAR"], "GERMANY": ["A PAR"]}}', "two units in one space"),
-                        ('{"phase": "Spring"}', "does not parse"), ('[1, 2]', "JSON object")]:
+                        ('{"phase": "Spring"}', "does not parse"), ('[1, 2]', "JSON object"),
+                        ('{"destroyed": {"\\n": null}}', "must be a count of units")]:
         done = run([], text)
         assert done.returncode == 2, text
         assert done.stdout == ""
@@ -102,3 +103,21 @@ def test_civil_disorder_removals_are_named() -> None:
     out = json.loads(run([], json.dumps(doc)).stdout)
     assert out["civil_disorder_removals"] == {"RUSSIA": ["A SWE"]}
     assert out["next"]["units"]["RUSSIA"] == ["A LVN"]
+
+
+def test_lines_mode_answers_each_phase_before_the_next_is_sent() -> None:
+    # A bot sends a phase, waits for its answer, and only then sends the next one.
+    proc = subprocess.Popen([sys.executable, "-m", "gamesmaster.cli", "adjudicate", "--lines"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        doc = {"units": {"FRANCE": ["A PAR"]}, "orders": {"FRANCE": ["A Par-Bur"]}}
+        for _ in range(2):
+            proc.stdin.write(json.dumps(doc) + "\n")
+            proc.stdin.flush()
+            answer = json.loads(proc.stdout.readline())
+            assert answer["orders"][0]["result"] == "succeeds"
+            doc = dict(answer["next"], orders={"FRANCE": ["A Bur-Mun"]})
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert proc.returncode == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import datetime, timedelta, timezone
 from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import text
@@ -18,7 +19,6 @@ from .procs import call, web, worker
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 GAMES = 6
-DEADLINE_HOURS = 0.006  # 21.6 seconds
 
 
 def test_two_web_and_two_worker_processes_on_one_postgresql(url_for, tmp_path):
@@ -33,7 +33,7 @@ def test_two_web_and_two_worker_processes_on_one_postgresql(url_for, tmp_path):
         gm = Gamesmaster(store)
         creds: dict[str, dict[str, str]] = {}
         for i in range(GAMES):
-            c = gm.create_game(f"big{i}", players=NAMES, seed=i, settings={"schedule": {"hours": DEADLINE_HOURS}})
+            c = gm.create_game(f"big{i}", players=NAMES, seed=i)
             creds[f"big{i}"] = {c.powers[n]: s for n, s in c.credentials.items()}
         jobs = [(g, p, c) for g, byp in creds.items() for p, c in byp.items()]
         rng = random.Random(7)
@@ -54,22 +54,23 @@ def test_two_web_and_two_worker_processes_on_one_postgresql(url_for, tmp_path):
             assert s2 == 200, mine
             return game, power, status, sub
 
-        started = time.monotonic()
         with ThreadPoolExecutor(16) as pool:
             done = list(pool.map(play, range(len(jobs))))
-        elapsed = time.monotonic() - started
-        assert elapsed < DEADLINE_HOURS * 3600 - 3, f"the submissions took {elapsed:.1f}s, too near the deadline"
         assert all(status == 200 for _, _, status, _ in done), [d for d in done if d[2] != 200][:3]
         receipts: dict[str, list[str]] = {}
         for game, power, _, sub in done:
             receipts.setdefault(game, []).append(sub["receipt"])
 
+        # every order in: the GM brings each deadline to now, and the workers share the games out
+        soon = datetime.now(timezone.utc) + timedelta(seconds=1)
+        for g in creds:
+            gm.extend(g, until=soon, reason="all orders are in")
         end = time.monotonic() + 90
         while time.monotonic() < end:
-            if all(g["phase"] == "F1901M" for g in gm.games()):
+            if all(str(g.phase) == "F1901M" for g in gm.games()):
                 break
             time.sleep(0.3)
-        assert all(g["phase"] == "F1901M" for g in gm.games()), [w.output for w in workers]
+        assert all(str(g.phase) == "F1901M" for g in gm.games()), [w.output for w in workers]
         time.sleep(1.0)  # one more pass of each worker: nothing more to do
         lines = [l for w in workers for l in w.output.splitlines() if "adjudicated" in l]
         assert sorted(lines) == sorted(f"big{i}: S1901M adjudicated, next F1901M" for i in range(GAMES)), lines

@@ -91,7 +91,7 @@ def test_the_database_goes_away_during_submissions_and_comes_back(cluster, tmp_p
     gm = Gamesmaster(store)
     c = gm.create_game("down", players=NAMES, seed=2)
     creds = {c.powers[n]: s for n, s in c.credentials.items()}
-    units = gm.status("down")["position"]["units"]
+    units = gm.game("down").position.to_dict()["units"]
     store.dispose()
     proc, base = web(cluster.url, tmp_path / "data")
     answers: list[tuple[str, int, object]] = []
@@ -139,6 +139,6 @@ def test_the_database_goes_away_during_submissions_and_comes_back(cluster, tmp_p
         gm = Gamesmaster(store)
         report = gm.verify("down", receipts=acked)
         assert report.ok, report.problems
-        assert [r["orders"] for r in gm.orders_on_record("down", "FRANCE", by_gm=True)] == [["A Par-Bur"]]
+        assert [r.orders for r in gm.orders_on_record("down", "FRANCE", by_gm=True)] == [("A Par-Bur",)]
     finally:
         store.dispose()

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))
 
 from mailhelp import NAMES, POWERS, Mailroom, address  # noqa: E402
 
-from gamesmaster.mail.tables import MailRecords  # noqa: E402
+from gamesmaster.store.mailbox import MailRecords  # noqa: E402
 
 
 def test_results_wait_for_the_relay_and_are_delivered_once(tmp_path):
@@ -23,7 +23,7 @@ def test_results_wait_for_the_relay_and_are_delivered_once(tmp_path):
         creds = {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
         for name, power in zip(NAMES, POWERS):
             room.send(address(name), f"SIGNON relay {power.capitalize()} {creds[power]}\n")
-        room.clock.set(room.gm.status("relay")["deadline"] + timedelta(minutes=1))
+        room.clock.set(room.gm.game("relay").deadline + timedelta(minutes=1))
         assert [p.phase for p in room.gm.process_due()] == ["S1901M"]
         room.server.dispatcher.run_once()
         room.server.sender.send_due()

@@ -8,6 +8,7 @@ press, game rows). Budget: the "fuzz" profile (GAMESMASTER_FUZZ_EXAMPLES, docs/f
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import string
@@ -23,6 +24,7 @@ from gamesmaster.gm import Gamesmaster
 from gamesmaster.mail.config import MailConfig
 from gamesmaster.mail.intake import Intake
 from gamesmaster.store import Store
+from gamesmaster.store.mailbox import MailRecords
 from gamesmaster.store.testing import FakeClock
 from gamesmaster.web.security import SignInLimits, SiteSecrets
 
@@ -36,9 +38,9 @@ class Site:
     """One store with one running game, shared by the examples of a test (each example checks
     the state before and after itself)."""
 
-    def __init__(self) -> None:
+    def __init__(self, url: str | None = None) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="gm-fuzz-")
-        self.store = Store(f"sqlite:///{Path(self.dir.name) / 'gm.db'}")
+        self.store = Store(url or f"sqlite:///{Path(self.dir.name) / 'gm.db'}")
         self.clock = FakeClock(datetime(2030, 5, 6, 12, tzinfo=timezone.utc))
         self.gm = Gamesmaster(self.store, clock=self.clock)
         c = self.gm.create_game("club", players=NAMES, seed=1, settings={"press": "full"})
@@ -48,9 +50,8 @@ class Site:
     def state(self) -> dict[str, str]:
         out = {}
         with self.store.connect(write=False) as conn:
-            for table, order in (("gm_games", "id"), ("gm_players", "id"), ("gm_orders", "power"),
-                                 ("gm_pending", "power"), ("gm_press", "id"), ("gm_phases", "phase"),
-                                 ("gm_proposals", "id")):
+            for table, order in (("gm_games", "id"), ("gm_credentials", "player"), ("gm_press", "number"),
+                                 ("gm_phases", "phase")):
                 rows = conn.execute(text(f"SELECT * FROM {table} ORDER BY {order}")).all()
                 out[table] = hashlib.sha256(repr(rows).encode()).hexdigest()
             out["ledger"] = str(conn.execute(text("SELECT count(*) FROM gm_ledger")).scalar_one())
@@ -62,9 +63,12 @@ class Site:
         self.dir.cleanup()
 
 
-@pytest.fixture(scope="module")
-def site():
-    s = Site()
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def site(request, pg_db):
+    """The game on SQLite, then on PostgreSQL: every target runs against both stores."""
+    if request.param == "postgresql" and isinstance(pg_db, str):
+        pytest.skip(pg_db)
+    s = Site(pg_db.new_schema() if request.param == "postgresql" else None)
     yield s
     s.close()
 
@@ -80,6 +84,25 @@ charsets = st.sampled_from(["utf-8", "us-ascii", "latin-1", "utf-16", "x-unknown
 encodings = st.sampled_from(["7bit", "8bit", "base64", "quoted-printable", "x-uuencode", "binary", "bogus"])
 ctypes = st.sampled_from(["text/plain", "text/html", "multipart/mixed", "multipart/alternative", "application/pdf",
                           "message/rfc822", "text/enriched", "multipart/signed", "garbage", ""])
+
+
+INJECTED = "X-Injected"  # a header no answer may ever carry: it only comes from a crafted field
+_SMUGGLED = f"x\r\n{INJECTED}: yes\r\nReply-To: attacker@evil.test\r\n\r\nYour credential has expired"
+hostile_fields = st.one_of(
+    st.text(max_size=60),  # any Unicode
+    st.text(alphabet=st.characters(codec=None, exclude_categories=()), max_size=30),  # lone surrogates too
+    st.binary(max_size=60).map(lambda b: b.decode("latin-1")),  # any bytes
+    st.sampled_from([
+        _SMUGGLED, "<" + _SMUGGLED + "@x>", f"a\nb\r{INJECTED}: 1", "nul\x00here", "\ud800surrogate",
+        "<=?utf-8?b?" + base64.b64encode(_SMUGGLED.encode()).decode() + "?=@x>",
+        "=?utf-8?q?x=0D=0A" + INJECTED + "=3A_yes?=", "=?x-unknown?b?////?=", "=?utf-8?b?not base64?=",
+        "<" + "a" * 5000 + "@x>", "y" * 100_000,  # huge
+    ]))
+
+
+def _header(name: str, value: str) -> bytes:
+    """A header line as a hostile sender writes it: any bytes, folded or not, CR LF smuggled or not."""
+    return f"{name}: ".encode() + value.encode("utf-8", "surrogatepass") + b"\r\n"
 
 
 @st.composite
@@ -104,9 +127,14 @@ def mails(draw, creds: dict[str, str]) -> tuple[bytes, bool]:
                "Content-Transfer-Encoding": draw(encodings)}
     if draw(st.booleans()):
         headers["Auto-Submitted"] = draw(st.sampled_from(["auto-replied", "no"]))
-    head = "".join(f"{k}: {v}\r\n".replace("\n", " ").replace("\r ", "\r\n") if False else
-                   f"{k}: {str(v).replace(chr(13), ' ').replace(chr(10), ' ')}\r\n" for k, v in headers.items())
-    payload = body.encode(draw(st.sampled_from(["utf-8", "latin-1", "utf-16"])), "replace")
+    head = "".join(f"{k}: {str(v).replace(chr(13), ' ').replace(chr(10), ' ')}\r\n" for k, v in headers.items())
+    hostile = b"".join(_header(name, draw(hostile_fields)) for name in draw(st.lists(st.sampled_from(
+        ["Message-ID", "Subject", "From", "Reply-To", "In-Reply-To", "References", "To", "Sender", "X-Other"]),
+        max_size=4)))
+    if draw(st.integers(0, 3)) == 0:  # a body line of a quarter of a megabyte, a NUL, a surrogate
+        body += "\n" + draw(st.sampled_from(["A Par-Bur" * 30_000, "A Par\x00-Bur", "A Par-Bur\ud800"]))
+    charset = draw(st.sampled_from(["utf-8", "latin-1", "utf-16"]))
+    payload = body.encode(charset, "surrogatepass" if charset.startswith("utf") else "replace")
     if draw(st.booleans()):  # a multipart body with random parts around the orders
         boundary = "b0und"
         parts = [payload] + [draw(st.binary(max_size=80)) for _ in range(draw(st.integers(0, 3)))]
@@ -115,38 +143,34 @@ def mails(draw, creds: dict[str, str]) -> tuple[bytes, bool]:
                            b"\r\n\r\n" + parts[i] + b"\r\n" for i in rng_order) + \
             (b"--" + boundary.encode() + b"--\r\n" if draw(st.booleans()) else b"")
         head = head.replace("Content-Type:", "X-Old-Type:") + f"Content-Type: multipart/mixed; boundary={boundary}\r\n"
-    return head.encode("utf-8", "replace") + b"\r\n" + payload, valid
+    return hostile + head.encode("utf-8", "replace") + b"\r\n" + payload, valid
 
 
-_SITE_FOR_MAIL: list[Site] = []
+def _answer_headers(site: Site, reply_id: int) -> bytes:
+    with site.store.connect(write=False) as conn:
+        message = MailRecords(conn).mail(reply_id)["message"]
+    return bytes(message).split(b"\r\n\r\n", 1)[0]
 
 
-def _mail_site() -> Site:
-    if not _SITE_FOR_MAIL:
-        _SITE_FOR_MAIL.append(Site())
-    return _SITE_FOR_MAIL[0]
+def test_the_mail_handler_answers_every_mail_and_refused_mail_changes_nothing(site) -> None:
+    @PROFILE
+    @given(st.data())
+    def one(data) -> None:
+        raw, valid = data.draw(mails(site.creds))
+        before = site.state()
+        envelope = data.draw(st.sampled_from(["ann@club.test", None, "", "<>"]))
+        got = Intake(site.gm, MAIL).receive(raw, envelope, ["gm@club.test"])
+        assert got.status in ("answered", "ignored"), (got.status, got.reply)
+        if got.status == "answered":
+            assert got.reply.strip() and got.reply_id
+            head = _answer_headers(site, got.reply_id)
+            assert INJECTED.lower().encode() not in head.lower(), head  # no header built from the mail unchecked
+            assert all(line.count(b":") >= 1 or line[:1] in (b" ", b"\t") for line in head.split(b"\r\n")), head
+            assert b"\n" not in head.replace(b"\r\n", b"") and b"\r" not in head.replace(b"\r\n", b""), head
+        if not valid:
+            assert site.state() == before, "a mail without a valid credential changed the game"
 
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_mail_site():
-    yield
-    while _SITE_FOR_MAIL:
-        _SITE_FOR_MAIL.pop().close()
-
-
-@PROFILE
-@given(st.data())
-def test_the_mail_handler_answers_every_mail_and_refused_mail_changes_nothing(data) -> None:
-    site = _mail_site()
-    raw, valid = data.draw(mails(site.creds))
-    before = site.state()
-    envelope = data.draw(st.sampled_from(["ann@club.test", None, "", "<>"]))
-    got = Intake(site.gm, MAIL).receive(raw, envelope, ["gm@club.test"])
-    assert got.status in ("answered", "ignored"), (got.status, got.reply)
-    if got.status == "answered":
-        assert got.reply.strip() and got.reply_id
-    if not valid:
-        assert site.state() == before, "a mail without a valid credential changed the game"
+    one()
 
 
 # -- the JSON API ----------------------------------------------------------------------------
@@ -157,8 +181,10 @@ SEGMENTS = ["games", "club", "nogame", "powers", "france", "england", "atlantis"
             "extend", "pause", "resume", "replace", "correct", "verify", "draw", "record", "catalogue", "..", "%00",
             "%2e%2e", "ü", "a" * 300, ""]
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True),
-                      st.text(max_size=30), st.sampled_from(["A Par-Bur", "F Lon-Nth\nA Lvp-Yor", "S1901M", "FRANCE",
-                                                             "draw", "web", "2030-01-01T00:00:00", "72h"]))
+                      st.text(max_size=30), st.text(alphabet=st.characters(codec=None, exclude_categories=()), max_size=12),
+                      st.sampled_from(["A Par-Bur", "F Lon-Nth\nA Lvp-Yor", "S1901M", "FRANCE", "draw", "web",
+                                       "2030-01-01T00:00:00", "72h", "A Par-Bur\ud800", "A Par\x00-Bur", "\x07",
+                                       "A Par H\n" * 400, "x" * 40_000, "9999-12-31T23:59:59+00:00", "0h", "1e9h"]))
 json_body = st.recursive(json_leaf, lambda inner: st.one_of(
     st.lists(inner, max_size=4),
     st.dictionaries(st.sampled_from(["orders", "phase", "channel", "text", "to", "power", "ready", "kind", "yes",
@@ -182,13 +208,22 @@ def requests_(draw, creds: dict[str, str]):
         headers["Authorization"] = "Bearer " + GM_CREDENTIAL
     elif who == "garbage":
         headers["Authorization"] = draw(st.text(alphabet=string.printable.replace("\n", "").replace("\r", ""), max_size=40))
+    if draw(st.booleans()):  # any bytes in the credential and in other headers, and huge ones
+        raw_headers = {"Authorization": draw(st.one_of(
+            st.binary(max_size=60).map(lambda b: b"Bearer " + b.replace(b"\r", b"").replace(b"\n", b"")),
+            st.sampled_from([b"Bearer \xc2\xb2.abcdefghijk", b"Bearer 1." + b"a" * 5000, b"Bearer " + b"9" * 5000,
+                             b"Bearer 1.\x00abc", b"Bearer \xed\xa0\x80.x"]))),
+            "Cookie": draw(st.sampled_from([b"gm_session=s.\xff\xfe", b"gm_session=" + b"x" * 8000,
+                                            b"gm_csrf=\x00", b"gm_session=s." + b"a" * 43])),
+            "X-Forwarded-For": draw(st.binary(max_size=40).map(lambda b: b.replace(b"\r", b"").replace(b"\n", b"")))}
+        headers = {**headers, **{k: v for k, v in raw_headers.items() if draw(st.booleans())}}
     kind = draw(st.sampled_from(["json", "raw", "none", "form"]))
     body = None
     if kind == "json":
         body = json.dumps(draw(json_body)).encode()
         headers["Content-Type"] = draw(st.sampled_from(["application/json", "text/plain", "application/json; charset=latin-1"]))
     elif kind == "raw":
-        body = draw(st.binary(max_size=200))
+        body = draw(st.one_of(st.binary(max_size=200), st.just(b'{"orders": "' + b"A Par H\\n" * 40_000 + b'"}')))
         headers["Content-Type"] = draw(st.sampled_from(["application/json", "multipart/form-data; boundary=x", "", "x/y"]))
     elif kind == "form":
         body = b"orders=A+Par-Bur&csrf_token=x"

@@ -34,14 +34,14 @@ def test_export_then_import_under_a_new_id(store, clock):
     doc = json.loads(json.dumps(export_game(gm, "x")))  # through JSON text and back
     assert doc["format"] == "gamesmaster-archive" and len(doc["ledger"]) > 20
     assert import_game(gm, doc, "y") == "y"
-    a, b = gm.status("x"), gm.status("y")
-    for key in ("phase", "status", "position", "deadline", "powers", "rules", "settings"):
-        assert a[key] == b[key], key
-    assert gm.history("y")["phases"][0]["results"] == gm.history("x")["phases"][0]["results"]
+    a, b = gm.game("x"), gm.game("y")
+    for key in ("phase", "status", "position", "deadline", "powers", "rules", "settings", "seats", "head"):
+        assert getattr(a, key) == getattr(b, key), key
+    assert gm.history("y").phases[0].results == gm.history("x").phases[0].results
     assert gm.verify("y").ok
     # the players' credentials still work in the copy
     france = next(n for n, p in c.powers.items() if p == "FRANCE")
-    assert gm.orders_on_record("y", "FRANCE", credential=c.credentials[france])[0]["orders"] == ["A Bur - Mun"]
+    assert gm.orders_on_record("y", "FRANCE", credential=c.credentials[france])[0].orders == ("A Bur - Mun",)
     with pytest.raises(GMError, match="already a game"):
         import_game(gm, doc)
 
@@ -57,23 +57,23 @@ def test_a_damaged_archive_is_refused(sqlite_store, clock):
         import_game(gm, bad, "z")
     with pytest.raises(GMError, match="not a gamesmaster archive"):
         import_game(gm, {"game": {}}, "z")
-    assert [g["id"] for g in gm.games()] == ["x"]
+    assert gm.game_ids() == ["x"]
 
 
 def test_the_rulebook_sample_game_as_a_demo(store, clock):
     gm = Gamesmaster(store, clock)
     assert import_sample(gm) == "sample-1971"
-    st = gm.status("sample-1971")
-    assert st["status"] == "paused" and st["phase"] == "S1903M" and st["rules"] == "1971"
+    st = gm.game("sample-1971")
+    assert st.status == "paused" and str(st.phase) == "S1903M" and st.rules_spec == "1971"
     phases = gm.results("sample-1971")
     case = next(c for c in tomllib.loads((CASES / "rulebook_1971.toml").read_text(encoding="utf-8"))["case"]
                 if c["id"] == "sample-game")
-    assert [p["phase"] for p in phases] == [s["phase"] for s in case["step"]]
+    assert [str(p.phase) for p in phases] == [s["phase"] for s in case["step"]]
     for phase, step in zip(phases, case["step"]):
         got: dict[str, list[str]] = {}
-        for r in phase["results"]:
-            got.setdefault(r["power"], []).append(r["result"])
-        assert got == step["results"], phase["phase"]
-        assert all(info["source"] == "gm" for info in phase["orders"].values())
+        for r in phase.results:
+            got.setdefault(r.power, []).append(r.result)
+        assert got == step["results"], phase.phase
+        assert all(info.source == "gm" for info in phase.orders.values())
     assert sample_data()["steps"][0]["orders"]["ENGLAND"][0] == "A Liv.—Yor."
     assert gm.verify("sample-1971").ok

@@ -84,7 +84,7 @@ def test_a_game_from_the_console(gm_cli, tmp_path):
     assert code == 0 and "the record holds" in out
     archive = tmp_path / "club.json"
     code, _, _ = gm_cli("export", "club", str(archive))
-    assert code == 0 and json.loads(archive.read_text())["game"]["id"] == "club"
+    assert code == 0 and json.loads(archive.read_text())["game"] == "club"
     code, out, _ = gm_cli("import", str(archive), "--as", "club2")
     assert code == 0 and "Imported club2" in out
     code, out, _ = gm_cli("games")
@@ -119,8 +119,15 @@ def test_errors_name_the_problem(gm_cli, argv, message):
     assert code == 2 and message in err, err
 
 
-def test_late_orders_are_refused_on_the_console(gm_cli):
-    gm_cli("new", "late", "--players", "Ann", "--assign", "Ann=France", "--movement", "0h")
+def test_late_orders_are_refused_on_the_console(gm_cli, monkeypatch):
+    from datetime import datetime, timedelta, timezone
+
+    from gamesmaster.cli import games
+    from gamesmaster.gm import Gamesmaster
+    gm_cli("new", "late", "--players", "Ann", "--assign", "Ann=France", "--movement", "1m")
+    # two minutes on: the one-minute deadline has passed
+    monkeypatch.setattr(games, "Gamesmaster", lambda store: Gamesmaster(
+        store, lambda: datetime.now(timezone.utc) + timedelta(minutes=2)))
     code, _, err = gm_cli("orders", "late", "France", stdin="A Par-Bur")
     assert code == 2 and "late" in err and "recorded as ledger entry" in err
 

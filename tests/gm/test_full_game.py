@@ -34,11 +34,11 @@ def test_seven_player_game(store, clock):
     cred = {power: created.credentials[name] for power, name in who.items()}
     sam = created.credentials["Sam"]
 
-    st = gm.status("club")
-    assert st["phase"] == "S1901M"
+    st = gm.game("club")
+    assert str(st.phase) == "S1901M"
     # Monday noon: the first move night at least 24 hours on is Tuesday 22:00 London time (BST).
-    assert st["deadline"] == utc(2024, 5, 7, 21, 0)
-    assert st["deadline_text"] == "Tue 07 May 2024 22:00 BST"
+    assert st.deadline == utc(2024, 5, 7, 21, 0)
+    assert st.deadline_text == "Tue 07 May 2024 22:00 BST"
 
     def order(power: str, text: str, **kw):
         return gm.submit_orders("club", power, text, credential=cred[power], **kw)
@@ -47,7 +47,10 @@ def test_seven_player_game(store, clock):
     first = order("ENGLAND", "F Lon-Nth\nF Edi-Nrg\nA Lvp-Yor")
     assert [a.order for a in first.answers] == ["F LON - NTH", "F EDI - NWG", "A LVP - YOR"]
     second = order("ENGLAND", "F Lon-Eng\nF Edi-Nth\nA Lvp-Yor")  # a revision: only the last set counts
-    assert second.receipt.seq > first.receipt.seq and second.receipt.orders_hash != first.receipt.orders_hash
+    # each receipt numbers the power's own sets only, and commits to its orders
+    assert (first.receipt.number, second.receipt.number) == (1, 2)
+    assert second.receipt.commitment != first.receipt.commitment
+    assert str(second.receipt).startswith("club/S1901M/ENGLAND/2:")
     order("FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mao")
     germany = order("GERMANY", "A Ber-Kie\nA Mun-Ruh\nF Kie-Den\n"
                                "next season:\n"
@@ -69,8 +72,11 @@ def test_seven_player_game(store, clock):
     with pytest.raises(Forbidden):
         gm.orders_on_record("club", "ENGLAND", credential=cred["FRANCE"])
     mine = gm.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])
-    assert mine[0]["orders"] == ["F Lon-Eng", "F Edi-Nth", "A Lvp-Yor"]
-    assert mine[0]["receipt"] == str(second.receipt)
+    assert mine[0].orders == ("F Lon-Eng", "F Edi-Nth", "A Lvp-Yor")
+    assert mine[0].receipt == second.receipt
+    # everyone sees England's commitment (the hash of its set), nobody its orders
+    england = next(p for p in gm.game("club").powers if p.power == "ENGLAND")
+    assert england.commitment == second.receipt.commitment and england.submissions == 2
 
     # Late orders: refused with the deadline in the message, and the refusal recorded.
     clock.set(utc(2024, 5, 7, 21, 1))
@@ -83,27 +89,28 @@ def test_seven_player_game(store, clock):
     assert [p.phase for p in done] == ["S1901M"]
     assert done[0].civil_disorder == ("AUSTRIA",)
     spring = gm.results("club")[0]
-    assert spring["orders"]["ENGLAND"]["texts"] == ["F Lon-Eng", "F Edi-Nth", "A Lvp-Yor"]
-    assert spring["orders"]["FRANCE"]["texts"] == ["A Par-Bur", "A Mar-Spa", "F Bre-Mao"]  # not the late one
-    assert spring["orders"]["ITALY"]["source"] == "gm"
-    assert "AUSTRIA" not in spring["orders"]
-    after = spring["next"]
+    assert spring.orders["ENGLAND"].texts == ("F Lon-Eng", "F Edi-Nth", "A Lvp-Yor")
+    assert spring.orders["ENGLAND"].number == 2 and spring.orders["ENGLAND"].commitment == second.receipt.commitment
+    assert spring.orders["FRANCE"].texts == ("A Par-Bur", "A Mar-Spa", "F Bre-Mao")  # not the late one
+    assert spring.orders["ITALY"].source == "gm"
+    assert "AUSTRIA" not in spring.orders and spring.civil_disorder == ("AUSTRIA",)
+    after = spring.next_doc
     assert sorted(after["units"]["AUSTRIA"]) == ["A BUD", "A VIE", "F TRI"]  # civil disorder: units hold
-    assert {r["order"]: r["result"] for r in spring["results"]}["F SEV - BLA"] == "fails"
+    assert {r.order: r.result for r in spring.results}["F SEV - BLA"] == "fails"
 
-    st = gm.status("club")
-    assert st["phase"] == "F1901M" and st["deadline_text"] == "Fri 10 May 2024 22:00 BST"
-    austria = next(p for p in st["powers"] if p["power"] == "AUSTRIA")
-    assert austria["missed"] == 1 and austria["standby"] == "Sam"
+    st = gm.game("club")
+    assert str(st.phase) == "F1901M" and st.deadline_text == "Fri 10 May 2024 22:00 BST"
+    austria = next(p for p in st.powers if p.power == "AUSTRIA")
+    assert austria.missed == 1 and austria.standby == "Sam"
 
     # Conditional orders chose each branch: Germany's 'if' held, Russia's 'otherwise'.
     g_orders = gm.orders_on_record("club", "GERMANY", credential=cred["GERMANY"])[0]
-    assert g_orders["orders"] == ["F Den H", "A Kie - Hol", "A Ruh - Bel"]
-    assert g_orders["note"]["condition"] == "if F Kie - Den succeeds"
+    assert g_orders.orders == ("F Den H", "A Kie - Hol", "A Ruh - Bel")
+    assert g_orders.condition == "if F Kie - Den succeeds"
     r_orders = gm.orders_on_record("club", "RUSSIA", credential=cred["RUSSIA"])[0]
-    assert r_orders["orders"] == ["F Sev H", "A Ukr S F Sev", "A Gal H", "F Bot H"]
-    assert r_orders["note"]["condition"] == "otherwise"
-    told = [p["text"] for p in gm.press("club", "RUSSIA") if p["sender"] == "GM" and p["to"] == ["RUSSIA"]]
+    assert r_orders.orders == ("F Sev H", "A Ukr S F Sev", "A Gal H", "F Bot H")
+    assert r_orders.condition == "otherwise"
+    told = [p.text for p in gm.press("club", "RUSSIA") if p.sender == "GM" and p.to == ("RUSSIA",)]
     assert told and "otherwise" in told[0] and "accepted as 'A UKR S F SEV'" in told[0]
 
     # ---- Fall 1901 --------------------------------------------------------------------
@@ -119,22 +126,22 @@ def test_seven_player_game(store, clock):
     done = gm.process_due()
     assert done[0].phase == "F1901M" and done[0].next_phase == "F1901R"
     fall = gm.results("club")[1]
-    assert fall["orders"]["AUSTRIA"]["source"] == "standby"
-    st = gm.status("club")
-    assert next(p for p in st["powers"] if p["power"] == "AUSTRIA")["player"] == "Sam"
-    assert next(p for p in st["players"] if p["name"] == "Bob")["role"] == "former"
+    assert fall.orders["AUSTRIA"].source == "standby"
+    st = gm.game("club")
+    assert next(p for p in st.powers if p.power == "AUSTRIA").player == "Sam"
+    assert next(s for s in st.seats if s.name == "Bob").role == "former"
     with pytest.raises(Forbidden):  # Bob no longer plays
         gm.submit_orders("club", "AUSTRIA", "F Tri R Alb", credential=cred["AUSTRIA"])
-    assert st["deadline"] == utc(2024, 5, 11, 21, 0, 30)  # retreats: 24 hours after the results
+    assert st.deadline == utc(2024, 5, 11, 21, 0, 30)  # retreats: 24 hours after the results
 
     # Early retreat processing: once every power concerned has ordered, not at the deadline.
     clock.set(utc(2024, 5, 10, 23, 0))
     retreat = gm.submit_orders("club", "AUSTRIA", "F Tri - Alb", credential=sam)
     assert retreat.processed == ("F1901R",)
-    st = gm.status("club")
-    assert st["phase"] == "W1901A"
-    assert st["deadline"] == utc(2024, 5, 11, 23, 0)  # 24 hours after the early publication
-    centres = {p["power"]: p["centres"] for p in st["powers"]}
+    st = gm.game("club")
+    assert str(st.phase) == "W1901A"
+    assert st.deadline == utc(2024, 5, 11, 23, 0)  # 24 hours after the early publication
+    centres = {p.power: p.centres for p in st.powers}
     assert centres["GERMANY"] == 6 and centres["ITALY"] == 5
 
     # ---- Winter 1901: some build, the rest waive by silence ----------------------------
@@ -143,20 +150,20 @@ def test_seven_player_game(store, clock):
     clock.set(utc(2024, 5, 11, 23, 0, 5))
     done = gm.process_due()
     assert [p.phase for p in done] == ["W1901A"]
-    assert gm.status("club")["phase"] == "S1902M"
+    assert str(gm.game("club").phase) == "S1902M"
 
     # ---- Spring 1902: a correction ------------------------------------------------------
     for power in ("ENGLAND", "FRANCE", "GERMANY", "RUSSIA", "TURKEY", "AUSTRIA"):
-        holds = "\n".join(f"{u} H" for u in gm.status("club")["position"]["units"][power])
+        holds = "\n".join(f"{u} H" for u in gm.game("club").position.to_dict()["units"][power])
         if power == "AUSTRIA":
             gm.submit_orders("club", power, holds, credential=sam)
         else:
             order(power, holds)
     gm.submit_orders("club", "ITALY", "F Tun-Naf\nA Tri H\nA Tyr H\nF Nap H", by_gm=True, channel="in-person")
-    clock.set(gm.status("club")["deadline"])
+    clock.set(gm.game("club").deadline)
     clock.advance(seconds=1)
     gm.process_due()
-    assert "F NAF" in gm.results("club")[-1]["next"]["units"]["ITALY"]
+    assert "F NAF" in gm.results("club")[-1].next_doc["units"]["ITALY"]
     # Fall 1902 orders already sent stand through the correction
     early_fall = order("ENGLAND", "F Eng H")
     with pytest.raises(GMError, match="stands"):
@@ -165,32 +172,32 @@ def test_seven_player_game(store, clock):
                      orders={"ITALY": "F Tun-Wes\nA Tri H\nA Tyr H\nF Nap H"})
     assert any("F Tun-Wes" in d for d in fix.differences)
     assert any("ITALY units" in d and "F WES" in d for d in fix.differences)
-    phases = gm.history("club")["phases"]
-    s1902 = [p for p in phases if p["phase"] == "S1902M"]
-    assert [(p["revision"], p["current"]) for p in s1902] == [(0, False), (1, True)]  # the original is kept
-    assert "F WES" in gm.status("club")["position"]["units"]["ITALY"]
-    notice = [p for p in gm.press("club", "FRANCE") if p["text"].startswith("Correction of Spring 1902")]
-    assert notice and notice[0]["to"] is None  # every player is told
-    assert gm.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0]["receipt"] == str(early_fall.receipt)
+    phases = gm.history("club").phases
+    s1902 = [p for p in phases if str(p.phase) == "S1902M"]
+    assert [(p.revision, p.current) for p in s1902] == [(0, False), (1, True)]  # the original is kept
+    assert "F WES" in gm.game("club").position.to_dict()["units"]["ITALY"]
+    notice = [p for p in gm.press("club", "FRANCE") if p.text.startswith("Correction of Spring 1902")]
+    assert notice and notice[0].to is None  # every player is told
+    assert gm.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0].receipt == early_fall.receipt
 
     # ---- Fall 1902: a draw vote that fails, then the short game's end ----------------------
     pid = gm.propose("club", kind="draw", credential=cred["FRANCE"])
     assert gm.vote("club", pid, True, credential=cred["ENGLAND"]) == "open"
     assert gm.vote("club", pid, False, credential=cred["GERMANY"]) == "rejected"
-    assert gm.status("club")["status"] == "active"
+    assert gm.game("club").status == "active"
     for power in ("FRANCE", "GERMANY", "RUSSIA", "TURKEY"):
-        order(power, "\n".join(f"{u} H" for u in gm.status("club")["position"]["units"][power]))
-    clock.set(gm.status("club")["deadline"])
+        order(power, "\n".join(f"{u} H" for u in gm.game("club").position.to_dict()["units"][power]))
+    clock.set(gm.game("club").deadline)
     clock.advance(seconds=1)
     done = gm.process_due()
     assert done[-1].next_phase == "W1902A"  # England, France and Turkey may still build (they waived in 1901)
-    clock.set(gm.status("club")["deadline"])
+    clock.set(gm.game("club").deadline)
     clock.advance(seconds=1)
     done = gm.process_due()  # nobody builds: waived
     assert done[-1].ended is not None
-    st = gm.status("club")
-    assert st["status"] == "finished"
-    assert st["result"]["kind"] == "short-game" and st["result"]["winners"] == ["GERMANY"]
+    st = gm.game("club")
+    assert st.status == "finished"
+    assert st.result.kind == "short-game" and st.result.winners == ("GERMANY",)
     with pytest.raises(GMError, match="over"):
         order("GERMANY", "A Ber H")
     final = gm.final_report("club")

@@ -21,26 +21,26 @@ def new(gm: Gamesmaster, gid: str = "g", **kw):
 
 def hold_all(gm, gid, cred, powers=POWERS):
     for p in powers:
-        units = gm.status(gid)["position"]["units"].get(p, [])
+        units = gm.game(gid).position.to_dict()["units"].get(p, [])
         if units:
             gm.submit_orders(gid, p, "\n".join(f"{u} H" for u in units), credential=cred[p])
 
 
 def to_deadline(gm, clock, gid="g"):
-    clock.set(gm.status(gid)["deadline"] + timedelta(seconds=1))
+    clock.set(gm.game(gid).deadline + timedelta(seconds=1))
 
 
 def test_grace_period_then_civil_disorder(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     cred, _ = new(gm, settings={"grace_hours": 24})
     hold_all(gm, "g", cred, POWERS[:-1])  # Turkey is silent
-    first = gm.status("g")["deadline"]
+    first = gm.game("g").deadline
     to_deadline(gm, clock)
     done = gm.process_due()
     assert [p.action for p in done] == ["grace"]
-    st = gm.status("g")
-    assert st["phase"] == "S1901M" and st["deadline"] == first + timedelta(hours=24)
-    assert any("grace period" in p["text"] for p in gm.press("g"))
+    st = gm.game("g")
+    assert str(st.phase) == "S1901M" and st.deadline == first + timedelta(hours=24)
+    assert any("grace period" in p.text for p in gm.press("g"))
     to_deadline(gm, clock)
     done = gm.process_due()
     assert done[0].action == "adjudicated" and done[0].civil_disorder == ("TURKEY",)
@@ -52,20 +52,20 @@ def test_standbys_called_in_turn_and_volunteers_after(sqlite_store, clock):
     hold_all(gm, "g", cred, POWERS[:4])  # Austria, Russia, Turkey miss
     to_deadline(gm, clock)
     gm.process_due()
-    st = gm.status("g")
-    called = {p["power"]: p["standby"] for p in st["powers"] if p["standby"]}
+    st = gm.game("g")
+    called = {p.power: p.standby for p in st.powers if p.standby}
     assert called == {"AUSTRIA": "Sam", "RUSSIA": "Tom"}
-    assert any("volunteers are called for" in p["text"] and "Turkey" in p["text"] for p in gm.press("g"))
+    assert any("volunteers are called for" in p.text and "Turkey" in p.text for p in gm.press("g"))
     # Graustark: if the initial player sends the following move, he keeps his country
     gm.submit_orders("g", "AUSTRIA", "A Vie H", credential=c.credentials["Sam"])
     gm.submit_orders("g", "AUSTRIA", "A Vie H", credential=cred["AUSTRIA"])
     gm.submit_orders("g", "RUSSIA", "A War H", credential=c.credentials["Tom"])
     to_deadline(gm, clock)
     gm.process_due()
-    st = gm.status("g")
-    players = {p["power"]: p["player"] for p in st["powers"]}
+    st = gm.game("g")
+    players = {p.power: p.player for p in st.powers}
     assert players["AUSTRIA"] == "Eve" and players["RUSSIA"] == "Tom"
-    assert not any(p["standby"] for p in st["powers"] if p["power"] in ("AUSTRIA", "RUSSIA"))
+    assert not any(p.standby for p in st.powers if p.power in ("AUSTRIA", "RUSSIA"))
     with pytest.raises(Forbidden):
         gm.submit_orders("g", "AUSTRIA", "A Vie H", credential=c.credentials["Sam"])  # released
     assert gm.verify("g").ok
@@ -75,7 +75,7 @@ def test_successor_named_on_resigning(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     cred, _ = new(gm, settings={"replacement": "successor"})
     secret = gm.resign("g", "ITALY", "Hal", credential=cred["ITALY"])
-    assert {p["power"]: p["player"] for p in gm.status("g")["powers"]}["ITALY"] == "Hal"
+    assert {p.power: p.player for p in gm.game("g").powers}["ITALY"] == "Hal"
     gm.submit_orders("g", "ITALY", "A Ven H", credential=secret)
     with pytest.raises(Forbidden):
         gm.submit_orders("g", "ITALY", "A Ven H", credential=cred["ITALY"])
@@ -88,7 +88,7 @@ def test_gm_appoints_a_replacement(sqlite_store, clock):
     gm.submit_orders("g", "TURKEY", "F Ank H", credential=secret)
     with pytest.raises(Forbidden):
         gm.submit_orders("g", "TURKEY", "F Ank H", credential=cred["TURKEY"])
-    assert any("Ken Davidson now plays Turkey in place of Gus" in p["text"] for p in gm.press("g"))
+    assert any("Ken Davidson now plays Turkey in place of Gus" in p.text for p in gm.press("g"))
 
 
 def test_early_movement_once_everyone_is_ready(sqlite_store, clock):
@@ -98,7 +98,7 @@ def test_early_movement_once_everyone_is_ready(sqlite_store, clock):
     for p in POWERS[:-1]:
         assert gm.set_ready("g", p, credential=cred[p]) == []
     assert gm.set_ready("g", "TURKEY", credential=cred["TURKEY"]) == ["S1901M"]
-    assert gm.status("g")["phase"] == "F1901M"
+    assert str(gm.game("g").phase) == "F1901M"
 
 
 def test_movement_is_not_early_unless_the_game_allows_it(sqlite_store, clock):
@@ -107,7 +107,7 @@ def test_movement_is_not_early_unless_the_game_allows_it(sqlite_store, clock):
     hold_all(gm, "g", cred)
     for p in POWERS:
         gm.set_ready("g", p, credential=cred[p])
-    assert gm.status("g")["phase"] == "S1901M"
+    assert str(gm.game("g").phase) == "S1901M"
     with pytest.raises(GMError, match="not due until"):
         gm.process("g")
     assert [p.phase for p in gm.process("g", force=True)] == ["S1901M"]
@@ -118,7 +118,9 @@ def test_orders_are_answered_order_by_order(sqlite_store, clock):
     cred, _ = new(gm)
     sub = gm.submit_orders("g", "RUSSIA", "F StP-Bot\nA Mos-Xyz\nA War-Mun\nA War-Gal\nA War-Ukr",
                            credential=cred["RUSSIA"])
-    assert [a.status for a in sub.answers] == ["accepted", "invalid", "invalid", "accepted", "accepted"]
+    # two different orders for A War: under the 2023 rules neither is followed, and both answers say so
+    assert [a.status for a in sub.answers] == ["accepted", "invalid", "invalid", "invalid", "invalid"]
+    assert sub.answers[3].message == "invalid: two different orders for A WAR"
     assert sub.answers[0].message == "accepted as 'F STP/SC - BOT'"
     assert "cannot reach" in sub.answers[2].message
     assert "two different orders for the unit in WAR: neither is followed" in sub.warnings
@@ -138,7 +140,7 @@ def test_withdrawn_orders_leave_civil_disorder(sqlite_store, clock):
     cred, _ = new(gm)
     gm.submit_orders("g", "FRANCE", "A Par-Bur", credential=cred["FRANCE"])
     gm.withdraw_orders("g", "FRANCE", credential=cred["FRANCE"])
-    assert gm.orders_on_record("g", "FRANCE", by_gm=True) == []
+    assert gm.orders_on_record("g", "FRANCE", by_gm=True) == ()
     done = gm.process("g", force=True)
     assert "FRANCE" in done[0].civil_disorder
 
@@ -146,17 +148,17 @@ def test_withdrawn_orders_leave_civil_disorder(sqlite_store, clock):
 def test_extend_pause_resume(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     new(gm)
-    first = gm.status("g")["deadline"]
+    first = gm.game("g").deadline
     assert gm.extend("g", hours=24, reason="postal strike") == first + timedelta(hours=24)
     with pytest.raises(GMError, match="already passed"):
         gm.extend("g", until=clock.now - timedelta(hours=1))
-    left = gm.status("g")["deadline"] - clock.now
+    left = gm.game("g").deadline - clock.now
     gm.pause("g", reason="summer")
-    assert gm.status("g")["status"] == "paused" and gm.process_due() == []
+    assert gm.game("g").status == "paused" and gm.process_due() == []
     clock.advance(days=30)
     gm.resume("g")
-    assert gm.status("g")["deadline"] == clock.now + left
-    texts = [p["text"] for p in gm.press("g")]
+    assert gm.game("g").deadline == clock.now + left
+    texts = [p.text for p in gm.press("g")]
     assert any("extended" in t and "postal strike" in t for t in texts) and any("paused" in t for t in texts)
 
 
@@ -167,10 +169,10 @@ def test_press_settings_and_who_reads_what(sqlite_store, clock):
     gm.post_press("g", "Secret", to=["GERMANY"], credential=cred["FRANCE"])
     gm.post_press("g", "Who?", anonymous=True, credential=cred["ITALY"])
     gm.post_press("g", "GM notice", by_gm=True)
-    seen = {p["text"]: p["sender"] for p in gm.press("g", "ENGLAND", credential=cred["ENGLAND"])}
+    seen = {p.text: p.sender for p in gm.press("g", "ENGLAND", credential=cred["ENGLAND"])}
     assert "Secret" not in seen and seen["Who?"] == "anonymous" and seen["GM notice"] == "GM"
-    assert "Secret" in {p["text"] for p in gm.press("g", "GERMANY", credential=cred["GERMANY"])}
-    assert {p["text"]: p["sender"] for p in gm.press("g")}["Who?"] == "ITALY"  # the GM sees everything
+    assert "Secret" in {p.text for p in gm.press("g", "GERMANY", credential=cred["GERMANY"])}
+    assert {p.text: p.sender for p in gm.press("g")}["Who?"] == "ITALY"  # the GM sees everything
     gm2 = Gamesmaster(sqlite_store, clock)
     cred2, _ = new(gm2, "quiet", settings={"press": "public"})
     with pytest.raises(GMError, match="only public press"):
@@ -190,9 +192,9 @@ def test_unanimous_draw_ends_the_game(store, clock):
         assert gm.vote("g", pid, True, credential=cred[p]) == "open"
     assert gm.vote("g", pid, True, credential=cred["ENGLAND"]) == "open"
     assert gm.vote("g", pid, True, credential=cred["TURKEY"]) == "passed"
-    st = gm.status("g")
-    assert st["status"] == "finished" and st["result"]["kind"] == "draw"
-    assert st["result"]["winners"] == ["FRANCE", "GERMANY"]
+    st = gm.game("g")
+    assert st.status == "finished" and st.result.kind == "draw"
+    assert st.result.winners == ("FRANCE", "GERMANY",)
     assert gm.verify("g").ok
 
 
@@ -203,7 +205,7 @@ def test_majority_concession(sqlite_store, clock):
     for p in ("ENGLAND", "FRANCE", "GERMANY"):
         status = gm.vote("g", pid, True, credential=cred[p])
     assert status == "passed"
-    assert gm.status("g")["result"]["kind"] == "concession" and gm.status("g")["result"]["winners"] == ["RUSSIA"]
+    assert gm.game("g").result.kind == "concession" and gm.game("g").result.winners == ("RUSSIA",)
 
 
 def test_proposals_lapse_at_the_deadline(sqlite_store, clock):
@@ -221,13 +223,13 @@ def test_deadlock_rule(sqlite_store, clock, rule):
     new(gm, rules={"preset": "2023", "deadlock": rule, "deadlock_years": 1})
     gm.process("g", force=True)  # Spring 1901, everyone holds
     gm.process("g", force=True)  # Fall 1901: no centre changes hands, no adjustments
-    st = gm.status("g")
+    st = gm.game("g")
     if rule == "draw":
-        assert st["status"] == "finished" and st["result"]["kind"] == "draw" and len(st["result"]["winners"]) == 7
+        assert st.status == "finished" and st.result.kind == "draw" and len(st.result.winners) == 7
     else:
-        assert st["status"] == "active" and st["flags"]["deadlock"] == 1902
+        assert st.status == "active" and st.deadlock_pending
         gm.declare_draw("g", reason="no plan of campaign is feasible")
-        assert gm.status("g")["result"]["reason"] == "no plan of campaign is feasible"
+        assert gm.game("g").result.reason == "no plan of campaign is feasible"
     assert gm.verify("g").ok
 
 
@@ -246,9 +248,9 @@ def test_victory_by_supply_centres(store, clock):
     gm.submit_orders("g", "GERMANY", "A Ruh-Bel", credential=cred["GERMANY"])  # would bounce France...
     gm.submit_orders("g", "GERMANY", "A Ruh H", credential=cred["GERMANY"])  # ...but only the last set counts
     done = gm.process("g", force=True)
-    assert done[0].ended["kind"] == "victory" and done[0].ended["winners"] == ["FRANCE"]
-    st = gm.status("g")
-    assert st["status"] == "finished" and "18 supply centres" in st["result"]["reason"]
+    assert done[0].ended.kind == "victory" and done[0].ended.winners == ("FRANCE",)
+    st = gm.game("g")
+    assert st.status == "finished" and "18 supply centres" in st.result.reason
     assert gm.verify("g").ok
 
 
@@ -259,12 +261,12 @@ def test_a_correction_chooses_conditional_orders_again(store, clock):
                                       "otherwise: A Mun - Ruh", credential=cred["GERMANY"])
     gm.submit_orders("g", "FRANCE", "A Par-Bur", by_gm=True, channel="in-person")
     gm.process("g", force=True)
-    assert gm.orders_on_record("g", "GERMANY", by_gm=True)[0]["orders"] == ["A Mun - Ruh"]
+    assert gm.orders_on_record("g", "GERMANY", by_gm=True)[0].orders == ("A Mun - Ruh",)
     fix = gm.correct("g", "transcription: France's slip reads A Par - Pic", orders={"FRANCE": "A Par-Pic"})
     assert fix.next_phase == "F1901M"
     mine = gm.orders_on_record("g", "GERMANY", by_gm=True)[0]
-    assert mine["orders"] == ["A Bur - Par"] and mine["note"]["condition"] == "if A Mun - Bur succeeds"
-    assert "A BUR" in gm.status("g")["position"]["units"]["GERMANY"]
+    assert mine.orders == ("A Bur - Par",) and mine.condition == "if A Mun - Bur succeeds"
+    assert "A BUR" in gm.game("g").position.to_dict()["units"]["GERMANY"]
     assert gm.verify("g").ok
 
 
@@ -274,12 +276,12 @@ def test_a_correction_can_change_the_next_phase(sqlite_store, clock):
                                 "centers": {"GERMANY": ["MUN", "BER", "KIE"], "AUSTRIA": ["VIE", "BUD", "TRI"]}})
     gm.submit_orders("g", "GERMANY", "A Mun-Tyr\nA Boh H", by_gm=True, channel="in-person")
     gm.process("g", force=True)
-    assert gm.status("g")["phase"] == "F1901M"
+    assert str(gm.game("g").phase) == "F1901M"
     gm.submit_orders("g", "GERMANY", "A Mun H\nA Boh H", credential=cred["GERMANY"])
     fix = gm.correct("g", "ruling: Germany's slip had the support", orders={"GERMANY": "A Mun-Tyr\nA Boh S A Mun-Tyr"})
     assert fix.next_phase == "S1901R"
-    assert gm.orders_on_record("g", "GERMANY", by_gm=True) == []  # orders for Fall 1901 are void
-    assert any("orders sent for F1901M are void" in p["text"] for p in gm.press("g"))
+    assert gm.orders_on_record("g", "GERMANY", by_gm=True) == ()  # orders for Fall 1901 are void
+    assert any("orders sent for F1901M are void" in p.text for p in gm.press("g"))
     assert gm.verify("g").ok
 
 
@@ -290,15 +292,30 @@ def test_lots_are_reproducible_from_the_recorded_seed(sqlite_store, clock):
     c = gm.create_game("c", players=NAMES[:5])
     assert a.powers == b.powers and a.seed == 99
     assert c.seed is not None and len(c.powers) == 5
-    st = gm.status("c")
-    assert sum(1 for p in st["powers"] if p["player"] is None) == 2
+    st = gm.game("c")
+    assert sum(1 for p in st.powers if p.player is None) == 2
     assert gm.verify("c").ok
+
+
+def test_a_new_credential_replaces_the_old_on_the_record(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred, _ = new(gm)
+    fresh = gm.new_credential("g", "France", reason="Bob lost it")
+    with pytest.raises(Forbidden):
+        gm.submit_orders("g", "FRANCE", "A Par H", credential=cred["FRANCE"])
+    gm.submit_orders("g", "FRANCE", "A Par H", credential=fresh)
+    assert gm.new_credential("g", "Ann").startswith("1.")
+    with pytest.raises(NotFound, match="no player or power 'Zed'"):
+        gm.new_credential("g", "Zed")
+    entry = next(e for e in gm.history("g").ledger if e.kind == "credential-replaced")
+    assert entry.payload["reason"] == "Bob lost it" and entry.payload["player"] == 2
+    assert gm.verify("g").ok
 
 
 def test_sign_up_then_start(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     gm.create_game("s", settings={"press": "public"})
-    assert gm.status("s")["status"] == "forming"
+    assert gm.game("s").status == "forming"
     creds = {n: gm.join_game("s", n) for n in NAMES[:3]}
     with pytest.raises(GMError, match="already a player"):
         gm.join_game("s", "ann")
@@ -307,7 +324,7 @@ def test_sign_up_then_start(sqlite_store, clock):
     started = gm.draw_lots("s", seed=5)
     assert set(started.powers) == set(NAMES[:3])
     power = started.powers["Ann"]
-    assert gm.identify("s", creds["Ann"])["power"] == power
+    assert gm.identify("s", creds["Ann"]).power == power
 
 
 def test_the_gm_chooses_removals_when_the_rules_say_so(sqlite_store, clock):
@@ -319,22 +336,23 @@ def test_the_gm_chooses_removals_when_the_rules_say_so(sqlite_store, clock):
     gm.submit_orders("g", "FRANCE", "Build F Bre", credential=cred["FRANCE"])
     done = gm.process("g", force=True)
     assert done[0].action == "waiting" and done[0].next_phase == "W1901A"
-    st = gm.status("g")
-    assert st["phase"] == "W1901A" and st["deadline"] is None  # no worker will take it up meanwhile
-    assert any("waits for the GM to choose removals (1 for Germany)" in p["text"] for p in gm.press("g"))
+    st = gm.game("g")
+    assert str(st.phase) == "W1901A" and st.deadline is None  # no worker will take it up meanwhile
+    assert any("waits for the GM to choose removals (1 for Germany)" in p.text for p in gm.press("g"))
     with pytest.raises(GMError, match="nothing to extend"):
         gm.extend("g", hours=24)
     gm.submit_orders("g", "GERMANY", "Remove A Tyr", by_gm=True, channel="console")
     done = gm.process("g", force=True)
     assert done[0].action == "adjudicated"
-    units = gm.status("g")["position"]["units"]
+    units = gm.game("g").position.to_dict()["units"]
     assert units["GERMANY"] == ["A BER", "A BUR"] and "F BRE" in units["FRANCE"]
     assert gm.verify("g").ok
 
 
 def test_the_civil_disorder_rule_s_removals_are_published(sqlite_store, clock):
     """A power that orders too few removals loses units by the rule: every view of the results says which."""
-    from gamesmaster.gm.report import CIVIL_DISORDER_REMOVAL, history
+    from gamesmaster.gm.reading import CIVIL_DISORDER_REMOVAL
+    from gamesmaster.gm.report import history
     from gamesmaster.mail.texts import results as mailed_results
     from gamesmaster.web.site import phase_record
 
@@ -345,19 +363,19 @@ def test_the_civil_disorder_rule_s_removals_are_published(sqlite_store, clock):
     gm.submit_orders("g", "GERMANY", "Remove A Tyr", credential=cred["GERMANY"])  # one of the two due
     gm.submit_orders("g", "FRANCE", "Build F Bre", credential=cred["FRANCE"])
     gm.process("g", force=True)
-    left = gm.status("g")["position"]["units"]["GERMANY"]
+    left = gm.game("g").position.to_dict()["units"]["GERMANY"]
     assert len(left) == 1
     gone = ({"A BER", "A BUR"} - set(left)).pop()
-    row = next(r for r in gm.results("g") if r["phase"] == "W1901A")
+    row = gm.result("g", "W1901A")
     assert f"'(civil disorder)' -> {gone} D succeeds ({CIVIL_DISORDER_REMOVAL})" in history(gm.history("g"))
     assert "A TYR D" in history(gm.history("g")) and "A PAR D" not in history(gm.history("g"))
-    mailed = mailed_results("g", "Game", row, "UTC", None, "S1902M", "soon", None)
+    mailed = mailed_results("g", "Game", row, "UTC", None, "S1902M", "soon", None, gm.game("g").head)
     assert f"{gone} D" in mailed and CIVIL_DISORDER_REMOVAL in mailed and "[written '(civil" not in mailed
     germany = next(grp for grp in phase_record(row)["by_power"] if grp["power"] == "GERMANY")
     assert [(r["order"], r["reason"]) for r in germany["results"]] == [("A TYR D", "removed"),
                                                                           (f"{gone} D", CIVIL_DISORDER_REMOVAL)]
     from gamesmaster.web.site import map_svg
-    drawn = re.findall(r'class="order order-remove[^"]*" data-order="([^"]+)"', map_svg(gm, "g", "W1901A"))
+    drawn = re.findall(r'class="order order-remove[^"]*" data-order="([^"]+)"', str(map_svg(gm, "g", "W1901A").content))
     assert sorted(drawn) == sorted(["A TYR D", f"{gone} D"])  # both removals drawn on the map
     assert gm.verify("g").ok  # the record itself is unchanged: the removals are read from it
 
@@ -370,8 +388,9 @@ def test_the_victory_reason_follows_the_criterion(sqlite_store, clock):
               "A SER", "A WAR"]
     position = {"phase": "S1920M", "units": {"GERMANY": armies, "ENGLAND": ["F LON"]},
                 "centers": {"GERMANY": ["BER", "MUN", "KIE"], "ENGLAND": ["LON"]}}
-    new(gm, variant="standard-2", position=position)
+    gm.create_game("g", players=["Ann", "Bob"], assign={"Ann": "GERMANY", "Bob": "ENGLAND"}, variant="standard-2",
+                   position=position)
     done = gm.process("g", force=True)
-    assert done[0].ended["kind"] == "victory" and done[0].ended["winners"] == ["GERMANY"]
-    assert gm.status("g")["result"]["reason"] == "Germany has 24 units on the board"
+    assert done[0].ended.kind == "victory" and done[0].ended.winners == ("GERMANY",)
+    assert gm.game("g").result.reason == "Germany has 24 units on the board"
     assert gm.verify("g").ok

@@ -52,7 +52,7 @@ def browser():
 
 
 def test_a_live_club_evening(live_site, browser):
-    from gamesmaster.gm.live import LiveTable
+    from gamesmaster.gm.table import LiveTable
 
     base, gm, clock = live_site
     created = LiveTable(gm).create("club", title="Club night", players=LIVE_NAMES,
@@ -131,7 +131,7 @@ def test_a_live_club_evening(live_site, browser):
 
         # the GM steps through: each power's results, then the position after
         gm_page.goto("/games/club/table")
-        steps = gm.status("club")["flags"]["live"]["state"]["steps"]
+        steps = gm.game("club").live.state.steps
         assert steps == 9
         for step in range(1, steps):
             gm_page.click("#next-step")
@@ -150,7 +150,7 @@ def test_a_live_club_evening(live_site, browser):
         table.wait_for_function("document.getElementById('clock').textContent.startsWith('15:00')")
         assert table.evaluate("window.__sameLoad") == "yes"
         france = gm.results("club")[0]
-        assert {r["power"] for r in france["results"] if r["result"] == "succeeds"} >= {"FRANCE", "ITALY"}
+        assert {r.power for r in france.results if r.result == "succeeds"} >= {"FRANCE", "ITALY"}
     finally:
         for ctx in contexts:
             ctx.close()

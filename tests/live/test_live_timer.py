@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 from datetime import datetime, timedelta, timezone
 
@@ -10,7 +9,8 @@ import pytest
 
 from gamesmaster.gm import Gamesmaster, GMError
 from gamesmaster.gm import live
-from gamesmaster.gm.live import LiveConfig, LiveState, LiveTable
+from gamesmaster.gm.live import LiveConfig, LiveState
+from gamesmaster.gm.table import LiveTable
 from gamesmaster.store import Store
 from gamesmaster.store.testing import FakeClock
 
@@ -94,19 +94,18 @@ def _club(t: LiveTable) -> dict[str, str]:
 
 
 def _payload(e):
-    p = e["payload"]
-    return json.loads(p) if isinstance(p, str) else p
+    return e.payload
 
 
 def _kinds(gm, game="club"):
-    return [e for e in gm.history(game)["ledger"] if e["kind"] == "live"]
+    return [e for e in gm.history(game).ledger if e.kind == "live"]
 
 
 def test_a_live_evening(table):
     t, gm, clock = table
     creds = _club(t)
     cfg, st = t.get("club")
-    assert st.period == "diplomacy" and gm.status("club")["deadline"] == T0 + timedelta(minutes=35)
+    assert st.period == "diplomacy" and gm.game("club").deadline == T0 + timedelta(minutes=35)
     clock.advance(minutes=10)
     assert t.tick("club") == []  # nothing due
     # every player agrees: writing starts at once
@@ -115,7 +114,7 @@ def test_a_live_evening(table):
     assert t.agree("club", credential=creds["TURKEY"]) is True
     cfg, st = t.get("club")
     assert st.period == "writing" and st.ends == clock.now + timedelta(minutes=5)
-    assert gm.status("club")["deadline"] == st.ends
+    assert gm.game("club").deadline == st.ends
     # orders: by phone, one slip on paper, Turkey hands in nothing
     gm.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar S A Par-Bur\nF Bre-Mid", credential=creds["FRANCE"], channel="web")
     sub = t.slip("club", "ITALY", "A Ven.--Pie.\nF Nap.--Ion.")
@@ -124,7 +123,7 @@ def test_a_live_evening(table):
     clock.advance(minutes=2)
     t.pause("club")
     clock.advance(minutes=30)
-    assert t.tick("club") == [] and gm.status("club")["deadline"] is None
+    assert t.tick("club") == [] and gm.game("club").deadline is None
     t.resume("club")
     t.add_time("club", 1)
     clock.advance(minutes=3, seconds=30)
@@ -134,12 +133,12 @@ def test_a_live_evening(table):
     assert [e.action for e in events] == ["processed", "readout"]
     assert "TURKEY" in events[0].detail["civil_disorder"]
     row = gm.results("club")[0]
-    turkey = [r for r in row["results"] if r["power"] == "TURKEY"]
-    assert turkey == [] or all(r["result"] == "succeeds" for r in turkey)
-    assert row["orders"]["ITALY"]["source"] == "gm"
+    turkey = [r for r in row.results if r.power == "TURKEY"]
+    assert turkey == [] or all(r.result == "succeeds" for r in turkey)
+    assert row.orders["ITALY"].source == "gm"
     cfg, st = t.get("club")
     assert (st.period, st.phase, st.step, st.steps) == ("readout", "S1901M", 0, 9)
-    assert gm.status("club")["deadline"] is None  # no clock during the read-out
+    assert gm.game("club").deadline is None  # no clock during the read-out
     for i in range(8):
         st = t.next_step("club")
         assert st.step == i + 1
@@ -175,14 +174,14 @@ def test_practice_game(table):
     created = t.create("newbies", players=["Nia"], assign={"Nia": "FRANCE"}, config={"practice": True})
     cfg, st = t.get("newbies")
     assert cfg.practice and st.period == "writing"
-    assert gm.status("newbies")["settings"]["press"] == "none"
+    assert gm.game("newbies").settings.press == "none"
     gm.submit_orders("newbies", "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid", credential=created.credentials["Nia"])
     with pytest.raises(GMError, match="diplomacy"):
         t.agree("newbies", credential=created.credentials["Nia"])
     clock.advance(minutes=5)
     t.tick("newbies")
     row = gm.results("newbies")[0]
-    assert all(r["reason"] for r in row["results"])  # every result says why
+    assert all(r.reason for r in row.results)  # every result says why
     while t.get("newbies")[1].period == "readout":
         t.next_step("newbies")
     assert t.get("newbies")[1].period == "writing"  # no diplomacy in practice
@@ -240,5 +239,5 @@ def test_builds_follow_at_once_then_the_next_year(table):
     finish_readout()
     cfg, st = t.get("club")
     assert (st.period, st.phase, st.ends) == ("diplomacy", "S1902M", clock.now + timedelta(minutes=15))
-    assert len(gm.status("club")["position"]["units"]["FRANCE"]) == 3  # France's builds were waived (no orders)
+    assert len(gm.game("club").position.to_dict()["units"]["FRANCE"]) == 3  # France's builds were waived (no orders)
     assert gm.verify("club").ok

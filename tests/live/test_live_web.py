@@ -5,7 +5,7 @@ from __future__ import annotations
 from livetools import LIVE_GM_CREDENTIAL, LIVE_NAMES, LIVE_POWERS
 from sitetools import post
 
-from gamesmaster.gm.live import LiveTable
+from gamesmaster.gm.table import LiveTable
 
 
 def gm_sign_in(client):

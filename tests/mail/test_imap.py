@@ -19,7 +19,7 @@ from imapclient import IMAPClient
 
 from gamesmaster.mail.imap import ImapError, ImapPoller
 from gamesmaster.mail.intake import Intake
-from gamesmaster.mail.tables import MailRecords
+from gamesmaster.store.mailbox import MailRecords
 
 from mailhelp import GM_ADDRESS, NAMES, POWERS, address
 
@@ -166,7 +166,7 @@ def test_imap_polling_against_dovecot(dovecot, make_mailroom):
     assert poller.poll_once() == 0
     time.sleep(0.5)
     assert len(room.sink.to(address("ann"))) == 1
-    assert room.gm.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0]["channel"] == "mail"
+    assert room.gm.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0].channel == "mail"
 
 
 def test_imap_done_folder_and_login_failure(dovecot, make_mailroom):
@@ -244,7 +244,8 @@ def test_imap_poller_marks_seen_only_after_recording(make_mailroom, monkeypatch)
     with room.store.connect(write=False) as conn:
         rows = MailRecords(conn).inbox()
     assert [r["status"] for r in rows] == ["answered"] and rows[0]["source_key"].endswith(":42:7")
+    with room.store.connect(write=False) as conn:
+        replies = [m for m in MailRecords(conn).outbox() if m["kind"] == "reply"]
+    assert [m["recipients"] for m in replies] == [[address("cat")]]  # one answer queued, not two
     room.server.wake()
     room.sink.wait(address("cat"), "Re: orders")
-    time.sleep(0.5)
-    assert len(room.sink.to(address("cat"))) == 1

@@ -3,6 +3,8 @@ intake's recipients, and the `gamesmaster mail` commands."""
 
 from __future__ import annotations
 
+import json
+
 import io
 import smtplib
 import sqlite3
@@ -13,7 +15,7 @@ import pytest
 from gamesmaster.cli import main
 from gamesmaster.mail.config import MailConfig, MailConfigError
 from gamesmaster.mail.outbox import Sender, compose, queue, retry
-from gamesmaster.mail.tables import MailRecords
+from gamesmaster.store.mailbox import MailRecords
 from gamesmaster.store import Store
 from gamesmaster.store.testing import FakeClock
 
@@ -129,7 +131,9 @@ def test_mail_commands(tmp_path, monkeypatch):
         code, _, err = run("mail", "poll", "--once", "--db", db)
         assert code == 2 and "GAMESMASTER_IMAP_HOST" in err
         with sqlite3.connect(tmp_path / "gm.db") as conn:
-            assert conn.execute("SELECT channel FROM gm_orders").fetchall() == [("mail",)]
+            kinds = [json.loads(p)["channel"] for (p,) in
+                     conn.execute("SELECT payload FROM gm_ledger WHERE kind='orders-submitted'").fetchall()]
+        assert kinds == ["mail"]
     finally:
         sink.stop()
 
@@ -178,14 +182,22 @@ def test_the_mail_door_on_postgresql():
 
 
 def test_options_in_the_results():
+    from gamesmaster.gm.submissions import legal_orders_in
     from gamesmaster.mail import texts
+    from gamesmaster.rules import Position
+    from gamesmaster.variants import load_rules, load_variant
+
+    def options(doc, power):
+        position = Position.from_dict(load_variant("standard"), doc)
+        return texts.options(position, power, legal_orders_in(position, power, load_rules("2023")))
+
     doc = {"variant": "standard", "phase": "W1901A",
            "units": {"FRANCE": ["A BUR", "F MAO", "A SPA"], "ENGLAND": ["F NTH", "A YOR", "F NWG", "F LON"]},
            "centers": {"FRANCE": ["PAR", "MAR", "BRE", "SPA", "POR"], "ENGLAND": ["LON", "EDI", "LVP"]}}
-    assert texts.options(doc, "FRANCE", "2023") == [
+    assert options(doc, "FRANCE") == [
         "  2 builds due; open: A BRE, F BRE, A MAR, F MAR, A PAR (write e.g. 'Build A BRE'), or Waive"]
-    assert texts.options(doc, "ENGLAND", "2023") == [
+    assert options(doc, "ENGLAND") == [
         "  1 removal due, from: F LON, F NTH, F NWG, A YOR (write e.g. 'Remove F LON')"]
     doc = {"variant": "standard", "phase": "F1901R", "units": {"GERMANY": ["A BUR"], "FRANCE": ["A PAR", "A MAR"]},
            "centers": {}, "dislodged": {"FRANCE": [{"unit": "A BEL", "attacker": "BUR"}]}}
-    assert texts.options(doc, "FRANCE", "2023") == ["  A BEL: retreat to HOL, PIC, RUH, or disband"]
+    assert options(doc, "FRANCE") == ["  A BEL: retreat to HOL, PIC, RUH, or disband"]

@@ -10,7 +10,9 @@ import re
 from datetime import timedelta
 from email.message import EmailMessage
 
-from gamesmaster.mail.tables import MailRecords
+import pytest
+
+from gamesmaster.store.mailbox import MailRecords
 
 from mailhelp import GM_ADDRESS, NAMES, POWERS, address
 
@@ -35,7 +37,7 @@ def test_a_season_played_by_mail_by_seven_powers(mailroom):
     assert "Signed on to club (Club game) as Ann, playing England" in text
     assert "'A Liv.--Yor.' read as 'A LVP - YOR'" in text
     assert "'F Edi-Nrg' read as 'F EDI - NWG'" in text
-    receipt = re.search(r"Receipt \(the hash of the orders on record\): (club#\d+:[0-9a-f]{64}:[0-9a-f]{64})", text)
+    receipt = re.search(r"Receipt: (club/S1901M/[A-Z]+/\d+:[0-9a-f]{64})", text)
     assert receipt, text
     assert cred["ENGLAND"].split(".")[1] not in text  # the secret is never echoed
 
@@ -77,22 +79,20 @@ def test_a_season_played_by_mail_by_seven_powers(mailroom):
     room.send(who("RUSSIA"), msg=msg)
     text = room.sink.wait(who("RUSSIA"), "Re:", before + 1)[-1].text
     assert "'A War-Gal' read as 'A WAR - GAL'" in text and "'A Mos-Sev' INVALID" not in text
-    assert room.gm.orders_on_record("club", "RUSSIA", credential=cred["RUSSIA"])[0]["orders"][0] == "A Mos-Sev"
+    assert room.gm.orders_on_record("club", "RUSSIA", credential=cred["RUSSIA"])[0].orders[0] == "A Mos-Sev"
 
     # Turkey: LIST shows the orders on record with the same receipt as the answer.
     text = room.answer(who("TURKEY"), f"SIGNON club Turkey {cred['TURKEY']}\nF Ank-Bla\nA Con-Bul\nA Smy-Arm\nLIST\n")
-    sub_receipt = re.search(r"Receipt \(the hash of the orders on record\): (\S+)", text).group(1)
+    sub_receipt = re.search(r"Receipt: (\S+)", text).group(1)
     assert f"Receipt: {sub_receipt}" in text
 
     # Every power has ordered through the mail; the record says so.
-    st = room.gm.status("club")
-    assert all(p["ordered"] for p in st["powers"])
-    with room.store.connect(write=False) as conn:
-        rows = conn.exec_driver_sql("SELECT channel, COUNT(*) FROM gm_orders GROUP BY channel").fetchall()
-    assert rows == [("mail", 7)]
+    st = room.gm.game("club")
+    assert all(p.ordered for p in st.powers)
+    assert {r.channel for p in st.powers for r in room.gm.orders_on_record("club", p.power, by_gm=True)} == {"mail"}
 
     # The deadline passes; a late mail is refused with the reason, and the refusal is on the record.
-    room.clock.set(st["deadline"] + timedelta(minutes=5))
+    room.clock.set(st.deadline + timedelta(minutes=5))
     text = room.answer(who("FRANCE"), f"SIGNON club France {cred['FRANCE']}\nA Par-Pic\n")
     assert "REFUSED: refused: late. Orders for Spring 1901 movement were due by Thu 09 May 2024 12:00 UTC" in text
     assert "These orders are not on record." in text
@@ -150,8 +150,8 @@ def test_two_meanings_forged_sender_and_unknown_game(mailroom):
     assert "Not signed on: SIGNON needs one credential" in bare
     guessed = room.answer(who("ENGLAND"), "SIGNON club England 1.AAAAAAAAAAAAAAAAAAAAAA\nF Lon-Eng\n")
     assert "the credential is not valid for game club" in guessed
-    assert room.gm.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0]["orders"][1] == "F Lon-Nth"
-    assert [p["text"] for p in room.gm.press("club") if p["sender"] != "GM"] == []
+    assert room.gm.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0].orders[1] == "F Lon-Nth"
+    assert [p.text for p in room.gm.press("club") if p.sender != "GM"] == []
 
     # A valid sign-on from a new address: mail goes there from now on, and the old address is told.
     room.answer(who("FRANCE"), f"SIGNON club France {cred['FRANCE']}\nLIST\n")
@@ -177,13 +177,19 @@ def test_big_attachment_and_malformed_mime(mailroom):
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = who("FRANCE"), GM_ADDRESS, "orders, and a photo of the board"
     msg.set_content(f"SIGNON club France {cred['FRANCE']}\nA Par-Bur\n")
-    msg.add_attachment(bytes(range(256)) * (10 * 1024 * 1024 // 256), maintype="image", subtype="jpeg",
+    msg.add_attachment(bytes(range(256)) * (2 * 1024 * 1024 // 256), maintype="image", subtype="jpeg",
                        filename="board.jpg")
     before = len(room.sink.to(who("FRANCE")))
     room.send(who("FRANCE"), msg=msg)
     text = room.sink.wait(who("FRANCE"), "Re:", before + 1)[-1].text
     assert "'A Par-Bur' read as 'A PAR - BUR'" in text
-    assert "the attachment 'board.jpg' (image/jpeg, 10.0 MB) was not read" in text
+    assert "the attachment 'board.jpg' (image/jpeg, 2.0 MB) was not read" in text
+    # a mail over the door's limit (4 MB) is refused at the SMTP door, before anything is read
+    msg.add_attachment(bytes(5 * 1024 * 1024), maintype="application", subtype="octet-stream", filename="big.bin")
+    import smtplib
+    with pytest.raises(smtplib.SMTPResponseException) as refused:
+        room.send(who("FRANCE"), msg=msg)
+    assert refused.value.smtp_code == 552
 
     # A multipart mail whose boundary is not the one its parts use.
     raw = (f"From: {who('GERMANY')}\r\nTo: {GM_ADDRESS}\r\nSubject: broken\r\nMIME-Version: 1.0\r\n"
@@ -247,7 +253,7 @@ def test_press_draw_vote_status_history_and_resign(mailroom):
 
     text = room.answer(who("AUSTRIA"), f"SIGNON club Austria {cred['AUSTRIA']}\nRESIGN\nA Vie-Gal\n")
     assert "You have resigned Austria" in text
-    assert room.gm.status("club")["powers"][0]["player"] is None
+    assert room.gm.game("club").powers[0].player is None
 
     text = room.answer(who("ITALY"), "HELP\n")
     assert "SIGNON GAME POWER CREDENTIAL" in text and "ENDPRESS" in text
@@ -265,7 +271,7 @@ def test_one_mail_for_two_powers(mailroom):
             room.gm.submit_orders("sb", power, "", credential=cred[power])
     room.clock.advance(hours=73)
     room.gm.process_due()
-    assert room.gm.identify("sb", sam)["standby_for"] == "ITALY"
+    assert room.gm.identify("sb", sam).standby_for == "ITALY"
     # Ann plays England and is Sam's friend: one mail, a section for each power.
     text = room.answer(who("ENGLAND"), f"SIGNON sb England {cred['ENGLAND']}\nF Lon-Nth\nLIST\n\n"
                        f"SIGNON sb {sam}\nItaly:\nA Ven H\nA Rom H\nF Nap H\nLIST\n")
@@ -282,7 +288,7 @@ def test_reminders_and_relay_failures(make_mailroom):
     # Two players sign on (their addresses are recorded); France orders, England does not.
     room.send(who("ENGLAND"), f"SIGNON rem England {cred['ENGLAND']}\n")
     room.send(who("FRANCE"), f"SIGNON rem France {cred['FRANCE']}\nA Par-Bur\n")
-    deadline = room.gm.status("rem")["deadline"]
+    deadline = room.gm.game("rem").deadline
     room.clock.set(deadline - timedelta(hours=23))
     room.server.dispatcher.run_once()
     room.server.sender.send_due()
@@ -304,3 +310,37 @@ def test_reminders_and_relay_failures(make_mailroom):
     room.server.dispatcher.run_once()  # a second pass reminds nobody again
     with room.store.connect(write=False) as conn:
         assert MailRecords(conn).outbox_counts() == {"sent": 3}
+
+
+def test_a_player_checks_a_receipt_and_the_record_by_mail(mailroom):
+    """RECEIPT checks what the record says of a receipt; RECORD sends a phase's record with the public record
+    attached, which verifies on its own; the results mail carries the ledger head."""
+    import json as _json
+
+    from gamesmaster.gm.record import verify_archive
+
+    room = mailroom
+    cred = new_game(room, "rec")
+    text = room.answer(who("FRANCE"), f"SIGNON rec France {cred['FRANCE']}\nA Par-Bur\nA Mar-Spa\nF Bre-Mao\n")
+    receipt = re.search(r"Receipt: (rec/S1901M/FRANCE/1:[0-9a-f]{64})", text).group(1)
+    early = room.answer(who("ENGLAND"), f"RECEIPT {receipt}\n")
+    assert "has not been published yet" in early and "A Mar-Spa" not in early
+    own = room.answer(who("FRANCE"), f"SIGNON rec France {cred['FRANCE']}\nRECEIPT {receipt}\n")
+    assert f"Receipt {receipt}: HOLDS." in own and "it is the set on record now" in own
+    room.gm.process("rec", force=True)
+    room.server.wake()
+    results = room.sink.wait(who("FRANCE"), "results of Spring 1901")[0].text  # France signed on from its address
+    head = room.gm.game("rec").head
+    assert f"published up to entry {head.seq}, hash {head.hash}" in " ".join(results.split())
+    later = room.answer(who("ENGLAND"), f"RECEIPT {receipt}\n")
+    assert f"Receipt {receipt}: HOLDS." in later and "these are the orders its results were computed from" in later
+    bad = room.answer(who("ENGLAND"), f"RECEIPT {receipt[:-4]}0000\n")
+    assert "DOES NOT HOLD" in bad
+    before = len(room.sink.to(who("ENGLAND")))
+    room.send(who("ENGLAND"), "RECORD rec S1901M\n")
+    room.server.wake()
+    caught = room.sink.wait(who("ENGLAND"), "Re:", before + 1)[-1]
+    assert "The record of Spring 1901 movement in rec" in caught.text and "A Mar-Spa" in caught.text
+    files = {name: data for name, _, data in caught.attachments}
+    doc = _json.loads(files["rec-record.json"])
+    assert verify_archive(doc, receipts=[receipt]).ok

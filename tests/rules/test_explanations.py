@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gamesmaster.rules import Position, adjudicate
-from gamesmaster.variants import load_variant
+from gamesmaster.variants import load_rules, load_variant
 
 VARIANT = load_variant("standard")
 
@@ -66,3 +66,39 @@ def test_a_reading_note_explains_an_abbreviation() -> None:
     position = Position.initial(VARIANT)
     outcome = adjudicate(position, {"ITALY": ["F Nap.--Tyr."]}).outcomes[0]
     assert outcome.notes == ("read 'Tyr.' as Tyrrhenian Sea: F Nap can move only there (not Tyrolia)",)
+
+
+def test_a_unit_beaten_head_to_head_is_not_said_to_bounce_against_a_unit_that_moved_in() -> None:
+    # The 1971 sample game, Fall 1902: F Nth took Norway while A St. P. lost to A Nwy.
+    units = {"ENGLAND": ["A NWY", "F NTH", "F BAR"], "RUSSIA": ["A STP", "F SWE"], "GERMANY": ["F DEN"]}
+    why = reasons(units, {"ENGLAND": ["A Nwy-Stp", "F Nth-Nwy", "F Bar S A Nwy-Stp"],
+                          "RUSSIA": ["A Stp-Nwy", "F Swe S A Stp-Nwy"], "GERMANY": ["F Den-Swe"]}, "F1902M")
+    assert why["A Stp-Nwy"] == ("bounced: A Stp (strength 1) against A Nwy moving the other way (2); "
+                                "dislodged by A Nwy - Stp (2 against 1)")
+    assert why["F Nth-Nwy"] == "moved"
+
+
+def test_kolins_rule_names_the_attack_the_unit_turned_to_face() -> None:
+    position = Position.from_dict(VARIANT, {"phase": "S1901M", "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN"]}})
+    result = adjudicate(position, {"FRANCE": ["A Bur-Ruh"], "GERMANY": ["A Mun-Bur"]},
+                        load_rules({"preset": "2023", "kolin": True}))
+    why = {o.text: o.reason for o in result.outcomes}
+    assert why["A Bur-Ruh"] == "did not move: it turned to face the attack of A Mun - Bur (Kolin's rule)"
+    assert why["A Mun-Bur"] == "bounced: A Mun (strength 1) against A Bur, which failed to move away (1)"
+
+
+def test_a_bounce_among_three_names_both_rivals() -> None:
+    why = reasons({"GERMANY": ["A MUN"], "AUSTRIA": ["A BOH"], "RUSSIA": ["A WAR"]},
+                  {"GERMANY": ["A Mun-Sil"], "AUSTRIA": ["A Boh-Sil"], "RUSSIA": ["A War-Sil"]})
+    assert why["A Mun-Sil"] == "bounced: A Mun (strength 1) against A Boh (1) and A War (1)"
+
+
+def test_an_order_given_twice_counts_once_with_the_first_ones_reason() -> None:
+    position = Position.from_dict(VARIANT, {"phase": "S1901M", "units": {"GERMANY": ["A MUN", "A BER"],
+                                                                          "RUSSIA": ["A WAR", "A PRU"]}})
+    result = adjudicate(position, {"GERMANY": ["A Mun-Sil", "A Mun - Sil", "A Ber-Pru"],
+                                   "RUSSIA": ["A War-Sil", "A Pru H"]})
+    first, second = result.outcomes[0], result.outcomes[1]
+    assert first.reason == "bounced: A Mun (strength 1) against A War (1)"
+    assert second.result == first.result == "fails"
+    assert second.reason == "the same order as above, counted once: bounced: A Mun (strength 1) against A War (1)"

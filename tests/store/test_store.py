@@ -7,23 +7,30 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import inspect, text
 
-from gamesmaster.ledger import check_chain
+from gamesmaster.ledger import Entry, check_chain
 from gamesmaster.store import Records, Store, StoreError, default_url
 from gamesmaster.store.db import normalise_url
+from gamesmaster.store.repo import GameRow
 
 T = datetime(2024, 5, 7, 21, 0, tzinfo=timezone.utc)
 
 
 def game(rec: Records, gid: str, deadline: datetime | None = None, status: str = "active") -> None:
-    rec.insert_game(id=gid, title=gid, status=status, variant="standard", rules="2023", settings={}, phase="S1901M",
-                    position=None, deadline=deadline, paused_remaining=None, flags={}, result=None,
-                    created_at=T, updated_at=T)
+    rec.put_game(GameRow(gid, gid, status, "standard", "S1901M", deadline, 0, "", "{}", T, T), new=True)
+
+
+def append(rec: Records, gid: str, kind: str, payload: object, when: datetime) -> Entry:
+    last = rec.last_entry(gid)
+    entry = Entry.make(last, kind, payload, when)
+    rec.append(gid, [entry])
+    return entry
 
 
 def test_migrations_create_every_table_and_can_run_again(store):
     tables = set(inspect(store.engine).get_table_names())
-    assert {"gm_games", "gm_players", "gm_orders", "gm_pending", "gm_phases", "gm_press", "gm_proposals",
-            "gm_ledger", "alembic_version"} <= tables
+    assert {"gm_games", "gm_credentials", "gm_phases", "gm_press", "gm_ledger", "gm_mail_contacts",
+            "gm_legacy_rows", "alembic_version"} <= tables
+    assert not tables & {"gm_players", "gm_orders", "gm_pending", "gm_proposals"}  # the ledger holds them now
     store.migrate()  # up to date: nothing to do
     from alembic.script import ScriptDirectory
     from gamesmaster.store.db import MIGRATIONS
@@ -37,7 +44,7 @@ def test_times_come_back_aware_utc(store):
         game(Records(conn, store.is_postgresql), "g", deadline=datetime(2024, 5, 7, 22, 0, tzinfo=timezone(timedelta(hours=1))))
     with store.connect(write=False) as conn:
         row = Records(conn, store.is_postgresql).game("g")
-    assert row["deadline"] == T and row["deadline"].tzinfo is not None
+    assert row.deadline == T and row.deadline.tzinfo is not None
     with pytest.raises(Exception):
         with store.connect() as conn:
             game(Records(conn, store.is_postgresql), "naive", deadline=datetime(2024, 5, 7, 22, 0))
@@ -48,14 +55,16 @@ def test_ledger_appends_in_a_chain(store):
         rec = Records(conn, store.is_postgresql)
         game(rec, "g")
         for i in range(5):
-            rec.append("g", "press", {"text": f"note {i}", "é": "ü"}, T + timedelta(minutes=i))
+            append(rec, "g", "press", {"text": f"note {i}", "é": "ü"}, T + timedelta(minutes=i))
     with store.connect(write=False) as conn:
         rec = Records(conn, store.is_postgresql)
         entries = rec.entries("g")
-        row = rec.game("g")
+        assert [e.seq for e in rec.entries("g", after=2, upto=4)] == [3, 4]
     assert [e.seq for e in entries] == [1, 2, 3, 4, 5]
     assert check_chain(entries) == []
-    assert (row["head_seq"], row["head_hash"]) == (5, entries[-1].hash)
+    with pytest.raises(Exception):  # a second entry with the same number: the chain cannot fork
+        with store.connect() as conn:
+            Records(conn, store.is_postgresql).append("g", Entry.make(entries[2], "press", {"text": "fork"}, T))
     # append-only in code: the store offers no way to change or remove an entry
     assert not any(name for name in dir(Records) if name.startswith(("update_entr", "delete_entr", "remove_entr")))
 
@@ -65,7 +74,7 @@ def test_a_failed_transaction_leaves_nothing(store):
         with store.connect() as conn:
             rec = Records(conn, store.is_postgresql)
             game(rec, "g")
-            rec.append("g", "press", {"text": "lost"}, T)
+            append(rec, "g", "press", {"text": "lost"}, T)
             raise RuntimeError("crash")
     with store.connect(write=False) as conn:
         rec = Records(conn, store.is_postgresql)
@@ -81,9 +90,10 @@ def test_claim_due_takes_only_active_games_past_their_deadline(store):
         game(rec, "paused", T - timedelta(hours=3), status="paused")
     with store.connect() as conn:
         rec = Records(conn, store.is_postgresql)
-        assert rec.claim_due(T)["id"] == "earlier"
-        assert rec.claim_due(T, skip=["earlier"])["id"] == "due"
-        assert rec.claim_due(T - timedelta(days=1)) is None
+        assert [r.id for r in rec.claim_due(T)] == ["earlier"]
+        assert [r.id for r in rec.claim_due(T, skip=["earlier"])] == ["due"]
+        assert [r.id for r in rec.claim_due(T, count=5)] == ["earlier", "due"]
+        assert rec.claim_due(T - timedelta(days=1)) == []
 
 
 def test_postgresql_claims_skip_a_game_another_transaction_holds(url_for):
@@ -94,11 +104,11 @@ def test_postgresql_claims_skip_a_game_another_transaction_holds(url_for):
             game(rec, "a", T - timedelta(hours=2))
             game(rec, "b", T - timedelta(hours=1))
         with store.connect() as one:
-            assert Records(one, True).claim_due(T)["id"] == "a"
+            assert [r.id for r in Records(one, True).claim_due(T)] == ["a"]
             with store.connect() as two:
-                assert Records(two, True).claim_due(T)["id"] == "b"  # a is locked by the first
+                assert [r.id for r in Records(two, True).claim_due(T)] == ["b"]  # a is locked by the first
                 with store.connect() as three:
-                    assert Records(three, True).claim_due(T) is None
+                    assert Records(three, True).claim_due(T) == []
     finally:
         store.dispose()
 
@@ -121,3 +131,29 @@ def test_urls_and_the_data_directory(monkeypatch, tmp_path):
         Store("mysql://u@h/db", migrate=False)
     with pytest.raises(StoreError, match="cannot open the database"):
         Store("postgresql://nobody@127.0.0.1:1/none")
+
+
+def test_the_migration_to_the_ledger_keeps_every_old_row(url_for):
+    """A database of the earlier schema, with a game in it, upgrades; its rows are kept as JSON."""
+    from alembic import command
+    from alembic.config import Config
+    from gamesmaster.store.db import MIGRATIONS
+
+    store = Store(url_for("sqlite"), migrate=False)
+    try:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with store.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "0002_mail")
+        with store.connect() as conn:
+            conn.execute(text("INSERT INTO gm_games (id, title, status, variant, rules, settings, flags, head_seq, "
+                              "head_hash, created_at, updated_at) VALUES ('old', 'Old', 'active', 'standard', "
+                              "'\"2023\"', '{}', '{}', 0, '', :t, :t)"), {"t": T.replace(tzinfo=None)})
+        store.migrate()
+        with store.connect(write=False) as conn:
+            kept = conn.execute(text("SELECT source, row FROM gm_legacy_rows")).all()
+        assert [k.source for k in kept] == ["gm_games"] and '"title": "Old"' in kept[0].row
+        assert "gm_players" not in set(inspect(store.engine).get_table_names())
+    finally:
+        store.dispose()

@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import text
 
 from gamesmaster.gm import Gamesmaster
-from gamesmaster.gm.service import PAUSE_ENV, PAUSE_FILE_ENV
+from gamesmaster.gm.adjudicating import PAUSE_ENV, PAUSE_FILE_ENV
 from gamesmaster.store import Store
 from gamesmaster.store.testing import FakeClock
 
@@ -35,7 +35,7 @@ def due_games(url: str, n: int) -> list[str]:
         gid = f"w{i}"
         c = gm.create_game(gid, players=NAMES, seed=i)
         power = c.powers["Ann"]
-        units = gm.status(gid)["position"]["units"][power]
+        units = gm.game(gid).position.to_dict()["units"][power]
         gm.submit_orders(gid, power, "\n".join(f"{u} H" for u in units), credential=c.credentials["Ann"])
         ids.append(gid)
     store.dispose()
@@ -47,7 +47,7 @@ def worker(url: str, tmp_path: Path, pause: float | None = None, name: str = "w"
     if pause is not None:
         env[PAUSE_ENV] = str(pause)
         env[PAUSE_FILE_ENV] = str(tmp_path / f"{name}.paused")
-    return subprocess.Popen([sys.executable, "-m", "gamesmaster.gm.worker", "--db", url, "--once"], env=env,
+    return subprocess.Popen([sys.executable, "-m", "gamesmaster.cli", "worker", "--db", url, "--once"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -101,10 +101,10 @@ def test_several_workers_never_adjudicate_a_phase_twice(tmp_path, url_for):
 
 def _ann(url: str, game: str) -> str:
     store = Store(url, migrate=False)
-    with store.connect(write=False) as conn:
-        power = conn.execute(text("SELECT power FROM gm_players WHERE game_id=:g AND name='Ann'"), {"g": game}).scalar_one()
-    store.dispose()
-    return power
+    try:
+        return next(s.power for s in Gamesmaster(store).game(game).seats if s.name == "Ann")
+    finally:
+        store.dispose()
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

@@ -160,7 +160,7 @@ def test_orders_answered_order_by_order_with_receipt(client, game):
     sub = r.json()
     assert [a["status"] for a in sub["answers"]] == ["accepted", "accepted", "invalid"]
     assert sub["answers"][0]["order"] == "F LON - NTH"
-    assert sub["channel"] == "web" and sub["author"] == "player" and sub["receipt"].startswith("club#")
+    assert sub["channel"] == "web" and sub["author"] == "player" and sub["receipt"].startswith("club/S1901M/ENGLAND/1:")
     r = client.get("/api/games/club/powers/england/orders", headers=bearer(game["ENGLAND"]))
     assert r.status_code == 200
     [rec] = r.json()
@@ -328,8 +328,10 @@ def test_gm_actions(client, game, clock):
     v = client.get("/api/games/club/verify", headers=GM)
     assert v.status_code == 200 and v.json()["ok"] is True and v.json()["phases_replayed"] >= 1
     assert client.get("/api/games/club/verify", headers=bearer(game["FRANCE"])).status_code == 403
-    rec = client.get("/api/games/club/record", headers=GM)
+    rec = client.get("/api/games/club/history/full", headers=GM)
     assert rec.status_code == 200 and rec.json()["ledger"]
+    public = client.get("/api/games/club/record")  # anyone: the ledger up to the last publication
+    assert public.status_code == 200 and public.json()["format"] == "gamesmaster-public-record"
     r = client.post("/api/games/club/draw", json={"reason": "deadlock"}, headers=GM)
     assert r.status_code == 200 and r.json()["result"]["kind"] == "draw"
     r = client.post("/api/games/club/process", headers=GM)

@@ -6,9 +6,8 @@ import html
 import re
 
 import pytest
-
+from sitetools import csrf, plain, post
 from webtools import GM_CREDENTIAL
-from sitetools import csrf, post
 
 
 def sign_in(client, game: str, credential: str):
@@ -21,11 +20,6 @@ def gm_sign_in(client):
     r = post(client, "/gm/sign-in", {"credential": GM_CREDENTIAL}, "/gm")
     assert "Signed in as the gamesmaster" in plain(r)
     return r
-
-
-def plain(r) -> str:
-    """The page's text as a reader sees it: no tags, entities read, spaces collapsed."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", r.text)).split())
 
 
 def no_trace(r) -> None:
@@ -45,9 +39,9 @@ def test_game_page_shows_map_ordered_flags_and_results(client, game, site_gm):
     r = client.get("/games/club")
     assert r.status_code == 200
     assert '<svg' in r.text and 'data-province="PAR"' in r.text
-    row = re.search(r'<tr data-power="FRANCE">.*?</tr>', r.text, re.S).group(0)
+    row = re.search(r'<tr data-power="FRANCE">.*?</tr>', r.text, re.DOTALL).group(0)
     assert "received" in row
-    assert "not yet" in re.search(r'<tr data-power="ENGLAND">.*?</tr>', r.text, re.S).group(0)
+    assert "not yet" in re.search(r'<tr data-power="ENGLAND">.*?</tr>', r.text, re.DOTALL).group(0)
     assert "Par-Bur" not in r.text and "PAR - BUR" not in r.text  # secret until the deadline
     site_gm.process("club", force=True)
     r = client.get("/games/club")
@@ -133,8 +127,8 @@ def test_war_room_sign_in_orders_and_secrecy(client, game, app):
     assert r.status_code == 200 and [a["status"] for a in r.json()["answers"]] == ["accepted", "invalid"]
     r = post(client, "/games/club/war-room/orders", {"orders": "A Par-Bur\nA Mar-Spa\nF Bre-Mid", "phase": "S1901M"},
              "/games/club/war-room")
-    assert "Orders received for Spring 1901 movement: 3 accepted" in plain(r) and "Receipt: club#" in plain(r)
-    assert re.search(r"Receipt: club#\d+:[0-9a-f]{64}:[0-9a-f]{64}", plain(r))
+    assert "Orders received for Spring 1901 movement: 3 accepted" in plain(r) and "Receipt: club/S1901M/FRANCE/1:" in plain(r)
+    assert re.search(r"Receipt: club/S1901M/FRANCE/\d+:[0-9a-f]{64}", plain(r))
     assert "accepted as 'F BRE - MAO'" in plain(r)
     # another player, in another browser, sees none of it
     from fastapi.testclient import TestClient
@@ -197,7 +191,7 @@ def test_gm_console_actions(client, game, site_gm):
     assert "Enter orders handed over in person" in client.get(page).text
     r = post(client, "/gm/games/club/orders", {"power": "ENGLAND", "orders": "F Lon-Nth\nA Lvp-Yor"}, page)
     assert "Orders of England entered" in plain(r)
-    assert site_gm.orders_on_record("club", "ENGLAND", by_gm=True)[0]["entered_by"] == "GM"
+    assert site_gm.orders_on_record("club", "ENGLAND", by_gm=True)[0].entered_by == "GM"
     r = post(client, "/gm/games/club/extend", {"by": "24h", "reason": "postal strike"}, page)
     assert "Deadline extended" in plain(r)
     r = post(client, "/gm/games/club/extend", {"until": "yesterday"}, page)
@@ -223,7 +217,7 @@ def test_gm_console_actions(client, game, site_gm):
     assert r.status_code == 404
     r = post(client, "/gm/games/club/draw", {"reason": "agreed in the pub"}, page)
     assert "declared drawn" in plain(r)
-    assert site_gm.status("club")["status"] == "finished"
+    assert site_gm.game("club").status == "finished"
 
 
 def test_gm_console_forming_game_start(client, site_gm):
@@ -286,4 +280,37 @@ def test_war_room_in_the_adjustments_offers_builds(client, site_gm):
     assert 'data-order="A PAR B"' in r.text and 'data-order="F BRE B"' in r.text and 'data-order="WAIVE"' in r.text
     r = post(client, "/games/winter/war-room/orders", {"orders": "Build A Par"}, "/games/winter/war-room")
     assert "Every power concerned has ordered: Winter 1901 adjustments processed" in plain(r)
-    assert site_gm.status("winter")["phase"] == "S1902M"
+    assert str(site_gm.game("winter").phase) == "S1902M"
+
+
+def test_a_player_checks_a_receipt_and_reads_the_phase_s_record(client, game, site_gm):
+    """France keeps the receipt the war room gives, then checks it on the Record page: before the results
+    (signed in as France) and after (anyone); a forged receipt does not hold; the commitments show."""
+    sign_in(client, "club", game["FRANCE"])
+    r = post(client, "/games/club/war-room/orders", {"orders": "A Par-Bur\nA Mar-Spa\nF Bre-Mid"},
+             "/games/club/war-room")
+    receipt = re.search(r"Receipt: (club/S1901M/FRANCE/1:[0-9a-f]{64})", plain(r)).group(1)
+    page = client.get("/games/club")
+    assert receipt.split(":")[1] in page.text  # France's commitment is on the game page, its orders are not
+    assert "Mar-Spa" not in page.text
+    mine = client.get("/games/club/receipt", params={"r": receipt})
+    assert 'data-status="pending"' in mine.text and "It holds." in mine.text
+    from fastapi.testclient import TestClient
+    with TestClient(client.app) as stranger:
+        early = stranger.get("/games/club/receipt", params={"r": receipt})
+        assert 'data-status="not-yet-public"' in early.text and "Mar-Spa" not in early.text
+        site_gm.process("club", force=True)
+        later = stranger.get("/games/club/receipt", params={"r": receipt})
+        assert 'data-status="used"' in later.text and "It holds." in later.text
+        forged = stranger.get("/games/club/receipt", params={"r": receipt[:-4] + "0000"})
+        assert 'data-status="mismatch"' in forged.text and "It does not hold." in forged.text
+        record = stranger.get("/games/club/record/S1901M")
+        assert record.status_code == 200 and "A Mar-Spa" in record.text and receipt.split(":")[1] in record.text
+        download = stranger.get("/games/club/record.json")
+        assert download.status_code == 200 and "attachment" in download.headers["content-disposition"]
+        from gamesmaster.gm.record import verify_archive
+        assert verify_archive(download.json(), receipts=[receipt]).ok
+        api = stranger.get("/api/games/club/receipt", params={"r": receipt}).json()
+        assert api["ok"] and api["status"] == "used"
+        assert stranger.get("/games/club/receipt", params={"r": "x" * 400}).status_code == 422
+        assert stranger.get("/games/club/record/F1901M").status_code == 404

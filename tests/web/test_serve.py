@@ -153,3 +153,49 @@ def test_mail_intake_is_started_only_if_installed(monkeypatch, site_gm):
         raise ModuleNotFoundError(name)
     monkeypatch.setattr(server.importlib.util, "find_spec", missing)
     assert server.start_mail(site_gm, "127.0.0.1", 2599, io.StringIO()) is None
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is pid (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _gone(pids: list[int], timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if not any(Path(f"/proc/{p}").exists() and "Z" not in (Path(f"/proc/{p}/stat").read_text().split(")")[1][:3])
+                   for p in pids):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_several_web_processes_share_the_port_and_end_with_the_first(env, tmp_path):
+    """--web-processes 3: three processes answer on one port; stopped together, and when the first
+    is killed outright the others stop by themselves."""
+    argv = serve_argv(["--port", "0", "--data", str(tmp_path / "d"), "--no-mail", "--web-processes", "3"])
+    server, base = start(argv, env)
+    try:
+        assert "Web processes: 3" in server.output
+        kids = _children(server.proc.pid)
+        assert len(kids) == 2, server.output
+        assert all(fetch(base + "/api/games")[0] == 200 for _ in range(30))
+    finally:
+        code = server.stop(sig=signal.SIGTERM)
+    assert code == 0 and _gone(kids, 30), server.output
+
+    server, base = start(argv, env)
+    kids = _children(server.proc.pid)
+    assert len(kids) == 2
+    server.proc.kill()  # no chance to stop them
+    server.proc.wait(30)
+    assert _gone(kids, 30)

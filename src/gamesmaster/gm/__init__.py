@@ -1,14 +1,20 @@
 """The gamesmaster: running a game from sign-up to the last season, on the record.
 
-`Gamesmaster(store, clock)` is the one way in for every door (console commands, and
-later the web site and e-mail). See docs/gm.md for the GM's guide.
+`Gamesmaster(store, clock)` is the one way in for every door (console commands, the web
+site, e-mail, the live table); it returns the typed views of gm.views. A game's ledger
+is its record: gm.fold says what each entry means, gm.verify replays and audits it.
+See docs/gm.md for the GM's guide.
 """
 
 from .errors import Forbidden, GMError, NotFound, Refused
-from .service import Gamesmaster, answer_orders, concerned_powers
+from .service import Gamesmaster
 from .settings import Schedule, Settings
-from .views import Answer, Correction, Created, Processed, Receipt, Submission, VerifyReport
+from .state import GM, Seat
+from .views import (Answer, Checking, Correction, Created, GameView, LegalOrders, OrderResult, OrdersOnRecord,
+                    PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, Receipt, ReceiptCheck, RecordEntry,
+                    Submission, VerifyReport)
 
-__all__ = ["Gamesmaster", "GMError", "Forbidden", "NotFound", "Refused", "Schedule", "Settings", "Answer",
-           "Correction", "Created", "Processed", "Receipt", "Submission", "VerifyReport", "answer_orders",
-           "concerned_powers"]
+__all__ = ["Gamesmaster", "GMError", "Forbidden", "NotFound", "Refused", "Schedule", "Settings", "GM", "Seat",
+           "Answer", "Checking", "Correction", "Created", "GameView", "LegalOrders", "OrderResult", "OrdersOnRecord",
+           "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck",
+           "RecordEntry", "Submission", "VerifyReport"]

@@ -1,7 +1,6 @@
 """Backup and restore of a whole site: every game, the mail door's tables, and the site's secrets.
 
-    gamesmaster backup site.json [--db URL] [--data DIR]
-    gamesmaster restore site.json [--db URL] [--data DIR]
+The commands `gamesmaster backup` and `gamesmaster restore` (gamesmaster.cli.backup) call these.
 
 A backup is one JSON document (format "gamesmaster-backup"):
 
@@ -22,21 +21,17 @@ status 2 naming the game. It works across databases (SQLite -> PostgreSQL and ba
 
 from __future__ import annotations
 
-import argparse
 import base64
-import json
 import os
-import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Mapping, TypedDict
 
 from sqlalchemy import DateTime, LargeBinary, Table, insert, select
 
-from ..store import Store, StoreError
-from ..store.db import data_dir
-from .archive import export_game, import_game
-from .cliopts import add_command, database_parent
+from ..ledger import JSONObject
+from ..store import mailbox
+from .archive import ArchiveDoc, check_archive, export_game, import_game
 from .errors import GMError
 from .service import Gamesmaster
 
@@ -46,11 +41,7 @@ DATA_FILES = ("web.json",)
 
 
 def _mail_tables() -> list[Table]:
-    try:
-        from ..mail import tables
-    except ImportError:  # the mail door is not installed
-        return []
-    return [tables.contacts, tables.inbox, tables.outbox, tables.cursors]
+    return [mailbox.contacts, mailbox.inbox, mailbox.outbox, mailbox.cursors]
 
 
 def _out(value: Any) -> Any:
@@ -61,7 +52,7 @@ def _out(value: Any) -> Any:
     return value
 
 
-def _in(table: Table, row: dict[str, Any]) -> dict[str, Any]:
+def _in(table: Table, row: Mapping[str, Any]) -> Mapping[str, Any]:
     out = {}
     for key, value in row.items():
         col = table.c[key]
@@ -76,25 +67,23 @@ def _in(table: Table, row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _check(archive: Any) -> None:
-    from ..ledger import Entry
-    from .verify import verify_entries
-    try:
-        game = dict(archive["game"])
-        entries = [Entry.from_dict(e) for e in archive["ledger"]]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise GMError(f"a game's archive in the backup is incomplete: {exc}") from None
-    report = verify_entries(game["id"], entries, game_row=game)
-    if not report.ok:
-        raise GMError(f"game {game['id']!r}: the archive's record does not verify: {report.problems[0]}")
+class BackupDoc(TypedDict):
+    """A whole site as written: every game's archive, the mail door's rows, the data directory's files."""
+
+    format: str
+    version: int
+    made_at: str
+    games: list[ArchiveDoc]
+    mail: dict[str, list[JSONObject]]
+    data: dict[str, str]
 
 
-def backup(gm: Gamesmaster, data: Path | None = None) -> dict[str, Any]:
+def backup(gm: Gamesmaster, data: Path | None = None) -> BackupDoc:
     """The whole site as one JSON-able document."""
-    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "made_at": gm.now().isoformat(), "games": [],
-                           "mail": {}, "data": {}}
+    doc: BackupDoc = {"format": FORMAT, "version": VERSION, "made_at": gm.now().isoformat(), "games": [],
+                      "mail": {}, "data": {}}
     for g in gm.games():
-        doc["games"].append(export_game(gm, g["id"]))
+        doc["games"].append(export_game(gm, g.id))
     with gm.store.connect(write=False) as conn:
         for table in _mail_tables():
             doc["mail"][table.name] = [{k: _out(v) for k, v in r._mapping.items()}
@@ -119,7 +108,11 @@ def restore(gm: Gamesmaster, doc: Any, data: Path | None = None) -> list[str]:
     if not isinstance(games, list):
         raise GMError("the backup has no list of games")
     for archive in games:  # every archive checked before anything is written
-        _check(archive)
+        try:
+            check_archive(archive)
+        except GMError as exc:
+            game = archive.get("game") if isinstance(archive, dict) else None
+            raise GMError(f"game {game!r}: {exc}") from None
     restored = []
     for archive in games:
         restored.append(import_game(gm, archive))
@@ -151,79 +144,3 @@ def restore(gm: Gamesmaster, doc: Any, data: Path | None = None) -> list[str]:
     if bad:
         raise GMError("restored, but verify fails for " + "; ".join(bad))
     return restored
-
-
-# -- the commands ----------------------------------------------------------------------------
-
-
-def _error(message: str) -> Exception:
-    from ..cli import CommandError  # late: gamesmaster.cli imports this module
-    return CommandError(message)
-
-
-def _data(args: argparse.Namespace) -> Path:
-    return Path(args.data).expanduser() if args.data else data_dir()
-
-
-def _store(args: argparse.Namespace) -> Store:
-    try:
-        return Store(args.db)
-    except StoreError as exc:
-        raise _error(str(exc)) from None
-
-
-def cmd_backup(args: argparse.Namespace, out: TextIO) -> int:
-    """Write the whole site to FILE."""
-    store = _store(args)
-    try:
-        doc = backup(Gamesmaster(store), _data(args))
-    except (GMError, StoreError) as exc:
-        raise _error(str(exc)) from None
-    finally:
-        store.dispose()
-    text = json.dumps(doc, ensure_ascii=False) + "\n"
-    if args.file == "-":
-        out.write(text)
-    else:
-        tmp = Path(args.file + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, args.file)
-        print(f"backed up {len(doc['games'])} games to {args.file}", file=out)
-    return 0
-
-
-def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
-    """Restore FILE into an empty store, then verify every game."""
-    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
-    with source:
-        try:
-            doc = json.load(source)
-        except json.JSONDecodeError as exc:
-            raise _error(f"{args.file}: not JSON: {exc.msg} at line {exc.lineno}") from None
-    store = _store(args)
-    try:
-        games = restore(Gamesmaster(store), doc, _data(args))
-    except (GMError, StoreError) as exc:
-        raise _error(str(exc)) from None
-    finally:
-        store.dispose()
-    print(f"restored {len(games)} games; verify passes for every one: {', '.join(games) or '-'}", file=out)
-    return 0
-
-
-def register(sub: Any) -> None:
-    common = database_parent()
-    common.add_argument("--data", metavar="DIR", help="data directory holding web.json (default $GAMESMASTER_DATA "
-                        "or ~/.local/share/gamesmaster)")
-    p = add_command(sub, "backup", "write the whole site (games, mail, secrets) to one file",
-                    "  gamesmaster backup /srv/backups/site-$(date +%F).json", cmd_backup, [common],
-                    description="Write every game, the mail door's tables and the site's web.json to FILE "
-                                "(mode 0600), for `gamesmaster restore`.")
-    p.add_argument("file", metavar="FILE", help="where to write ('-' for stdout)")
-    p = add_command(sub, "restore", "restore a backup into an empty store and verify every game",
-                    "  GAMESMASTER_DATABASE_URL=postgresql://gm@db/new gamesmaster restore site.json", cmd_restore,
-                    [common], description="Restore a file written by `gamesmaster backup` into an empty store (and "
-                                          "data directory), then verify every game.")
-    p.add_argument("file", metavar="FILE", help="the backup ('-' for stdin)")

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..rules import Position, RuleOptions, format_order, parse_order
 from .errors import GMError
@@ -174,7 +174,7 @@ def _unit(text: str, position: Position) -> str:
     raise GMError(f"conditional orders: no unit {text!r} on the board")
 
 
-def evaluate(conditional: Conditional, results: Sequence[dict], dislodged: Iterable[str]) -> Clause | None:
+def evaluate(conditional: Conditional, results: Sequence[Mapping[str, Any]], dislodged: Iterable[str]) -> Clause | None:
     """The clause chosen by a phase's results (as stored: dicts with 'order' and 'result')."""
     return conditional.choose(((r.get("order"), r.get("result", "")) for r in results), dislodged)
 

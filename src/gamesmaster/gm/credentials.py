@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 ITERATIONS = 20_000
@@ -38,9 +39,57 @@ def check_secret(secret: str, stored: str) -> bool:
     return hmac.compare_digest(got, digest)
 
 
+_CREDENTIAL = re.compile(r"^([0-9]{1,6})\.([A-Za-z0-9_-]{8,64})$")
+
+
 def split_credential(credential: str) -> tuple[int, str] | None:
-    """(player id, secret) from 'ID.SECRET', or None if it is not of that form."""
-    head, dot, secret = str(credential).strip().partition(".")
-    if not dot or not head.isdigit() or not secret:
-        return None
-    return int(head), secret
+    """(player number, secret) from 'NUMBER.SECRET', or None if it is not of that form (ASCII digits only)."""
+    m = _CREDENTIAL.match(str(credential).strip()) if len(str(credential)) <= 100 else None
+    return (int(m.group(1)), m.group(2)) if m else None
+
+
+# -- session tokens and the credentials already checked -------------------------------------------
+
+TOKEN_PREFIX = "s."
+
+
+def is_token(credential: object) -> bool:
+    """Whether a credential is a session token ('s.' and random characters)."""
+    return isinstance(credential, str) and credential.startswith(TOKEN_PREFIX) and 10 < len(credential) <= 100
+
+
+def token_id(token: str) -> str:
+    """What the store keeps of a session token: its SHA-256."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Verified:
+    """Credentials this process has checked the slow way, so that each is checked so only once.
+
+    Keyed by an HMAC of (game, credential) under a key that lives only in this process's
+    memory; the value is the player's number and the fingerprint of the stored hash that
+    matched, so a credential replaced since no longer passes. Bounded: the oldest entries
+    are forgotten first."""
+
+    def __init__(self, size: int = 20_000) -> None:
+        self.key = secrets.token_bytes(32)
+        self.size = size
+        self.known: dict[bytes, tuple[int, str]] = {}
+
+    def digest(self, game: str, credential: str) -> bytes:
+        """The cache key of a credential in a game."""
+        return hmac.new(self.key, f"{game}\n{credential}".encode("utf-8", "replace"), hashlib.sha256).digest()
+
+    def get(self, game: str, credential: str) -> tuple[int, str] | None:
+        """(player number, key fingerprint) of a credential checked before, if any."""
+        return self.known.get(self.digest(game, credential))
+
+    def add(self, game: str, credential: str, player: int, key: str) -> None:
+        """Remember a credential that held."""
+        if len(self.known) >= self.size:
+            for old in list(self.known)[: self.size // 4]:
+                self.known.pop(old, None)
+        self.known[self.digest(game, credential)] = (player, key)
+
+
+VERIFIED = Verified()

@@ -1,50 +1,28 @@
-"""Plain-text views of the gamesmaster's answers: for the console (and for e-mail later)."""
+"""Plain-text renderings of the gamesmaster's views: for the console, and the parts e-mail shares."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
-from ..rules.phase import Phase
+from ..rules.phase import Phase, PhaseError
+from .reading import History
 from .settings import show_time
-from .views import Correction, Processed, Submission, VerifyReport
+from .views import Correction, GameView, PhaseResult, Processed, Submission, VerifyReport
 
 
-def phase_title(phase: str | None) -> str:
-    """A phase id in words ('S1901M' -> 'Spring 1901 movement'); '-' for none."""
+def phase_title(phase: object) -> str:
+    """A phase in words ('S1901M' -> 'Spring 1901 movement'); '-' for none."""
     if not phase:
         return "-"
     try:
-        return Phase.parse(phase).title
-    except ValueError:
-        return phase
-
-
-CIVIL_DISORDER_REMOVAL = "removed by the civil-disorder rule: too few removals were ordered"
-
-
-def results_with_removals(row: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A published phase's results and, after them, the units the civil-disorder rule removed.
-
-    In an adjustment phase a power that orders too few removals loses units by the rule
-    set's rule; no order of its own says so, but the recorded position after the phase
-    does: a unit gone that no successful removal named was removed by the rule.
-    """
-    results = [dict(r) for r in row["results"]]
-    if not str(row["phase"]).endswith("A"):
-        return results
-    ordered = {r["order"] for r in results if r["result"] == "succeeds" and r.get("order")}
-    after = (row.get("next") or {}).get("units") or {}
-    for power, units in ((row.get("position") or {}).get("units") or {}).items():
-        kept = set(after.get(power, ()))
-        for unit in units:
-            if unit not in kept and f"{unit} D" not in ordered:
-                results.append({"power": power, "text": "(civil disorder)", "order": f"{unit} D",
-                                "result": "succeeds", "reason": CIVIL_DISORDER_REMOVAL, "by_rule": True})
-    return results
+        return Phase.parse(str(phase)).title
+    except PhaseError:
+        return str(phase)
 
 
 def submission(sub: Submission) -> str:
-    how = "" if sub.entered_by not in ("GM",) else " (entered by the gamesmaster"
+    """A power's orders as received: each answered, the warnings, the receipt."""
+    how = "" if sub.entered_by != "GM" else " (entered by the gamesmaster"
     if how:
         how += f", {sub.channel})" if sub.channel != "console" else ")"
     if sub.author == "standby":
@@ -64,102 +42,111 @@ def submission(sub: Submission) -> str:
         lines.extend(f"  {c}" for c in sub.conditional)
     lines.append(f"Due {sub.deadline_text}. Only the last set sent before the deadline counts.")
     lines.append(f"Receipt: {sub.receipt}")
+    lines.append("  (keep it: once the results are out, anyone can check it against the public record)")
     for p in sub.processed:
         lines.append(f"Every power concerned has ordered: {phase_title(p)} processed at once.")
     return "\n".join(lines)
 
 
 def processed(items: Sequence[Processed]) -> str:
+    """What processing did, phase by phase."""
     if not items:
         return "Nothing was due."
     out = []
     for p in items:
         if p.action == "grace":
-            out.append(f"{p.game}: {phase_title(p.phase)}: grace period; orders now due {p.deadline.isoformat() if p.deadline else '-'}")
+            out.append(f"{p.game}: {phase_title(p.phase)}: grace period; orders now due "
+                       f"{p.deadline.isoformat() if p.deadline else '-'}")
+            continue
+        if p.action == "waiting":
+            out.append(f"{p.game}: {phase_title(p.phase)} waits for the GM to choose removals.")
             continue
         out.append(f"{p.game}: {phase_title(p.phase)} adjudicated.")
-        out.extend(f"  {r['power']}: {r['order'] or r['text']} {r['result']} ({r['reason']})" for r in p.results)
+        out.extend(f"  {r.power}: {r.order or r.text} {r.result} ({r.reason})" for r in p.results)
         if p.civil_disorder:
             out.append(f"  civil disorder: {', '.join(x.capitalize() for x in p.civil_disorder)}")
         if p.ended:
-            out.append(f"  The game is over: {p.ended['kind']}, {', '.join(w.capitalize() for w in p.ended['winners'])} "
-                       f"({p.ended['reason']})")
+            out.append(f"  The game is over: {p.ended.kind}, {', '.join(w.capitalize() for w in p.ended.winners)} "
+                       f"({p.ended.reason})")
         else:
             out.append(f"  Next: {phase_title(p.next_phase)}")
     return "\n".join(out)
 
 
-def games(rows: Sequence[Mapping[str, Any]]) -> str:
-    if not rows:
+def games(views: Sequence[GameView]) -> str:
+    """The games list."""
+    if not views:
         return "No games yet (create one with: gamesmaster new GAME --players ...)."
     out = [f"{'GAME':20} {'STATUS':9} {'PHASE':8} DEADLINE"]
-    for r in rows:
-        out.append(f"{r['id']:20} {r['status']:9} {r['phase'] or '-':8} "
-                   f"{r['deadline_text'] if r['status'] in ('active', 'paused') else '-'}")
+    for g in views:
+        out.append(f"{g.id:20} {g.status:9} {str(g.phase or '-'):8} "
+                   f"{g.deadline_text if g.status in ('active', 'paused') else '-'}")
     return "\n".join(out)
 
 
-def status(st: Mapping[str, Any]) -> str:
-    out = [f"{st['title']} ({st['id']}): {st['status']}",
-           f"  variant {st['variant']}, rules {st['rules']}, press {st['settings']['press']}, "
-           f"replacement {st['settings']['replacement']}"]
-    if st["status"] == "forming":
-        out.append("  players: " + (", ".join(p["name"] for p in st["players"] if p["role"] == "player") or "none yet"))
+def status(g: GameView) -> str:
+    """A game at a glance: who has ordered (never what), centres, units, stand-bys, proposals."""
+    out = [f"{g.title} ({g.id}): {g.status}",
+           f"  variant {g.variant.name}, rules {g.rules_spec}, press {g.settings.press}, "
+           f"replacement {g.settings.replacement}"]
+    if g.status == "forming":
+        out.append("  players: " + (", ".join(s.name for s in g.seats if s.role == "player") or "none yet"))
         return "\n".join(out)
-    if st["status"] == "paused":
-        out.append(f"  {st['phase_title']}: the game is paused (gamesmaster resume {st['id']} to restart the clock)")
-    elif st["status"] == "active":
-        out.append(f"  {st['phase_title']}: orders due {st['deadline_text']}")
+    if g.status == "paused":
+        out.append(f"  {g.phase_title}: the game is paused (gamesmaster resume {g.id} to restart the clock)")
+    elif g.status == "active":
+        out.append(f"  {g.phase_title}: orders due {g.deadline_text}")
     out.append(f"  {'POWER':9} {'PLAYER':18} SC UNITS ORDERS")
-    for p in st["powers"]:
-        if not p["to_order"]:
+    for p in g.powers:
+        if not p.to_order:
             orders = "-"
-        elif p["ordered"]:
-            orders = "received" + (" (ready)" if p["ready"] else "")
-        elif p["standby_ordered"]:
+        elif p.ordered:
+            orders = "received" + (" (ready)" if p.ready else "")
+        elif p.standby_ordered:
             orders = "from the stand-by"
         else:
             orders = "none yet"
-        player = p["player"] or "(no player)"
+        player = p.player or "(no player)"
         extra = []
-        if p["standby"]:
-            extra.append(f"stand-by {p['standby']} called")
-        if p["missed"]:
-            extra.append(f"missed {p['missed']}")
-        out.append(f"  {p['power'].capitalize():9} {player[:18]:18} {p['centres']:2} {p['units']:5} {orders}"
+        if p.standby:
+            extra.append(f"stand-by {p.standby} called")
+        if p.missed:
+            extra.append(f"missed {p.missed}")
+        out.append(f"  {p.power.capitalize():9} {player[:18]:18} {p.centres:2} {p.units:5} {orders}"
                    + (f"  [{'; '.join(extra)}]" if extra else ""))
-    standbys = [p for p in st["players"] if p["role"] == "standby"]
+    standbys = [s for s in g.seats if s.role == "standby"]
     if standbys:
-        out.append("  stand-bys: " + ", ".join(p["name"] + (f" (for {p['standby_for'].capitalize()})" if p["standby_for"] else "")
-                                              for p in standbys))
-    for prop in st["proposals"]:
-        out.append(f"  open proposal {prop['id']}: {prop['kind']} {', '.join(x.capitalize() for x in prop['powers'])}")
-    if st["flags"].get("deadlock"):
+        out.append("  stand-bys: " + ", ".join(s.name + (f" (for {s.standby_for.capitalize()})" if s.standby_for else "")
+                                              for s in standbys))
+    for prop in g.proposals:
+        out.append(f"  open proposal {prop.id}: {prop.kind} {', '.join(x.capitalize() for x in prop.powers)}")
+    if g.deadlock_pending:
         out.append("  deadlock: the gamesmaster must decide whether the game goes on (gamesmaster draw --declare)")
-    if st["result"]:
-        out.append(final(st))
+    out.append(f"  record: published up to ledger entry {g.head.seq} ({g.head.hash[:16]}...)")
+    if g.result:
+        out.append(final(g))
     return "\n".join(out)
 
 
-def final(st: Mapping[str, Any], phases: Sequence[Mapping[str, Any]] = ()) -> str:
+def final(g: GameView, phases: Sequence[PhaseResult] = ()) -> str:
     """The final report: how the game ended, centres and units of every power, the centre chart."""
-    r = st["result"]
-    winners = ", ".join(w.capitalize() for w in r["winners"])
+    r = g.result
+    assert r is not None
+    winners = ", ".join(w.capitalize() for w in r.winners)
     head = {"victory": f"Victory: {winners}", "short-game": f"Short game won by {winners}",
-            "draw": f"Draw: {winners}", "concession": f"Conceded to {winners}"}.get(r["kind"], r["kind"])
-    out = [f"Final report: {head} ({r['reason']}), after {phase_title(r.get('phase'))}."]
-    players = {p["power"]: p["name"] for p in st["players"] if p["role"] == "player"}
-    for power, s in r.get("summary", {}).items():
+            "draw": f"Draw: {winners}", "concession": f"Conceded to {winners}"}.get(r.kind, r.kind)
+    out = [f"Final report: {head} ({r.reason}), after {phase_title(r.phase)}."]
+    players = {p: s.name for s in g.seats if s.role == "player" for p in s.powers}
+    for power, standing in r.summary.items():
         out.append(f"  {power.capitalize():9} {players.get(power, '(no player)')[:18]:18} "
-                   f"{s['centres']:2} centres, {s['units']:2} units")
+                   f"{standing.centres:2} centres, {standing.units:2} units")
     chart: dict[int, dict[str, int]] = {}
     for ph in phases:
-        nxt = ph["next"]
-        if str(nxt.get("phase", "")).startswith(("W", "S")) and ph["phase"].startswith("F"):
-            year = int(ph["phase"][1:-1])
-            chart[year] = {p: len(v) for p, v in nxt.get("centers", {}).items()}
+        nxt = ph.next_doc
+        if str(nxt.get("phase", "")).startswith(("W", "S")) and ph.phase.season == "F":
+            chart[ph.phase.year] = {p: len(v) for p, v in (nxt.get("centers") or {}).items()}
     if chart:
-        powers = list(r.get("summary", {}))
+        powers = list(r.summary)
         out.append("  Supply centres at the end of each year:")
         out.append("  " + "YEAR  " + " ".join(f"{p[:3]:>3}" for p in powers))
         for year in sorted(chart):
@@ -167,49 +154,45 @@ def final(st: Mapping[str, Any], phases: Sequence[Mapping[str, Any]] = ()) -> st
     return "\n".join(out)
 
 
-def history(h: Mapping[str, Any], ledger: bool = False) -> str:
-    tz = h["tz"]
-    out = [f"History of {h['title']} ({h['id']})"]
-    press = list(h["press"])
-    for ph in h["phases"]:
-        head = f"{phase_title(ph['phase'])}" + (f" (revision {ph['revision']})" if ph["revision"] else "")
-        if not ph["current"]:
+def history(h: History, ledger: bool = False) -> str:
+    """The whole record in text: every phase (corrections too), the press, the ledger if asked."""
+    tz = h.game.settings.schedule.tz
+    out = [f"History of {h.game.title} ({h.game.id})"]
+    for ph in h.phases:
+        head = ph.title + (f" (revision {ph.revision})" if ph.revision else "")
+        if not ph.current:
             head += " [superseded by a correction]"
         out.append("")
-        out.append(f"{head}: adjudicated {show_time(ph['adjudicated_at'], tz)}, ledger entry {ph['ledger_seq']}")
-        for power, info in ph["orders"].items():
-            if info["source"] not in ("player",):
-                out.append(f"  {power.capitalize()}: orders from {info['source']}")
-        for r in results_with_removals(ph):
-            out.append(f"  {r['power']}: {r['text']!r} -> {r['order'] or '?'} {r['result']} ({r['reason']})")
-        missing = [p for p in _powers_with_units(ph["position"]) if p not in ph["orders"]]
-        if missing and ph["phase"].endswith("M"):
-            out.append(f"  civil disorder: {', '.join(p.capitalize() for p in missing)}")
-    if press:
+        out.append(f"{head}: adjudicated {show_time(ph.adjudicated_at, tz)}, ledger entry {ph.seq}")
+        for power, used in ph.orders.items():
+            if used.source != "player":
+                out.append(f"  {power.capitalize()}: orders from {used.source}")
+        for r in ph.results:
+            out.append(f"  {r.power}: {r.text!r} -> {r.order or '?'} {r.result} ({r.reason})")
+        if ph.civil_disorder and ph.phase.is_movement:
+            out.append(f"  civil disorder: {', '.join(p.capitalize() for p in ph.civil_disorder)}")
+    if h.press:
         out.append("")
         out.append("Press:")
-        for p in press:
-            to = "all" if p["recipients"] is None else ", ".join(p["recipients"])
-            anon = " (anonymous)" if p["anonymous"] else ""
-            body = p["text"].replace("\n", "\n      ")
-            out.append(f"  [{show_time(p['sent_at'], tz)}] {p['sender']}{anon} to {to}: {body}")
+        for p in h.press:
+            to = "all" if p.to is None else ", ".join(p.to)
+            anon = " (anonymous)" if p.anonymous else ""
+            body = p.text.replace("\n", "\n      ")
+            out.append(f"  [{show_time(p.sent_at, tz)}] {p.sender}{anon} to {to}: {body}")
     if ledger:
         out.append("")
         out.append("Ledger:")
-        for e in h["ledger"]:
-            out.append(f"  {e['seq']:5} {e['at']} {e['kind']:18} {e['hash'][:16]} {e['payload'][:100]}")
-    if h["result"]:
+        for e in h.ledger:
+            out.append(f"  {e.seq:5} {e.at} {e.kind:18} {e.hash[:16]} {(e.payload_text or '')[:100]}")
+    ended = h.game.result
+    if ended:
         out.append("")
-        r = h["result"]
-        out.append(f"Result: {r['kind']}: {', '.join(w.capitalize() for w in r['winners'])} ({r['reason']})")
+        out.append(f"Result: {ended.kind}: {', '.join(w.capitalize() for w in ended.winners)} ({ended.reason})")
     return "\n".join(out)
 
 
-def _powers_with_units(position: Mapping[str, Any]) -> list[str]:
-    return [p for p, units in position.get("units", {}).items() if units]
-
-
 def correction(c: Correction) -> str:
+    """What a correction changed."""
     out = [f"{c.game}: {phase_title(c.phase)} corrected ({c.reason})."]
     out.extend(f"  {d}" for d in c.differences)
     if c.next_phase:
@@ -218,9 +201,13 @@ def correction(c: Correction) -> str:
 
 
 def verify(r: VerifyReport) -> str:
+    """What verify found."""
+    head = f" Ledger head: {r.head}." if r.head else ""
     if r.ok:
         return (f"{r.game}: the record holds. {r.entries} ledger entries chained, {r.receipts_checked} receipts "
-                f"checked, {r.phases_replayed} phases replayed through the engine with the same results.")
+                f"checked, {r.phases_replayed} phases replayed through the engine with the same results.{head}"
+                + (f" (This version of the engine words the reasons of {r.reworded} of them differently.)"
+                   if r.reworded else ""))
     out = [f"{r.game}: the record does NOT hold ({len(r.problems)} problem{'s' if len(r.problems) > 1 else ''}):"]
     out.extend(f"  {p}" for p in r.problems)
     return "\n".join(out)

@@ -12,12 +12,15 @@ from datetime import datetime, time, timedelta, timezone
 from typing import Any, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..ledger import JSONObject
 from .errors import GMError
 
 PRESS = ("none", "public", "full", "anonymous")
 REPLACEMENT = ("none", "standby", "successor", "gm")
 DRAW_VOTES = ("unanimous", "majority")
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+MIN_HOURS = 1 / 60  # the shortest phase: a minute (a live table's writing period can be that short)
+MAX_HOURS = 90 * 24.0
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ class Settings:
     draw_vote: str = "unanimous"
     end_year: int | None = None  # short game: most units on the board after this year wins
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         doc = asdict(self)
         doc["schedule"]["days"] = list(self.schedule.days)
         return doc
@@ -110,8 +113,8 @@ class Settings:
             raise GMError(f"replacement policy {self.replacement!r}: choose {', '.join(REPLACEMENT)}")
         if self.draw_vote not in DRAW_VOTES:
             raise GMError(f"draw vote {self.draw_vote!r}: choose {', '.join(DRAW_VOTES)}")
-        if self.grace_hours < 0:
-            raise GMError("the grace period cannot be negative")
+        if not 0 <= self.grace_hours <= MAX_HOURS:
+            raise GMError(f"the grace period is between 0 and {MAX_HOURS // 24:g} days")
         if self.end_year is not None and not (1 <= int(self.end_year) <= 99999):
             raise GMError(f"end year {self.end_year!r} is not a year")
 
@@ -130,10 +133,21 @@ def _schedule(doc: Mapping[str, Any]) -> Schedule:
     at = str(doc.get("time", "22:00"))
     if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", at):
         raise GMError(f"deadline time {at!r}: write it as HH:MM, e.g. 22:00")
-    values = {k: float(doc[k]) for k in ("min_hours", "hours", "retreat_hours", "adjustment_hours") if k in doc}
+    values = {}
+    for k in ("min_hours", "hours", "retreat_hours", "adjustment_hours"):
+        if k in doc:
+            try:
+                values[k] = float(doc[k])
+            except (TypeError, ValueError):
+                raise GMError(f"{k.replace('_', ' ')} {doc[k]!r}: a number of hours") from None
     for k, v in values.items():
-        if v < 0:
+        if not v == v or v < 0:  # NaN too
             raise GMError(f"{k.replace('_', ' ')} cannot be negative")
+        if k != "min_hours" and v < MIN_HOURS:
+            raise GMError(f"{k.replace('_', ' ')} {v:g}: a phase lasts at least a minute "
+                          "(orders due at once would be adjudicated on every pass of the worker)")
+        if v > MAX_HOURS:
+            raise GMError(f"{k.replace('_', ' ')} {v:g}: a phase lasts at most {MAX_HOURS // 24:g} days")
     return Schedule(tz=tz, days=days, time=at, **values)
 
 
@@ -147,6 +161,8 @@ def _day(text: Any) -> str:
 def parse_duration(text: str) -> float:
     """Hours from '24h', '90m', '2d', '1d12h' or a plain number of hours."""
     s = str(text).strip().lower()
+    if len(s) > 40:
+        raise GMError(f"duration {s[:20]!r}...: write e.g. 24h, 90m, 2d or 1d12h")
     if re.fullmatch(r"\d+(\.\d+)?", s):
         return float(s)
     parts = re.findall(r"(\d+(?:\.\d+)?)\s*([dhm])", s)
@@ -156,7 +172,7 @@ def parse_duration(text: str) -> float:
     return sum(float(n) * scale[u] for n, u in parts)
 
 
-def parse_movement(text: str) -> dict[str, Any]:
+def parse_movement(text: str) -> JSONObject:
     """'tue,fri 22:00' (move nights and time) or '72h' (hours after results) as schedule fields."""
     s = str(text).strip()
     m = re.fullmatch(r"([A-Za-z, ]+?)\s+(\d{1,2}:\d{2})", s)

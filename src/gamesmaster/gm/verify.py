@@ -1,208 +1,314 @@
-"""`verify`: walk a game's ledger, check every hash and receipt, and replay the game.
+"""`verify`: replay a game from its ledger alone, audit every ruling, and compare every cache.
 
-Every problem is reported with the ledger entry it breaks. What is checked:
+Every problem names the ledger entry it breaks. What is checked:
 - the chain: numbering without gaps, each entry linked to the one before, each hash
-  recomputed from the entry's fields; the game's record of its last entry;
-- every receipt: the orders in each submission hash to the receipt's orders hash, and
-  receipts a player hands in (GAME#SEQ:ENTRYHASH:ORDERSHASH) match the entry they name;
-- the lot: the recorded seed draws the recorded powers;
-- every deadline: the orders used are the ones whose hashes were committed before the
-  results were computed;
+  recomputed from the entry's fields (a sealed entry: from its payload's digest);
+- every entry against the game as the entries before it left it (`gm.fold`): who acted
+  (the credential used is one the record issued, for a power that seat may order for),
+  each submission's number and commitment, no orders accepted after the deadline, the
+  lot drawn from its seed, each deadline set by the game's schedule;
+- every deadline: the orders used are the last accepted submission of each power
+  (DATC 4.D.1), and exactly the powers with none on record are in civil disorder;
 - every published result: the phase is adjudicated again through the engine from the
-  recorded position and orders, and must give the recorded results and next position;
-  each phase starts where the last one ended; conditional orders are chosen again;
-- the tables kept beside the ledger (orders, phases, press, the game's position) must
-  agree with the ledger entries they came from.
+  position the ledger reached, with those orders, and must give the published results,
+  next position and winner; conditional orders are chosen again; corrections start from
+  the phase they correct;
+- receipts handed in (GAME/PHASE/POWER/NUMBER:COMMITMENT) and ledger heads that were
+  published (SEQ:HASH): each must be found in this chain;
+- the tables beside the ledger (the game's cached state, the credentials' fingerprints,
+  the published phases, the press) are rebuilt from the ledger and compared row by row.
 """
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Iterable, Mapping, Sequence
 
-from ..ledger import Entry, canonical, check_chain, orders_hash, parse_receipt
+from ..ledger import Entry, Receipt, canonical, check_chain, commitment, fingerprint, parse_stamp
 from ..rules import OptionError, Position, PositionError, adjudicate
-from ..store import Records
-from ..variants import VariantError, load_rules, load_variant
-from .conditional import evaluate, parse_conditional
-from .errors import GMError
-from .views import VerifyReport
+from ..store.repo import GameRow, PhaseRow, PressRow
+from ..variants import VariantError, load_rules
+from .adjudicating import choose_conditionals
+from .fold import CacheRow, FoldError, Superseded, apply
+from .games import playable_powers
+from .standing import orders_in_force
+from .state import GM, PLAYER, STANDBY, GameState, OrderSet
+from .views import LedgerHead, ReceiptCheck, VerifyReport
+
+_UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, VariantError, OptionError, PositionError)
 
 
-def verify_game(rec: Records, game_id: str, receipts: Sequence[str] = ()) -> VerifyReport:
-    entries = rec.entries(game_id)
-    return verify_entries(game_id, entries, rec=rec, receipts=receipts)
+@dataclass
+class Tables:
+    """A game's rows in the tables beside its ledger, as the store holds them."""
+
+    game: GameRow | None
+    credentials: Mapping[int, str]
+    phases: Sequence[PhaseRow]
+    press: Sequence[PressRow]
 
 
-def verify_entries(game_id: str, entries: list[Entry], rec: Records | None = None,
-                   receipts: Sequence[str] = (), game_row: dict[str, Any] | None = None) -> VerifyReport:
-    """Verify a ledger (from the store, with its tables, or from an archive with rec None)."""
-    problems: list[str] = [str(p) for p in check_chain(entries)]
-    by_seq = {e.seq: e for e in entries}
-    row = game_row if game_row is not None else (rec.game(game_id) if rec is not None else None)
-    if row is not None and entries:
-        last = entries[-1]
-        if (row.get("head_seq"), row.get("head_hash")) != (last.seq, last.hash):
-            problems.append(f"ledger entry {last.seq}: the ledger ends here, but the game's record says it ends at "
-                            f"entry {row.get('head_seq')} ({str(row.get('head_hash'))[:12]}...): entries were removed or added")
-    replay = _Replay(game_id, problems, by_seq)
-    for e in entries:
-        try:
-            payload = json.loads(e.payload_text)
-        except ValueError:
-            continue  # reported by the chain check
-        try:
-            replay.step(e, payload)
-        except (KeyError, TypeError, ValueError, VariantError, OptionError, PositionError, GMError) as exc:
-            problems.append(f"ledger entry {e.seq} ({e.kind}): cannot be read back: {exc}")
-    checked = replay.receipts
-    for text in receipts:
-        checked += 1
-        problems.extend(_check_receipt(game_id, text, by_seq))
-    if rec is not None:
-        _check_tables(rec, game_id, by_seq, replay, problems)
-    return VerifyReport(game_id, len(entries), replay.replayed, checked, tuple(problems))
+@dataclass
+class Replay:
+    """The game played again from its ledger: the state reached, the cache rows it implies, what was found."""
 
-
-class _Replay:
-    """The game played again from its ledger."""
-
-    def __init__(self, game_id: str, problems: list[str], by_seq: dict[int, Entry]) -> None:
-        self.game_id = game_id
-        self.problems = problems
-        self.by_seq = by_seq
-        self.variant = None
-        self.position: dict[str, Any] | None = None
-        self.closed: dict[str, Any] | None = None
-        self.phases: dict[str, dict[str, Any]] = {}  # phase -> latest adjudication payload
-        self.used: dict[str, dict[str, int]] = {}  # phase -> power -> ledger seq of the orders used
-        self.last_phase: str | None = None
-        self.replayed = 0
-        self.receipts = 0
+    game_id: str
+    state: GameState | None = None
+    rows: list[CacheRow] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    replayed: int = 0
+    reworded: int = 0  # phases whose results this engine gives alike but explains in other words
+    closed: Mapping[str, Any] | None = None  # the payload of the last deadline closed
+    payloads: dict[int, Any] = field(default_factory=dict)  # adjudication payloads by entry
+    submissions: dict[int, Any] = field(default_factory=dict)  # submission payloads by entry
 
     def bad(self, e: Entry, message: str) -> None:
+        """Report a problem with an entry."""
         self.problems.append(f"ledger entry {e.seq} ({e.kind}): {message}")
 
-    def step(self, e: Entry, p: dict[str, Any]) -> None:
-        kind = e.kind
-        if kind == "game-created":
-            self.variant = load_variant(p["variant"])
-        elif kind == "lots-drawn":
-            drawn = random.Random(p["seed"]).sample(p["all_powers"], len(p["players"]))
-            if dict(zip(p["players"], drawn)) != p["powers"]:
-                self.bad(e, f"the seed {p['seed']} does not draw the recorded powers")
-        elif kind == "game-started":
-            self.position = p["position"]
-        elif kind == "orders-submitted":
-            self.receipts += 1
-            if orders_hash(p["phase"], p["power"], p["orders"], p.get("conditional")) != p["orders_hash"]:
-                self.bad(e, f"the orders of {p['power']} for {p['phase']} do not match their receipt hash "
-                         f"{p['orders_hash'][:12]}...: the stored orders were changed")
-            if self.position is not None and p["phase"] != self.position.get("phase"):
-                self.bad(e, f"orders for {p['phase']} taken while the game was in {self.position.get('phase')}")
-            note = p.get("note") or {}
-            if p.get("channel") == "conditional" and note.get("filed_phase"):
-                chosen = (self.phases.get(note["filed_phase"], {}).get("conditional") or {}).get(p["power"])
-                if not chosen or chosen.get("orders") != p["orders"] or chosen.get("condition") != note.get("condition"):
-                    self.bad(e, f"the conditional orders installed for {p['power']} are not the clause chosen in "
-                             f"{note['filed_phase']}")
-        elif kind == "deadline-closed":
-            self.closed = p
-            if self.position is not None and p["phase"] != self.position.get("phase"):
-                self.bad(e, f"deadline of {p['phase']} closed while the game was in {self.position.get('phase')}")
-            for power, info in p["orders"].items():
-                sub = self.by_seq.get(info["ledger_seq"])
-                if sub is None or sub.kind != "orders-submitted":
-                    self.bad(e, f"{power}'s orders are said to be at entry {info['ledger_seq']}, which holds no orders")
-                    continue
-                sp = _payload(sub)
-                if sp is None or sp.get("orders_hash") != info["orders_hash"] or sp.get("power") != power:
-                    self.bad(e, f"{power}'s committed orders hash does not match entry {sub.seq}")
-        elif kind == "phase-adjudicated":
-            self.adjudicated(e, p, correction=False)
-        elif kind == "correction":
-            self.adjudicated(e, p, correction=True)
 
-    def adjudicated(self, e: Entry, p: dict[str, Any], correction: bool) -> None:
-        if self.variant is None:
-            self.bad(e, "a phase adjudicated before the game was created")
-            return
-        phase = p["phase"]
-        if correction:
-            before = self.phases.get(phase)
-            if before is None or phase != self.last_phase:
-                self.bad(e, f"corrects {phase}, which is not the last published phase")
-            elif canonical(before["position"]) != canonical(p["position"]):
-                self.bad(e, f"the corrected {phase} does not start from the position the original started from")
-        else:
-            if self.position is None or canonical(self.position) != canonical(p["position"]):
-                self.bad(e, f"{phase} does not start where the previous phase ended")
-            closed = self.closed
-            if closed is not None and closed.get("phase") == phase:
-                self.used[phase] = {pw: info.get("ledger_seq") for pw, info in closed["orders"].items()}
-            if closed is None or closed.get("phase") != phase:
-                self.bad(e, f"no deadline was closed for {phase} before its results were computed")
-            else:
-                used = {pw: self._hash_of(closed, pw) for pw in closed["orders"]}
-                if set(used) != set(p["orders"]):
-                    self.bad(e, "the powers whose orders were used differ from those committed at the deadline")
-                for pw, texts in p["orders"].items():
-                    sub = _payload(self.by_seq.get(closed["orders"].get(pw, {}).get("ledger_seq", -1)))
-                    if sub is not None and sub.get("orders") != texts:
-                        self.bad(e, f"the orders used for {pw} are not the orders committed at the deadline")
-            self.closed = None
-        variant = self.variant
-        position = Position.from_dict(variant, p["position"])
-        options = load_rules(p["rules"], default=variant.default_rules)
-        adj = adjudicate(position, p["orders"], options)
-        results = [o.as_dict() for o in adj.outcomes]
-        if canonical(results) != canonical(p["results"]):
-            diff = _first_difference(p["results"], results)
-            self.bad(e, f"the published results of {phase} are not what the engine gives: {diff}")
-        if canonical(adj.next.to_dict()) != canonical(p["next"]):
-            self.bad(e, f"the published position after {phase} is not what the engine gives")
-        if adj.winner != p.get("winner"):
-            self.bad(e, f"the published winner ({p.get('winner')}) is not the engine's ({adj.winner})")
-        dislodged = [str(d.unit) for d in adj.dislodged]
-        for power, chosen in (p.get("conditional") or {}).items():
-            sub = self._conditional_text(power, p, e)
-            if sub is None:
-                continue
+def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
+    """Fold a ledger from its first entry, auditing each entry against the state before it."""
+    r = Replay(game_id)
+    for e in entries:
+        before = r.state
+        if before is not None and not e.sealed:
             try:
-                clause = evaluate(parse_conditional(sub, position, power, options), results, dislodged)
-            except GMError:
-                clause = None
-            want = None if clause is None else {"condition": clause.label, "orders": list(clause.orders)}
-            if want != chosen:
-                self.bad(e, f"the conditional orders chosen for {power} are not those its conditions select")
-        self.replayed += 1
-        self.phases[phase] = p
-        self.last_phase = phase
-        self.position = p["next"]
-
-    def _hash_of(self, closed: dict[str, Any], power: str) -> str:
-        return closed["orders"][power]["orders_hash"]
-
-    def _conditional_text(self, power: str, p: dict[str, Any], e: Entry) -> str | None:
-        """The conditional part filed with the orders used for a power at the phase's deadline."""
-        sub = _payload(self.by_seq.get(self.used.get(p["phase"], {}).get(power, -1)))
-        if sub is None:
-            self.bad(e, f"conditional orders are recorded for {power}, but no orders of {power} were committed")
-            return None
-        return sub.get("conditional")
+                _audit(r, before, e)
+            except _UNREADABLE as exc:
+                r.bad(e, f"cannot be read back: {exc}")
+        if e.kind == "orders-submitted" and not e.sealed:
+            r.submissions[e.seq] = e.payload
+        try:
+            r.state, rows = apply(before, e, game_id)
+            r.rows.extend(rows)
+        except FoldError as exc:
+            r.bad(e, str(exc))
+        except _UNREADABLE as exc:
+            r.bad(e, f"cannot be read back: {exc}")
+    return r
 
 
-def _payload(e: Entry | None) -> dict[str, Any] | None:
-    if e is None:
-        return None
-    try:
-        return json.loads(e.payload_text)
-    except ValueError:
-        return None
+def verify_entries(game_id: str, entries: list[Entry], *, tables: Tables | None = None,
+                   receipts: Sequence[str] = (), heads: Sequence[str] = ()) -> VerifyReport:
+    """Verify a ledger (from the store with its tables, or from a public archive with tables None)."""
+    problems: list[str] = [str(p) for p in check_chain(entries)]
+    r = replay(game_id, entries)
+    problems.extend(r.problems)
+    index = ReceiptIndex(entries) if receipts else None
+    for text in receipts:
+        check = check_receipt(game_id, text, index, private=True)  # type: ignore[arg-type]
+        if not check.ok:
+            problems.append(f"receipt {text[:90]}: {check.message}")
+    by_seq = {e.seq: e for e in entries}
+    for text in heads:
+        problems.extend(_check_head(text, by_seq))
+    if tables is not None:
+        problems.extend(compare_tables(r, entries, tables))
+    last = entries[-1] if entries else None
+    return VerifyReport(game_id, len(entries), r.replayed, len(receipts), tuple(problems),
+                        LedgerHead(last.seq, last.hash) if last else None, r.reworded)
 
 
-def _first_difference(want: list[dict[str, Any]], got: list[dict[str, Any]]) -> str:
+# -- the audit of each entry ------------------------------------------------------------------------------
+
+
+def _audit(r: Replay, s: GameState, e: Entry) -> None:
+    p = e.payload
+    kind = e.kind
+    if kind in ("orders-submitted", "orders-withdrawn", "ready", "draw-vote", "player-resigned"):
+        _check_actor(r, s, e, p)
+    if kind == "press" and p.get("by") is not None:
+        _check_actor(r, s, e, {**p, "power": None if p["sender"] == GM else p["sender"]})
+    if kind == "lots-drawn":
+        drawn = random.Random(p["seed"]).sample(p["all_powers"], len(p["players"]))
+        if dict(zip(p["players"], drawn)) != p["powers"]:
+            r.bad(e, f"the seed {p['seed']} does not draw the recorded powers")
+        if list(p["all_powers"]) != playable_powers(s):
+            r.bad(e, "the lot was drawn among other powers than the set-up's")
+        if list(p["players"]) != [x.name for x in s.seats if x.role == PLAYER]:
+            r.bad(e, "the lot was drawn for other players than those signed up")
+    elif kind == "game-started":
+        want = s.start_position or Position.initial(s.variant).to_dict()
+        if canonical(Position.from_dict(s.variant, want).to_dict()) != canonical(p["position"]):
+            r.bad(e, "the game does not start from the set-up's position")
+        _check_deadline(r, s, e, p)
+    elif kind == "orders-submitted":
+        _check_submission(r, s, e, p)
+    elif kind == "deadline-closed":
+        r.closed = p
+        used, civil_disorder = orders_in_force(s)
+        _check_used(r, e, p.get("used") or {}, used, civil_disorder, p.get("civil_disorder") or [])
+        if p.get("trigger") == "deadline" and s.deadline_at is not None and parse_stamp(e.at) < s.deadline_at:
+            r.bad(e, f"the deadline of {p['phase']} was closed before it fell ({s.deadline})")
+    elif kind == "phase-adjudicated":
+        _check_adjudication(r, s, e, p)
+    elif kind == "correction":
+        _check_correction(r, s, e, p)
+    elif kind == "phase-opened":
+        _check_deadline(r, s, e, p)
+    elif kind == "gm-action" and p.get("action") == "civil-disorder":
+        closed = r.closed or {}
+        if p.get("power") not in (closed.get("civil_disorder") or []):
+            r.bad(e, f"{p.get('power')} is ruled in civil disorder, but it had orders on record at the deadline")
+
+
+def _check_actor(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    """The credential recorded for an action is one the record issued, to a seat that may act for the power."""
+    by = p.get("by")
+    if by is None and p.get("channel") == "conditional":
+        return
+    if by == GM:
+        if p.get("entered_by", GM) != GM:
+            r.bad(e, "entered by the gamesmaster, but recorded in a player's name")
+        return
+    if not isinstance(by, Mapping):
+        r.bad(e, "the record does not say whose credential was used")
+        return
+    seat = s.seat(int(by.get("player", 0)))
+    if seat is None:
+        r.bad(e, f"made with the credential of player {by.get('player')}, whom the record never signed up")
+        return
+    if by.get("key") != seat.key:
+        r.bad(e, f"made with a credential the record never issued to {seat.name} (player {seat.number}): "
+                 "the stored credential was replaced outside the record")
+        return
+    power = p.get("power")
+    if power is not None and power not in seat.acts_for():
+        r.bad(e, f"{seat.name} may not act for {power} at this point of the game")
+    author = p.get("author")
+    if author is not None and author != (STANDBY if seat.role == STANDBY else PLAYER):
+        r.bad(e, f"recorded as the {author}'s orders, but {seat.name} is a {seat.role}")
+
+
+def _check_submission(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    power = p["power"]
+    number = int(p["number"])
+    if number != s.counts.get(power, 0) + 1:
+        r.bad(e, f"{power}'s submission is numbered {number}, but it is its number {s.counts.get(power, 0) + 1} "
+                 f"of {p['phase']}: submissions are missing or were added")
+    want = commitment(p["phase"], power, number, p["orders"], p.get("conditional"), p["salt"])
+    if want != p["commitment"]:
+        r.bad(e, f"the orders of {power} for {p['phase']} do not match their commitment "
+                 f"{str(p['commitment'])[:12]}...: the orders were changed after they were committed")
+    deadline = s.deadline_at
+    if s.status == "active" and deadline is not None and parse_stamp(e.at) > deadline and p.get("channel") != "conditional":
+        r.bad(e, f"orders of {power} accepted after the deadline ({s.deadline})")
+    note = p.get("note") or {}
+    if p.get("channel") == "conditional":
+        pending = next((x for x in s.pending if x.power == power and x.filed_phase == note.get("filed_phase")), None)
+        if pending is None or list(pending.orders) != list(p["orders"]) or pending.condition != note.get("condition"):
+            r.bad(e, f"the conditional orders installed for {power} are not the clause chosen in {note.get('filed_phase')}")
+
+
+def _check_used(r: Replay, e: Entry, recorded: Mapping[str, Any], used: Mapping[str, Any], civil_disorder: list[str],
+                recorded_cd: Sequence[str]) -> None:
+    """The orders a deadline used are the orders in force; the powers in civil disorder are those without."""
+    for power in sorted(set(recorded) | set(used)):
+        want, got = used.get(power), recorded.get(power)
+        if want is None:
+            r.bad(e, f"orders were used for {power}, which had none on record")
+        elif got is None:
+            r.bad(e, f"{power}'s orders on record (entry {want.orders.seq}) were not used")
+        elif (int(got.get("seq", -1)), got.get("commitment"), got.get("source")) != (
+                want.orders.seq, want.orders.commitment, want.source):
+            r.bad(e, f"the orders used for {power} are entry {got.get('seq')} (set #{got.get('number')}), but the last "
+                     f"accepted submission of {power} is entry {want.orders.seq} (set #{want.orders.number})")
+    if sorted(recorded_cd) != sorted(civil_disorder):
+        extra = sorted(set(recorded_cd) - set(civil_disorder))
+        lacking = sorted(set(civil_disorder) - set(recorded_cd))
+        if extra:
+            r.bad(e, f"{', '.join(extra)} ruled in civil disorder, but had orders on record")
+        if lacking:
+            r.bad(e, f"{', '.join(lacking)} had no orders on record, but were not ruled in civil disorder")
+
+
+def _check_adjudication(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    phase = p["phase"]
+    closed = r.closed
+    if closed is None or closed.get("phase") != phase:
+        r.bad(e, f"no deadline was closed for {phase} before its results were computed")
+    else:
+        if canonical(closed.get("used") or {}) != canonical(p.get("used") or {}):
+            r.bad(e, "the orders used are not those committed when the deadline closed")
+        if sorted(closed.get("civil_disorder") or []) != sorted(p.get("civil_disorder") or []):
+            r.bad(e, "the powers in civil disorder are not those named when the deadline closed")
+    used, _ = orders_in_force(s)
+    for power, texts in p["orders"].items():
+        u = used.get(power)
+        if u is not None and list(u.orders.orders) != list(texts):
+            r.bad(e, f"the orders adjudicated for {power} are not the orders of entry {u.orders.seq}")
+    if set(p["orders"]) != set(used):
+        r.bad(e, "the powers whose orders were adjudicated are not the powers with orders in force")
+    if canonical(p["position"]) != canonical(s.position_doc):
+        r.bad(e, f"{phase} does not start where the previous phase ended")
+    if canonical(p["rules"]) != canonical(s.rules_spec):
+        r.bad(e, f"{phase} was adjudicated by other rules than the game's")
+    _readjudicate(r, s, e, p, {pw: u.orders for pw, u in used.items()})
+
+
+def _check_correction(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    original = r.payloads.get(int(p["original"]["seq"])) if isinstance(p.get("original"), Mapping) else None
+    if original is None or s.last_published != int(p["original"]["seq"]):
+        r.bad(e, f"corrects {p['phase']}, which is not the last published phase")
+        return
+    if original["phase"] != p["phase"] or canonical(original["position"]) != canonical(p["position"]):
+        r.bad(e, f"the corrected {p['phase']} does not start from the position the original started from")
+    for power, u in (p.get("used") or {}).items():
+        if u.get("source") != "correction" and canonical(u) != canonical((original.get("used") or {}).get(power)):
+            r.bad(e, f"{power}'s orders were changed without being marked as corrected")
+    sets = {}
+    for power, u in (p.get("used") or {}).items():
+        sub = r.submissions.get(int(u["seq"])) if u.get("seq") else None
+        if sub is not None and sub.get("conditional"):
+            sets[power] = OrderSet(int(u["seq"]), 0, power, PLAYER, (), sub["conditional"], "", "", "", "")
+    _readjudicate(r, s.evolve(rules_spec=p["rules"]), e, p, sets)
+
+
+def _readjudicate(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any], sets: Mapping[str, OrderSet]) -> None:
+    """Adjudicate the phase again and compare with what was published."""
+    phase = p["phase"]
+    position = Position.from_dict(s.variant, p["position"])
+    options = load_rules(p["rules"], default=s.variant.default_rules)
+    adj = adjudicate(position, p["orders"], options)
+    results = [o.as_dict() for o in adj.outcomes]
+    if canonical(_decisions(results)) != canonical(_decisions(p["results"])):
+        r.bad(e, f"the published results of {phase} are not what the engine gives: {_first_difference(p['results'], results)}")
+    elif canonical(results) != canonical(p["results"]):
+        r.reworded += 1
+    if canonical(adj.next.to_dict()) != canonical(p["next"]):
+        r.bad(e, f"the published position after {phase} is not what the engine gives")
+    if adj.winner != p.get("winner"):
+        r.bad(e, f"the published winner ({p.get('winner')}) is not the engine's ({adj.winner})")
+    dislodged = [str(d.unit) for d in adj.dislodged]
+    chosen = choose_conditionals(s.evolve(rules_spec=p["rules"]), sets, results, dislodged, position)
+    recorded = {k: v for k, v in (p.get("conditional") or {}).items()}
+    if canonical(chosen) != canonical(recorded):
+        r.bad(e, "the conditional orders chosen are not those the conditions select")
+    r.replayed += 1
+    r.payloads[e.seq] = p
+
+
+def _check_deadline(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    """A phase's deadline is the one the game's schedule gives from the moment it opened."""
+    if s.live is not None or p.get("deadline") is None:
+        return
+    position = Position.from_dict(s.variant, p["position"]) if "position" in p else s.position
+    if position is None:
+        return
+    want = s.settings.schedule.deadline(position.phase.kind, parse_stamp(e.at))
+    if p["deadline"] != want.isoformat():
+        r.bad(e, f"the deadline set ({p['deadline']}) is not the game's schedule's ({want.isoformat()})")
+
+
+def _decisions(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The results without their explanations: the engine's wording of a reason may improve from one
+    version to the next, but what each order did may not change."""
+    return [{k: v for k, v in o.items() if k not in ("reason", "notes")} for o in results]
+
+
+def _first_difference(want: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]]) -> str:
     for a, b in zip(want, got):
         if a != b:
             return (f"{a.get('power')} {a.get('text')!r}: published {a.get('order')} {a.get('result')} "
@@ -210,49 +316,201 @@ def _first_difference(want: list[dict[str, Any]], got: list[dict[str, Any]]) -> 
     return f"{len(want)} results published, the engine gives {len(got)}"
 
 
-def _check_receipt(game_id: str, text: str, by_seq: dict[int, Entry]) -> list[str]:
+# -- receipts and published heads -------------------------------------------------------------------------------
+
+
+class ReceiptIndex:
+    """A ledger's entries that bear on receipts, read once: each power's sets, withdrawals and rulings by phase."""
+
+    def __init__(self, entries: Iterable[Entry]) -> None:
+        self.by_power: dict[tuple[str, str], list[tuple[Entry, Mapping[str, Any]]]] = {}
+        self.rulings: dict[str, list[tuple[Entry, Mapping[str, Any]]]] = {}
+        for e in entries:
+            if e.sealed or e.kind not in ("orders-submitted", "orders-withdrawn", "phase-adjudicated", "correction"):
+                continue
+            p = e.payload
+            if e.kind in ("orders-submitted", "orders-withdrawn"):
+                self.by_power.setdefault((p["phase"], p["power"]), []).append((e, p))
+            else:
+                self.rulings.setdefault(p["phase"], []).append((e, p))
+
+
+def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIndex", *,
+                  private: bool) -> ReceiptCheck:
+    """What the chain says of a receipt. private: the caller may see entries not yet public (the GM, the power)."""
     try:
-        game, seq, entry_h, orders_h = parse_receipt(text)
+        receipt = Receipt.parse(text)
     except ValueError as exc:
-        return [f"receipt {text!r}: {exc}"]
-    if game != game_id:
-        return [f"receipt {text!r} is for game {game}, not {game_id}"]
-    e = by_seq.get(seq)
+        return ReceiptCheck(str(text)[:120], False, "unreadable", str(exc))
+    shown = str(receipt)
+    if receipt.game != game_id:
+        return ReceiptCheck(shown, False, "mismatch", f"this receipt is for game {receipt.game}, not {game_id}")
+    index = entries if isinstance(entries, ReceiptIndex) else ReceiptIndex(entries)
+    found = None
+    later = None
+    for e, p in index.by_power.get((receipt.phase, receipt.power), ()):
+        if e.kind == "orders-submitted" and int(p["number"]) == receipt.number:
+            found = e
+        elif found is not None and later is None and (e.kind == "orders-withdrawn" or int(p["number"]) > receipt.number):
+            later = e
+    decided = None  # the first adjudication of the phase
+    corrected = None  # the last correction of the phase that changed this power's orders
+    for e, p in index.rulings.get(receipt.phase, ()):
+        if e.kind == "phase-adjudicated":
+            decided = e
+        elif ((p.get("used") or {}).get(receipt.power) or {}).get("source") == "correction":
+            corrected = e
+    if later is not None and decided is not None and later.seq > decided.seq:
+        later = None  # after the results: another phase's business
+    title = f"{receipt.power.capitalize()}'s set #{receipt.number} for {receipt.phase}"
+    if found is None:
+        if decided is None and not private:
+            return ReceiptCheck(shown, True, "not-yet-public",
+                                f"{receipt.phase} has not been published yet: the receipt can be checked by anyone once "
+                                "its results are out; until then compare its commitment with the one the game page shows")
+        return ReceiptCheck(shown, False, "missing", f"{title} is not on the record: the record was changed, or the "
+                            "receipt is not from this game")
+    p = found.payload
+    recomputed = commitment(p["phase"], p["power"], int(p["number"]), p["orders"], p.get("conditional"), p["salt"])
+    if p["commitment"] != receipt.commitment or recomputed != receipt.commitment:
+        return ReceiptCheck(shown, False, "mismatch", f"{title} is on the record (entry {found.seq}) with other orders "
+                            "than the receipt commits to: the record was changed", found.seq, found.hash)
+    where = f"{title} is on the record as sent (entry {found.seq}, hash {found.hash[:16]}...)"
+    fixed = (f"; the gamesmaster then corrected {receipt.power.capitalize()}'s orders (entry {corrected.seq}: "
+             f"{corrected.payload.get('reason')})" if corrected is not None else "")
+    if decided is not None:
+        used = ((decided.payload.get("used") or {}).get(receipt.power) or {})
+        if int(used.get("seq") or -1) == found.seq:
+            return ReceiptCheck(shown, True, "used", f"{where}; these are the orders its results were computed from "
+                                f"(entry {decided.seq}){fixed}", found.seq, found.hash)
+    if later is not None:
+        how = "withdrawn" if later.kind == "orders-withdrawn" else f"replaced by set #{later.payload['number']}"
+        return ReceiptCheck(shown, True, "withdrawn" if later.kind == "orders-withdrawn" else "replaced",
+                            f"{where}; it was {how} (entry {later.seq})", found.seq, found.hash)
+    if decided is None:
+        return ReceiptCheck(shown, True, "pending", f"{where}; it is the set on record now", found.seq, found.hash)
+    return ReceiptCheck(shown, False, "mismatch", f"{where}, and nothing replaced it, yet the results of "
+                        f"{receipt.phase} (entry {decided.seq}) were not computed from it", found.seq, found.hash)
+
+
+def _check_head(text: str, by_seq: Mapping[int, Entry]) -> list[str]:
+    seq_text, _, digest = str(text).strip().partition(":")
+    if not seq_text.isdigit() or len(digest) != 64:
+        return [f"published head {str(text)[:80]!r}: write it as SEQ:HASH (e.g. 42:9f3a...)"]
+    e = by_seq.get(int(seq_text))
     if e is None:
-        return [f"ledger entry {seq}: missing, but receipt {text[:40]}... names it"]
-    p = _payload(e) or {}
-    if e.hash != entry_h:
-        return [f"ledger entry {seq} ({e.kind}): does not match the receipt the player holds (entry hash "
-                f"{e.hash[:12]}..., receipt {entry_h[:12]}...)"]
-    if e.kind != "orders-submitted" or p.get("orders_hash") != orders_h:
-        return [f"ledger entry {seq} ({e.kind}): the orders recorded are not those of the receipt"]
+        return [f"ledger entry {seq_text}: missing, but a published head names it"]
+    if e.hash != digest.lower():
+        return [f"ledger entry {e.seq} ({e.kind}): its hash is not the one published ({digest[:12]}...): the record "
+                "was rewritten after it was published"]
     return []
 
 
-def _check_tables(rec: Records, game_id: str, by_seq: dict[int, Entry], replay: _Replay, problems: list[str]) -> None:
-    row = rec.game(game_id) or {}
-    if replay.position is not None and row.get("position") is not None:
-        if canonical(row["position"]) != canonical(replay.position):
-            problems.append(f"ledger entry {max(by_seq) if by_seq else 0}: the game's stored position is not the one "
-                            "the ledger's last published phase leads to")
-    for o in rec.orders(game_id):
-        e = by_seq.get(o["ledger_seq"])
-        p = _payload(e) if e is not None and e.kind == "orders-submitted" else None
-        if p is None or (p["phase"], p["power"], p["orders"], p.get("conditional"), p["orders_hash"]) != (
-                o["phase"], o["power"], list(o["texts"]), o["conditional"], o["orders_hash"]):
-            problems.append(f"ledger entry {o['ledger_seq']} (orders-submitted): the stored orders of {o['power']} for "
-                            f"{o['phase']} differ from the orders this entry records")
-    for ph in rec.phases(game_id):
-        e = by_seq.get(ph["ledger_seq"])
-        p = _payload(e) if e is not None and e.kind in ("phase-adjudicated", "correction") else None
-        if p is None or p["phase"] != ph["phase"] or canonical(p["results"]) != canonical(ph["results"]) \
-                or canonical(p["next"]) != canonical(ph["next"]) \
-                or canonical({k: v["texts"] for k, v in ph["orders"].items()}) != canonical(p["orders"]):
-            problems.append(f"ledger entry {ph['ledger_seq']} ({e.kind if e else 'missing'}): the stored results of "
-                            f"{ph['phase']} differ from those this entry published")
-    for pr in rec.press(game_id):
-        e = by_seq.get(pr["ledger_seq"])
-        p = _payload(e) if e is not None and e.kind == "press" else None
-        if p is None or (p["sender"], p["to"], p["anonymous"], p["text"]) != (pr["sender"], pr["recipients"],
-                                                                              pr["anonymous"], pr["text"]):
-            problems.append(f"ledger entry {pr['ledger_seq']} (press): the stored press release differs from this entry")
+# -- the tables beside the ledger -------------------------------------------------------------------------------------
+
+
+def compare_tables(r: Replay, entries: list[Entry], tables: Tables) -> list[str]:
+    """Every difference between the caches and what the ledger implies, naming the entry and the row."""
+    out: list[str] = []
+    last = entries[-1] if entries else None
+    state = r.state
+    row = tables.game
+    if row is None:
+        out.append(f"ledger entry {last.seq if last else 0}: the games table has no row for {r.game_id}")
+        return out
+    if last is not None and (row.head_seq, row.head_hash) != (last.seq, last.hash):
+        out.append(f"ledger entry {last.seq}: the ledger ends here, but the games table says it ends at entry "
+                   f"{row.head_seq} ({row.head_hash[:12]}...): entries were removed or added")
+    if state is not None:
+        want = canonical(state.to_dict())
+        if row.state != want:
+            out.append(f"ledger entry {state.head_seq}: the game's cached state differs from the ledger's "
+                       f"({_state_difference(row.state, state)})")
+        for name, value in (("status", state.status), ("phase", state.phase), ("title", state.title),
+                            ("variant", state.variant_name), ("deadline", state.deadline_at)):
+            if getattr(row, name) != value:
+                out.append(f"ledger entry {state.head_seq}: the games table's {name} is {getattr(row, name)!r}, "
+                           f"the ledger says {value!r}")
+        joined = {int(e.payload["player"]): e.seq for e in entries if e.kind == "player-joined" and not e.sealed}
+        for seat in state.seats:
+            stored = tables.credentials.get(seat.number)
+            if stored is None:
+                out.append(f"ledger entry {joined.get(seat.number, 0)} (player-joined): the credential of "
+                           f"{seat.name} (player {seat.number}) is missing from the credentials table")
+            elif fingerprint(stored) != seat.key:
+                out.append(f"ledger entry {joined.get(seat.number, 0)} (player-joined): the stored credential of "
+                           f"{seat.name} (player {seat.number}) is not the one the record issued: it was replaced")
+        for number in sorted(set(tables.credentials) - {s.number for s in state.seats}):
+            out.append(f"ledger entry {last.seq if last else 0}: the credentials table holds player {number}, "
+                       "whom the record never signed up")
+    out.extend(_compare_phases(r, tables.phases))
+    out.extend(_compare_press(r, tables.press))
+    return out
+
+
+def _state_difference(stored: str, state: GameState) -> str:
+    import json
+    try:
+        doc = json.loads(stored)
+    except ValueError:
+        return "it is not JSON"
+    want = state.to_dict()
+    fields_ = [f.name for f in fields(GameState) if canonical(doc.get(f.name)) != canonical(want.get(f.name))]
+    return "it differs in " + ", ".join(fields_) if fields_ else "it is written differently"
+
+
+def _compare_phases(r: Replay, stored: Sequence[PhaseRow]) -> list[str]:
+    want: dict[tuple[str, int], PhaseRow] = {}
+    for row in r.rows:
+        if isinstance(row, Superseded):
+            for key, old in list(want.items()):
+                if key[0] == row.phase and old.current:
+                    want[key] = PhaseRow(**{**old.__dict__, "current": False})
+        elif isinstance(row, PhaseRow):
+            want[(row.phase, row.revision)] = row
+    out = []
+    have = {(row.phase, row.revision): row for row in stored}
+    for key, row in want.items():
+        got = have.get(key)
+        if got is None:
+            out.append(f"ledger entry {row.ledger_seq}: the published {key[0]} (revision {key[1]}) is missing from "
+                       "the phases table")
+            continue
+        diff = [f.name for f in fields(PhaseRow) if canonical(_jsonable(getattr(got, f.name))) !=
+                canonical(_jsonable(getattr(row, f.name)))]
+        if diff:
+            out.append(f"ledger entry {row.ledger_seq}: the phases table's row for {key[0]} (revision {key[1]}) "
+                       f"differs from what this entry published ({', '.join(diff)})")
+    for key in sorted(set(have) - set(want)):
+        out.append(f"ledger entry {have[key].ledger_seq}: the phases table holds {key[0]} (revision {key[1]}), which "
+                   "the ledger never published")
+    return out
+
+
+def _compare_press(r: Replay, stored: Sequence[PressRow]) -> list[str]:
+    want = {row.number: row for row in r.rows if isinstance(row, PressRow)}
+    have = {row.number: row for row in stored}
+    out = []
+    for number, row in want.items():
+        got = have.get(number)
+        if got is None:
+            out.append(f"ledger entry {row.ledger_seq} (press): press item {number} is missing from the press table")
+        elif got != row and canonical(_jsonable(got.__dict__)) != canonical(_jsonable(row.__dict__)):
+            diff = [f.name for f in fields(PressRow) if canonical(_jsonable(getattr(got, f.name))) !=
+                    canonical(_jsonable(getattr(row, f.name)))]
+            out.append(f"ledger entry {row.ledger_seq} (press): the press table's item {number} differs from this "
+                       f"entry ({', '.join(diff)})")
+    for number in sorted(set(have) - set(want)):
+        out.append(f"ledger entry {have[number].ledger_seq}: the press table holds item {number}, which the ledger "
+                   "never recorded")
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value

@@ -1,10 +1,26 @@
-"""What the gamesmaster's calls return: plain values every door (console, web, mail) can show."""
+"""What the gamesmaster's calls return: typed values every door (console, web, mail) renders.
+
+Doors never open the store, rebuild a `Position` or re-check an order: a `GameView`
+carries the position, the rule options, the seats and the schedule as real values.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any
+from functools import cached_property
+from typing import Any, Collection, Mapping
+
+from ..ledger import JSONObject, Receipt
+from ..rules import Order, Outcome, Phase, Position, RuleOptions, parse_order
+from ..rules.variant import Variant
+from ..variants import load_rules
+from .settings import Settings
+from .state import Ending, Live, Proposal, Seat
+
+__all__ = ["plain", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
+           "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
+           "OrdersOnRecord", "Submission", "VerifyReport", "Ending", "Proposal", "Seat", "Live"]
 
 
 @dataclass(frozen=True)
@@ -19,16 +35,25 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class Receipt:
-    """Proof of a submission: the ledger entry that records it and the hash of the orders."""
+class Checking:
+    """How a set of orders would be read now: each order answered, the warnings, the conditional part."""
 
-    game: str
-    seq: int
-    entry_hash: str
-    orders_hash: str
+    power: str
+    lines: tuple[str, ...]
+    answers: tuple[Answer, ...]
+    warnings: tuple[str, ...]
+    conditional: str | None
+    clauses: tuple[str, ...]
+    conditional_error: str | None
 
-    def __str__(self) -> str:
-        return f"{self.game}#{self.seq}:{self.entry_hash}:{self.orders_hash}"
+
+@dataclass(frozen=True)
+class LegalOrders:
+    """Every legal order of a power now, by the province of the unit ('adjust': builds and removals)."""
+
+    power: str
+    by_unit: Mapping[str, tuple[Order, ...]]
+    due: int = 0  # in an adjustment phase: builds due (more than 0) or removals due (less than 0)
 
 
 @dataclass(frozen=True)
@@ -50,21 +75,44 @@ class Submission:
     deadline_text: str
     processed: tuple[str, ...] = ()  # phases processed early as a result
 
-    def as_dict(self) -> dict[str, Any]:
-        doc = asdict(self)
-        doc["receipt"] = str(self.receipt)
-        doc["deadline"] = self.deadline.isoformat() if self.deadline else None
-        return doc
-
 
 @dataclass(frozen=True)
 class Created:
     """A new game: its id and each player's credential (shown this once)."""
 
     game: str
-    credentials: dict[str, str]  # player name -> credential
-    powers: dict[str, str] = field(default_factory=dict)  # player name -> power, once drawn
+    credentials: Mapping[str, str]  # player name -> credential
+    powers: Mapping[str, str] = field(default_factory=dict)  # player name -> power, once drawn
     seed: int | None = None
+
+
+@dataclass(frozen=True)
+class OrderResult:
+    """One order's outcome as published: what was written, how it was read, what became of it."""
+
+    power: str
+    text: str
+    order: str | None
+    result: str  # succeeds, fails, invalid
+    reason: str
+    notes: tuple[str, ...] = ()
+    by_rule: bool = False  # a unit the civil-disorder rule removed (no order said so)
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "OrderResult":
+        """Read a result as the ledger records it."""
+        return cls(doc["power"], doc["text"], doc.get("order"), doc["result"], doc["reason"],
+                   tuple(doc.get("notes") or ()), bool(doc.get("by_rule")))
+
+    def to_dict(self) -> JSONObject:
+        """The result in the `gamesmaster adjudicate` output schema."""
+        doc: JSONObject = {"power": self.power, "text": self.text, "order": self.order, "result": self.result,
+                               "reason": self.reason}
+        if self.notes:
+            doc["notes"] = list(self.notes)
+        if self.by_rule:
+            doc["by_rule"] = True
+        return doc
 
 
 @dataclass(frozen=True)
@@ -77,8 +125,8 @@ class Processed:
     next_phase: str | None
     deadline: datetime | None
     civil_disorder: tuple[str, ...] = ()
-    ended: dict[str, Any] | None = None
-    results: tuple[dict[str, Any], ...] = ()
+    ended: Ending | None = None
+    results: tuple[OrderResult, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,6 +141,167 @@ class Correction:
 
 
 @dataclass(frozen=True)
+class LedgerHead:
+    """A point of a game's ledger: its entry number and hash (what a publication is tied to)."""
+
+    seq: int
+    hash: str
+
+    def __str__(self) -> str:
+        return f"{self.seq}:{self.hash}"
+
+
+@dataclass(frozen=True)
+class PowerStatus:
+    """A power at a glance: who plays it, its strength, whether it has ordered (never what)."""
+
+    power: str
+    name: str
+    colour: str
+    player: str | None
+    standby: str | None
+    centres: int
+    units: int
+    to_order: bool
+    ordered: bool
+    standby_ordered: bool
+    ready: bool
+    missed: int
+    commitment: str | None  # the hash of its orders on record (public while the phase is open)
+    submissions: int  # how many sets it has sent this phase
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as it stands: position, rules, seats, schedule and who has ordered."""
+
+    id: str
+    title: str
+    status: str
+    variant: Variant
+    rules: RuleOptions
+    rules_spec: Any  # the rules as the GM gave them
+    settings: Settings
+    phase: Phase | None
+    position: Position | None
+    deadline: datetime | None
+    deadline_text: str
+    seats: tuple[Seat, ...]
+    powers: tuple[PowerStatus, ...]
+    proposals: tuple[Proposal, ...]  # open ones
+    result: Ending | None
+    live: Live | None
+    deadlock_pending: bool
+    published: int
+    head: LedgerHead  # where the last results were published: everything before is public
+    version: str = ""  # the ledger head this view is at: a view with the same version is the same view
+
+    @property
+    def phase_title(self) -> str | None:
+        """The current phase in words."""
+        return self.phase.title if self.phase else None
+
+    def power(self, power: str) -> PowerStatus:
+        """One power's status."""
+        return next(p for p in self.powers if p.power == power)
+
+    def players(self) -> tuple[Seat, ...]:
+        """The seats that are not former players."""
+        return tuple(s for s in self.seats if s.role != "former")
+
+
+@dataclass(frozen=True)
+class OrdersUsed:
+    """The orders a power's results were computed from, and where they came from."""
+
+    texts: tuple[str, ...]
+    source: str  # player, gm, standby, conditional, correction
+    seq: int | None = None  # the ledger entry that recorded them
+    number: int | None = None  # the power's own submission number
+    commitment: str | None = None
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    """A published phase: the orders used, every result, and the position it led to."""
+
+    game: str
+    phase: Phase
+    revision: int
+    number: int
+    current: bool
+    variant: Variant
+    rules_spec: Any
+    position_doc: Mapping[str, Any]
+    next_doc: Mapping[str, Any]
+    orders: Mapping[str, OrdersUsed]
+    results: tuple[OrderResult, ...]  # civil-disorder removals included, after the orders
+    winner: str | None
+    civil_disorder: tuple[str, ...]
+    adjudicated_at: datetime
+    seq: int
+    entry_hash: str
+
+    @cached_property
+    def position(self) -> Position:
+        """Where the phase started."""
+        return Position.from_dict(self.variant, self.position_doc)
+
+    @cached_property
+    def next(self) -> Position:
+        """Where the phase led."""
+        return Position.from_dict(self.variant, self.next_doc)
+
+    @cached_property
+    def rules(self) -> RuleOptions:
+        """The rule options the phase was adjudicated by."""
+        return load_rules(self.rules_spec, default=self.variant.default_rules)
+
+    @property
+    def title(self) -> str:
+        """The phase in words."""
+        return self.phase.title
+
+    def outcomes(self, powers: Collection[str] | None = None) -> list[Outcome]:
+        """The results as the engine's outcomes (each canonical order read back as an order), for the map."""
+        position, rules = self.position, self.rules
+        return [Outcome(r.power, r.text, parse_order(r.order, position, r.power, rules).order if r.order else None,
+                        r.result, r.reason, r.notes)
+                for r in self.results if powers is None or r.power in powers]
+
+
+@dataclass(frozen=True)
+class PressItem:
+    """A press release, a letter or a GM notice, as the reader may see it."""
+
+    number: int
+    phase: str | None
+    sent_at: datetime
+    sender: str  # a power, GM, or 'anonymous' when hidden from this reader
+    to: tuple[str, ...] | None  # None: everyone
+    anonymous: bool
+    text: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class OrdersOnRecord:
+    """A power's set of orders on record for the current phase (shown to that power and the GM)."""
+
+    phase: str
+    power: str
+    author: str
+    orders: tuple[str, ...]
+    conditional: str | None
+    channel: str
+    entered_by: str
+    submitted_at: datetime
+    receipt: Receipt
+    condition: str | None = None
+    filed_phase: str | None = None
+
+
+@dataclass(frozen=True)
 class VerifyReport:
     """What `verify` found: every problem, with the ledger entry it breaks."""
 
@@ -101,7 +310,74 @@ class VerifyReport:
     phases_replayed: int
     receipts_checked: int
     problems: tuple[str, ...]
+    head: LedgerHead | None = None
+    reworded: int = 0  # phases this version of the engine explains in other words (the results the same)
 
     @property
     def ok(self) -> bool:
+        """True when the record holds."""
         return not self.problems
+
+
+@dataclass(frozen=True)
+class ReceiptCheck:
+    """What the record says of one receipt: found as committed, and whether its orders were used."""
+
+    receipt: str
+    ok: bool
+    status: str  # used, replaced, withdrawn, pending, mismatch, missing, not-yet-public, unreadable
+    message: str
+    seq: int | None = None
+    entry_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class RecordEntry:
+    """One entry of a game's public record: sealed entries show only their digest."""
+
+    seq: int
+    at: datetime
+    kind: str
+    summary: str
+    payload: Mapping[str, Any] | None  # None when sealed
+    payload_sha256: str
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True)
+class PhaseRecord:
+    """A published phase's whole record: every submission as written, with times and hashes."""
+
+    game: str
+    phase: Phase
+    entries: tuple[RecordEntry, ...]
+    result_seq: int
+    head: LedgerHead
+
+
+def plain(value: Any) -> Any:
+    """A view as JSON (for the console's --json and the API): values as their written forms."""
+    if isinstance(value, Position):
+        return value.to_dict()
+    if isinstance(value, RuleOptions):
+        return value.as_dict()
+    if isinstance(value, Settings):
+        return value.to_dict()
+    if isinstance(value, Variant):
+        return value.name
+    if isinstance(value, Phase):
+        return str(value)
+    if isinstance(value, (Receipt, LedgerHead)):
+        return str(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if hasattr(value, "__dataclass_fields__"):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if hasattr(value, "as_dict"):
+        return value.as_dict()
+    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)

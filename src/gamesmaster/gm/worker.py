@@ -2,8 +2,7 @@
 
 Run one or several, against one database:
 
-    python -m gamesmaster.gm.worker --db postgresql://gm@dbhost/games
-    gamesmaster worker --interval 30
+    gamesmaster worker --db postgresql://gm@dbhost/games --interval 30
 
 Each claim is one transaction (on PostgreSQL SELECT ... FOR UPDATE SKIP LOCKED), which
 also writes the results, so no phase is adjudicated twice and a worker killed midway
@@ -12,13 +11,12 @@ leaves the phase as it was for the next claim.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from typing import Callable, Sequence, TextIO
+from datetime import datetime, timedelta
+from typing import Callable, TextIO
 
-from ..store import Store, StoreError
-from .cliopts import add_database_option
+from ..store import StoreError
 from .errors import GMError
 from .service import Gamesmaster
 from .views import Processed
@@ -28,9 +26,29 @@ def describe(p: Processed) -> str:
     if p.action == "grace":
         return f"{p.game}: {p.phase} grace period, deadline now {p.deadline.isoformat() if p.deadline else '-'}"
     if p.ended:
-        return f"{p.game}: {p.phase} adjudicated; the game is over ({p.ended['kind']}: {', '.join(p.ended['winners'])})"
+        return f"{p.game}: {p.phase} adjudicated; the game is over ({p.ended.kind}: {', '.join(p.ended.winners)})"
     cd = f"; civil disorder: {', '.join(p.civil_disorder)}" if p.civil_disorder else ""
     return f"{p.game}: {p.phase} adjudicated, next {p.next_phase}{cd}"
+
+
+PURGE_EVERY = timedelta(hours=1)
+
+
+class Pass:
+    """One pass of a deadline worker: every due game processed, and once an hour the expired
+    sign-in sessions forgotten (so that the sessions table holds only live ones)."""
+
+    def __init__(self, gm: Gamesmaster) -> None:
+        self.gm = gm
+        self.purged_at: datetime | None = None
+
+    def __call__(self) -> list[Processed]:
+        done = self.gm.process_due()
+        now = self.gm.now()
+        if self.purged_at is None or now - self.purged_at >= PURGE_EVERY:
+            self.gm.purge_sessions()
+            self.purged_at = now
+        return done
 
 
 def run(gm: Gamesmaster, *, interval: float = 30.0, once: bool = False, out: TextIO = sys.stdout,
@@ -38,9 +56,10 @@ def run(gm: Gamesmaster, *, interval: float = 30.0, once: bool = False, out: Tex
     """Process due games every `interval` seconds (once: a single pass). Returns phases processed."""
     total = 0
     n = 0
+    one_pass = Pass(gm)
     while True:
         try:
-            done = gm.process_due()
+            done = one_pass()
         except (StoreError, GMError) as exc:
             print(f"worker: {exc}", file=sys.stderr, flush=True)
             done = []
@@ -51,28 +70,3 @@ def run(gm: Gamesmaster, *, interval: float = 30.0, once: bool = False, out: Tex
         if once or (rounds is not None and n >= rounds):
             return total
         sleep(interval)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gamesmaster.gm.worker",
-                                     description="Adjudicate every game whose deadline has passed.")
-    add_database_option(parser)
-    parser.add_argument("--interval", type=float, default=30.0, help="seconds between passes (default 30)")
-    parser.add_argument("--once", action="store_true", help="one pass, then exit")
-    args = parser.parse_args(argv)
-    try:
-        store = Store(args.db)
-    except StoreError as exc:
-        print(f"worker: {exc}", file=sys.stderr)
-        return 2
-    try:
-        run(Gamesmaster(store), interval=args.interval, once=args.once)
-    except KeyboardInterrupt:
-        return 130
-    finally:
-        store.dispose()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

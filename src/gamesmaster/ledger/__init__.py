@@ -4,21 +4,37 @@ Pure functions only (no storage): the store keeps the entries, the gamesmaster w
 them, and `check_chain` walks a list of them and names every entry that does not hold.
 
 An entry's hash is SHA-256 over, one per line: the previous entry's hash, the entry's
-sequence number, its kind, its time (ISO 8601 UTC, as stored) and its payload as
-canonical JSON (sorted keys, no spaces, UTF-8). The first entry's previous hash is 64
-zeros. A player's receipt names an entry (by sequence number and hash) and the hash of
-the orders it records, so the player can later show what was sent and when.
+sequence number, its kind, its time (ISO 8601 UTC, as stored) and the SHA-256 of its
+payload as canonical JSON (sorted keys, no spaces, UTF-8). Hashing the payload's digest
+rather than the payload lets a public copy of the ledger seal an entry that must stay
+private (a letter between two powers) and still be checked link by link: the sealed
+entry shows its payload's digest instead of the payload. The first entry's previous
+hash is 64 zeros.
+
+A submission of orders is committed to by `commitment`: the hash of the phase, the
+power, the power's own submission number, the orders and a random salt. While a phase
+is open everyone may see each power's commitment, and the power holds a receipt
+(`Receipt`: game, phase, power, number, commitment) that names nothing of anyone
+else's activity; once the phase is published the submission's payload, salt included,
+is public, so anyone can recompute the commitment and find it in the chain.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
 GENESIS = "0" * 64
+
+# A JSON value, as the ledger's payloads and the documents made from them hold them.
+JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
+JSONObject = dict[str, JSONValue]
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 def canonical(payload: Any) -> str:
@@ -43,56 +59,107 @@ def parse_stamp(text: str) -> datetime:
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
 
 
-def entry_hash(prev_hash: str, seq: int, kind: str, at: str, payload_text: str) -> str:
-    """The hash of an entry, from its fields as stored."""
-    return sha256("\n".join((prev_hash, str(seq), kind, at, payload_text)))
+def entry_hash(prev_hash: str, seq: int, kind: str, at: str, payload_digest: str) -> str:
+    """The hash of an entry, from its fields as stored and its payload's digest."""
+    return sha256("\n".join((prev_hash, str(seq), kind, at, payload_digest)))
 
 
-def orders_hash(phase: str, power: str, orders: Sequence[str], conditional: str | None = None) -> str:
-    """The hash of one power's set of orders for a phase (what a receipt proves)."""
-    doc: dict[str, Any] = {"phase": phase, "power": power, "orders": list(orders)}
-    if conditional:
-        doc["conditional"] = conditional
-    return sha256(canonical(doc))
+def new_salt() -> str:
+    """A fresh random salt (32 hex digits) that keeps a committed text from being guessed."""
+    return secrets.token_hex(16)
+
+
+def commitment(phase: str, power: str, number: int, orders: Sequence[str], conditional: str | None, salt: str) -> str:
+    """The hash a power commits to with its submission number `number` of a phase."""
+    return sha256(canonical({"phase": phase, "power": power, "number": number, "orders": list(orders),
+                             "conditional": conditional, "salt": salt}))
+
+
+def fingerprint(stored_hash: str) -> str:
+    """What the ledger records of a credential: the hash of its stored (salted, slow) hash."""
+    return sha256("credential\n" + stored_hash)
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One ledger entry as stored."""
+    """One ledger entry as stored; `payload_text` is None in a public copy that seals it."""
 
     seq: int
     at: str
     kind: str
-    payload_text: str
+    payload_text: str | None
     prev_hash: str
     hash: str
+    sealed_digest: str | None = None  # a sealed entry's payload digest (payload_text is then None)
+
+    @property
+    def sealed(self) -> bool:
+        """True when this copy of the entry holds only its payload's digest."""
+        return self.payload_text is None
+
+    @property
+    def payload_digest(self) -> str:
+        """The SHA-256 of the canonical payload (what the entry's hash covers)."""
+        return self.sealed_digest if self.payload_text is None else sha256(self.payload_text)  # type: ignore[return-value]
 
     @property
     def payload(self) -> Any:
-        """The payload as a JSON value."""
-        return json.loads(self.payload_text)
+        """The payload as a JSON value (None for a sealed entry)."""
+        return None if self.payload_text is None else json.loads(self.payload_text)
 
     @classmethod
     def make(cls, prev: "Entry | None", kind: str, payload: Any, when: datetime) -> "Entry":
         """The entry that follows prev (None: the first) with this kind, payload and time."""
-        seq = prev.seq + 1 if prev else 1
-        prev_hash = prev.hash if prev else GENESIS
+        return cls.following(prev.seq if prev else 0, prev.hash if prev else GENESIS, kind, payload, when)
+
+    @classmethod
+    def following(cls, head_seq: int, head_hash: str, kind: str, payload: Any, when: datetime) -> "Entry":
+        """The entry after the one numbered head_seq with hash head_hash (0 and GENESIS: the first)."""
+        seq = head_seq + 1
+        prev_hash = head_hash if head_seq else GENESIS
         at = stamp(when)
         text = canonical(payload)
-        return cls(seq, at, kind, text, prev_hash, entry_hash(prev_hash, seq, kind, at, text))
+        return cls(seq, at, kind, text, prev_hash, entry_hash(prev_hash, seq, kind, at, sha256(text)))
 
-    def as_dict(self) -> dict[str, Any]:
-        """The entry for an archive: every stored field."""
-        return {"seq": self.seq, "at": self.at, "kind": self.kind, "payload": self.payload_text,
-                "prev_hash": self.prev_hash, "hash": self.hash}
+    def seal(self) -> "Entry":
+        """This entry with its payload replaced by its digest (for a public copy)."""
+        return Entry(self.seq, self.at, self.kind, None, self.prev_hash, self.hash, self.payload_digest)
+
+    def as_dict(self) -> JSONObject:
+        """The entry for an archive: every stored field (a sealed one: the digest for the payload)."""
+        doc: JSONObject = {"seq": self.seq, "at": self.at, "kind": self.kind, "prev_hash": self.prev_hash,
+                                     "hash": self.hash}
+        if self.payload_text is None:
+            doc["payload_sha256"] = self.payload_digest
+        else:
+            doc["payload"] = self.payload_text
+        return doc
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any]) -> "Entry":
-        """An entry from an archive (as_dict's form)."""
-        payload = doc["payload"]
-        if not isinstance(payload, str):
-            payload = canonical(payload)
-        return cls(int(doc["seq"]), str(doc["at"]), str(doc["kind"]), payload, str(doc["prev_hash"]), str(doc["hash"]))
+        """An entry from an archive (as_dict's form); ValueError names what is missing or wrong."""
+        try:
+            seq = doc["seq"]
+            if not isinstance(seq, int) or isinstance(seq, bool):
+                raise ValueError(f"seq {seq!r} is not a whole number")
+            fields = {k: doc[k] for k in ("at", "kind", "prev_hash", "hash")}
+        except KeyError as exc:
+            raise ValueError(f"an entry lacks its {exc.args[0]!r}") from None
+        for key, value in fields.items():
+            if not isinstance(value, str):
+                raise ValueError(f"entry {seq}: {key} is not text")
+        if "payload" in doc:
+            payload = doc["payload"]
+            if not isinstance(payload, str):  # written out as JSON: its canonical text (the hash says if it holds)
+                try:
+                    payload = canonical(payload)
+                except (TypeError, ValueError):
+                    raise ValueError(f"entry {seq}: its payload is not JSON") from None
+            return cls(seq, fields["at"], fields["kind"], payload, fields["prev_hash"], fields["hash"])
+        digest = doc.get("payload_sha256")
+        if not isinstance(digest, str) or not _HEX64.match(digest):
+            raise ValueError(f"entry {seq}: neither a payload nor a payload digest")
+        return cls(seq, fields["at"], fields["kind"], None, fields["prev_hash"], fields["hash"], digest)
 
 
 @dataclass(frozen=True)
@@ -122,14 +189,9 @@ def check_chain(entries: Iterable[Entry]) -> list[Problem]:
         if entry.prev_hash != want_prev:
             problems.append(Problem(entry.seq, "does not link to the entry before it (its previous-hash is "
                                     f"{entry.prev_hash[:12]}..., the entry before hashes to {want_prev[:12]}...)"))
-        try:
-            json.loads(entry.payload_text)
-            canonical_ok = canonical(json.loads(entry.payload_text)) == entry.payload_text
-        except ValueError:
-            canonical_ok = False
-        if not canonical_ok:
+        if entry.payload_text is not None and not _is_canonical(entry.payload_text):
             problems.append(Problem(entry.seq, "its payload is not canonical JSON: it was edited"))
-        recomputed = entry_hash(entry.prev_hash, entry.seq, entry.kind, entry.at, entry.payload_text)
+        recomputed = entry_hash(entry.prev_hash, entry.seq, entry.kind, entry.at, entry.payload_digest)
         if recomputed != entry.hash:
             problems.append(Problem(entry.seq, f"its contents do not match its hash ({entry.kind}): the entry was altered"))
         prev = entry
@@ -137,16 +199,39 @@ def check_chain(entries: Iterable[Entry]) -> list[Problem]:
     return problems
 
 
-def receipt_text(game: str, seq: int, entry_hash_: str, orders_hash_: str) -> str:
-    """A receipt in one line: 'GAME#SEQ:ENTRYHASH:ORDERSHASH'."""
-    return f"{game}#{seq}:{entry_hash_}:{orders_hash_}"
-
-
-def parse_receipt(text: str) -> tuple[str, int, str, str]:
-    """Read a receipt line back: (game, seq, entry hash, orders hash)."""
+def _is_canonical(text: str) -> bool:
     try:
-        head, entry_h, orders_h = text.strip().rsplit(":", 2)
-        game, seq = head.rsplit("#", 1)
-        return game, int(seq), entry_h.lower(), orders_h.lower()
+        return canonical(json.loads(text)) == text
     except ValueError:
-        raise ValueError(f"not a receipt: {text!r} (expected GAME#SEQ:ENTRYHASH:ORDERSHASH)") from None
+        return False
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """Proof of one submission, naming only the submitting power's own activity.
+
+    Written 'GAME/PHASE/POWER/NUMBER:COMMITMENT' (e.g. 'club/S1901M/FRANCE/2:9f3a...'):
+    the power's NUMBERth set of orders for PHASE, committed to by COMMITMENT.
+    """
+
+    game: str
+    phase: str
+    power: str
+    number: int
+    commitment: str
+
+    def __str__(self) -> str:
+        return f"{self.game}/{self.phase}/{self.power}/{self.number}:{self.commitment}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Receipt":
+        """Read a receipt back; ValueError says what a receipt looks like."""
+        m = _RECEIPT.match(str(text).strip()) if len(str(text)) < 400 else None
+        if not m:
+            raise ValueError(f"not a receipt: {str(text)[:80]!r} (a receipt reads GAME/PHASE/POWER/NUMBER:COMMITMENT, "
+                             "e.g. club/S1901M/FRANCE/2:9f3a...)")
+        return cls(m.group(1), m.group(2).upper(), m.group(3).upper(), int(m.group(4)), m.group(5).lower())
+
+
+_RECEIPT = re.compile(r"^([a-z0-9][a-z0-9_-]{0,63})/([SFWsfw]\d{1,5}[MRAmra])/([A-Za-z][A-Za-z_-]{0,31})/(\d{1,6})"
+                      r":([0-9a-fA-F]{64})$")

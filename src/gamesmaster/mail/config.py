@@ -41,7 +41,7 @@ class MailConfig:
     listen_host: str = "127.0.0.1"
     listen_port: int = 2525
     accept_any: bool = False  # take mail for any recipient (not only the GM's address)
-    max_bytes: int = 32 * 1024 * 1024
+    max_bytes: int = 4 * 1024 * 1024  # a player's mail is text: 4 MB leaves room for a map or two quoted back
     relay_host: str = "127.0.0.1"
     relay_port: int = 25
     relay_tls: str = "none"  # none, starttls, ssl

@@ -10,22 +10,23 @@ robots' mail are recorded but not answered (answering them would start a mail lo
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
-from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused
+from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, Seat
+from ..gm.ratelimit import RateLimiter
+from ..gm.state import Proposal
 from ..rules.position import power_id
-from ..store import Records
-from ..variants import load_variant
-from . import texts
+from . import headers, texts
 from .config import MailConfig
 from .language import HELP, Statement, is_credential, mask, read_commands
 from .mime import Incoming, read_message
-from .outbox import compose, queue
-from .tables import MailRecords
+from .outbox import Attachment, compose, queue
+from ..store.mailbox import MailRecords
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class _Section:
     game: str | None = None
     power: str | None = None
     credential: str | None = None
-    who: dict[str, Any] | None = None  # identify()'s answer once checked
+    who: Seat | None = None  # whose the credential is, once checked
     failed: str | None = None  # why the sign-on failed
     skipped: int = 0  # lines not carried out because the sign-on failed
     orders: list[str] | None = None
@@ -61,15 +62,17 @@ class _Section:
 class _Session:
     """Carries out one mail's statements and writes the answer."""
 
-    def __init__(self, gm: Gamesmaster, reply_to: str, default_game: str | None) -> None:
+    def __init__(self, gm: Gamesmaster, reply_to: str, default_game: str | None, limits: "MailLimits") -> None:
         self.gm = gm
+        self.limits = limits
         self.reply_to = reply_to
         self.default_game = default_game
         self.blocks: list[str] = []
-        self.contacts: list[tuple[str, str]] = []  # (game, player name) signed on from this address
+        self.contacts: list[tuple[str, int]] = []  # (game, player number) signed on from this address
         self.section = _Section(game=default_game)
         self.did_something = False
         self._variants: dict[str, Any] = {}
+        self.attachments: list[Attachment] = []  # files the answer carries (the public record)
 
     # -- output ------------------------------------------------------------------------------
 
@@ -84,7 +87,7 @@ class _Session:
     # -- sign-on ----------------------------------------------------------------------------
 
     def _game_ids(self) -> set[str]:
-        return {g["id"] for g in self.gm.games()}
+        return set(self.gm.game_ids())
 
     def signon(self, st: Statement) -> None:
         self.flush()
@@ -109,15 +112,16 @@ class _Session:
                 section.game = token.lower()
         self.section = section
         if self.authenticate(st.echo):
-            who = section.who or {}
-            game = self.gm.status(section.game or "")
+            who = section.who
+            assert who is not None
+            game = self.gm.game(section.game or "")
             power = section.power or "-"
-            as_what = (f"playing {texts.cap(power)}" if who.get("role") == "player" and power != "-"
-                       else f"the stand-by for {texts.cap(power)}" if who.get("role") == "standby" and power != "-"
-                       else f"a {who.get('role')} without a power")
-            when = (f"{game['phase_title']}; orders due {game['deadline_text']}" if game["status"] == "active"
-                    else f"the game is {game['status']}")
-            self.say([st.echo], f"Signed on to {game['id']} ({game['title']}) as {who.get('name')}, {as_what}. {when}.")
+            as_what = (f"playing {texts.cap(power)}" if who.role == "player" and power != "-"
+                       else f"the stand-by for {texts.cap(power)}" if who.role == "standby" and power != "-"
+                       else f"a {who.role} without a power")
+            when = (f"{game.phase_title}; orders due {game.deadline_text}" if game.status == "active"
+                    else f"the game is {game.status}")
+            self.say([st.echo], f"Signed on to {game.id} ({game.title}) as {who.name}, {as_what}. {when}.")
 
     def authenticate(self, echo: str | None = None) -> bool:
         """Check the section's credential (once); False, with the reason said, if it does not hold."""
@@ -131,32 +135,43 @@ class _Session:
         elif not s.credential:
             s.failed = "no credential: write SIGNON GAME POWER CREDENTIAL"
         if s.failed is None:
+            target = f"{s.game}:{(s.credential or '').split('.', 1)[0]}"
+            wait = 0 if self.gm.credential_known(s.game or "", s.credential or "") else \
+                self.limits.signons.wait(self.reply_to, target)
+            if wait:
+                s.failed = (f"too many sign-ons with a wrong credential from {self.reply_to}: the next credential is "
+                            f"checked in {max(1, wait // 60)} minute{'s' if wait >= 120 else ''}")
+        if s.failed is None:
             try:
                 s.who = self.gm.identify(s.game or "", s.credential or "")
             except (NotFound, Forbidden, GMError) as exc:
                 s.failed = str(exc)
+                if isinstance(exc, Forbidden):
+                    self.limits.signons.failed(self.reply_to, target)
         if s.failed is not None:
             self.say([echo] if echo else [], f"Refused: not signed on: {s.failed}. Nothing that follows it is carried "
                      "out until a SIGNON with a valid credential.")
             return False
-        who = s.who or {}
+        who = s.who
+        assert who is not None
+        mine = who.acts_for()
         if s.power is None:
-            s.power = who.get("power") if who.get("role") == "player" else who.get("standby_for")
+            s.power = mine[0] if mine else None
         else:
             try:
                 s.power = power_id(self._variant(s.game or ""), s.power)
             except Exception:  # noqa: BLE001 - unknown power: say which there are
                 s.who, s.failed = None, f"there is no power {s.power!r} in {s.game}"
             else:
-                if s.power not in (who.get("power"), who.get("standby_for")):
+                if s.power not in mine:
                     s.who = None
-                    s.failed = f"this credential is {who.get('name')}'s, who does not play {texts.cap(s.power)} in {s.game}"
+                    s.failed = f"this credential is {who.name}'s, who does not play {texts.cap(s.power)} in {s.game}"
             if s.failed is not None:
                 self.say([echo] if echo else [], f"Refused: not signed on: {s.failed}. Nothing that follows it is "
                          "carried out until a SIGNON with a valid credential.")
                 return False
-        if s.game and who.get("name"):
-            self.contacts.append((s.game, who["name"]))
+        if s.game:
+            self.contacts.append((s.game, who.number))
         return True
 
     def _need(self, st: Statement) -> bool:
@@ -178,7 +193,7 @@ class _Session:
     def _power(self, st: Statement) -> str | None:
         s = self.section
         if s.power is None:
-            self.say([st.echo], f"Not carried out: {(s.who or {}).get('name')} plays no power in {s.game}; "
+            self.say([st.echo], f"Not carried out: {s.who.name if s.who else 'this player'} plays no power in {s.game}; "
                      "name one with POWER.")
             return None
         return s.power
@@ -217,7 +232,7 @@ class _Session:
 
     def _variant(self, game: str) -> Any:
         if game not in self._variants:
-            self._variants[game] = load_variant(self.gm.status(game)["variant"])
+            self._variants[game] = self.gm.game(game).variant
         return self._variants[game]
 
     def switch_power(self, st: Statement, power: str) -> None:
@@ -257,7 +272,7 @@ class _Session:
         earlier = len(s.submitted)
         s.orders, s.order_echo, s.slot = None, [], None
         if s.power is None:
-            self.say(echo, f"Not carried out: {(s.who or {}).get('name')} plays no power in {s.game}; name one with POWER.",
+            self.say(echo, f"Not carried out: {s.who.name} plays no power in {s.game}; name one with POWER.",
                      slot)
             return
         try:
@@ -316,6 +331,12 @@ class _Session:
             self.order_line(st)
         elif kind == "orders":
             self.orders_marker(st)
+        elif kind == "receipt":
+            self.flush()
+            self.receipt(st)
+        elif kind == "record":
+            self.flush()
+            self.record(st)
         elif kind == "help":
             self.say([st.echo], HELP)
         elif kind == "signoff":
@@ -333,7 +354,7 @@ class _Session:
             if not game:
                 self.say([st.echo], "Not carried out: which game? Sign on first, or write PROPOSALS after SIGNON.")
                 return
-            rows = [p for p in self.gm.proposals(game) if p["status"] == "open"]
+            rows = [p for p in self.gm.proposals(game) if p.status == "open"]
             self.say([st.echo], "\n".join(_proposal(p) for p in rows) or f"No open proposals in {game}.")
         else:
             if not self._need(st):
@@ -348,7 +369,7 @@ class _Session:
             return
         s = self.section
         rows = self.gm.orders_on_record(s.game or "", power, credential=s.credential)
-        self.say([st.echo], texts.on_record(rows, power, self.gm.status(s.game or "")["phase_title"] or "-"))
+        self.say([st.echo], texts.on_record(rows, power, self.gm.game(s.game or "").phase_title or "-"))
 
     def do_withdraw(self, st: Statement) -> None:
         power = self._power(st)
@@ -396,7 +417,7 @@ class _Session:
         pid = self.gm.propose(s.game or "", kind="draw", powers=st.args.get("powers"), power=s.power,
                               credential=s.credential)
         self.did_something = True
-        row = next((p for p in self.gm.proposals(s.game or "") if p["id"] == pid), None)
+        row = next((p for p in self.gm.proposals(s.game or "") if p.id == pid), None)
         self.say([st.echo], f"Proposal {pid} is made: " + (_proposal(row) if row else "a draw") +
                  ". Every survivor votes with VOTE " + str(pid) + " YES or NO.")
 
@@ -412,13 +433,13 @@ class _Session:
         s = self.section
         pid = st.args.get("proposal")
         if pid is None:
-            open_ = [p for p in self.gm.proposals(s.game or "") if p["status"] == "open"]
+            open_ = [p for p in self.gm.proposals(s.game or "") if p.status == "open"]
             if len(open_) != 1:
                 self.say([st.echo], "Not carried out: " + ("there is no open proposal" if not open_ else
-                         f"{len(open_)} proposals are open ({', '.join(str(p['id']) for p in open_)}): "
+                         f"{len(open_)} proposals are open ({', '.join(str(p.id) for p in open_)}): "
                          "write VOTE N YES or VOTE N NO"))
                 return
-            pid = open_[0]["id"]
+            pid = open_[0].id
         status = self.gm.vote(s.game or "", pid, st.args["yes"], power=s.power, credential=s.credential)
         self.did_something = True
         self.say([st.echo], f"{texts.cap(s.power or '')} votes {'yes' if st.args['yes'] else 'no'} on proposal {pid}: "
@@ -447,7 +468,7 @@ class _Session:
             self.say([st.echo], "Which game? Write STATUS GAME.\n" + _games(self.gm))
             return
         try:
-            stt = self.gm.status(game)
+            stt = self.gm.game(game)
         except NotFound as exc:
             self.say([st.echo], f"{exc}")
             return
@@ -470,15 +491,48 @@ class _Session:
         if not game:
             self.say([st.echo], "Which game? Write HISTORY GAME.")
             return
-        stt = self.gm.status(game)
+        stt = self.gm.game(game)
         phases = self.gm.results(game)
         if s.who is not None and s.game == game and s.power:
             press = self.gm.press(game, s.power, credential=s.credential)
         else:
-            press = [{**p, "sender": "anonymous" if p["anonymous"] else p["sender"]}
-                     for p in self.gm.press(game) if p["to"] is None]
-        tz = stt["settings"]["schedule"]["tz"]
-        self.say([st.echo], texts.history(game, stt["title"], phases, press, tz, only))
+            press = self.gm.public_press(game)
+        self.say([st.echo], texts.history(game, stt.title, phases, press, stt.settings.schedule.tz, only))
+
+    def receipt(self, st: Statement) -> None:
+        """RECEIPT GAME/PHASE/POWER/N:COMMITMENT: what the record says of a receipt."""
+        s = self.section
+        text = st.args.get("receipt") or ""
+        game = text.split("/", 1)[0].lower() if "/" in text else (s.game or self.default_game or "")
+        if not game:
+            self.say([st.echo], "Which receipt? Write RECEIPT and the receipt as it was given, e.g. "
+                     "RECEIPT club/S1901M/FRANCE/2:9f3a...")
+            return
+        credential = s.credential if s.who is not None and s.game == game else None
+        check = self.gm.check_receipt(game, text, credential=credential)
+        self.say([st.echo], texts.receipt_check(check))
+
+    def record(self, st: Statement) -> None:
+        """RECORD [GAME] [PHASE]: a published phase's whole record, with the public record attached."""
+        s = self.section
+        args = list(st.args.get("args") or [])
+        only = args.pop().upper() if args and _is_phase(args[-1]) else None
+        game = (args[0] if args else (s.game or self.default_game or "")).lower()
+        if not game:
+            self.say([st.echo], "Which game? Write RECORD GAME PHASE (e.g. RECORD club S1901M).")
+            return
+        view = self.gm.game(game)
+        if only is None:
+            published = self.gm.results(game)
+            if not published:
+                self.say([st.echo], f"Nothing of {game} has been published yet: its record is public phase by phase, "
+                         "once each phase's results are out.")
+                return
+            only = str(published[-1].phase)
+        text = texts.phase_record(self.gm.phase_record(game, only), view.settings.schedule.tz)
+        self.say([st.echo], text)
+        doc = json.dumps(self.gm.archive(game), ensure_ascii=False, indent=1).encode("utf-8")
+        self.attachments.append(Attachment(f"{game}-record.json", doc, "application", "json"))
 
 
 def _is_phase(text: str) -> bool:
@@ -489,25 +543,57 @@ def _debullet(text: str) -> str:
     return re.sub(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+", "", text)
 
 
-def _proposal(p: dict[str, Any]) -> str:
-    what = ("a draw between " + ", ".join(texts.cap(x) for x in p["powers"]) if p["kind"] == "draw"
-            else "conceding the game to " + texts.cap(p["powers"][0]))
-    votes = ", ".join(f"{texts.cap(k)} {'yes' if v else 'no'}" for k, v in p["votes"].items()) or "no votes yet"
-    return f"proposal {p['id']}: {what} (by {texts.cap(p['proposer'])}; {votes})"
+def _proposal(p: Proposal) -> str:
+    what = ("a draw between " + ", ".join(texts.cap(x) for x in p.powers) if p.kind == "draw"
+            else "conceding the game to " + texts.cap(p.powers[0]))
+    votes = ", ".join(f"{texts.cap(k)} {'yes' if v else 'no'}" for k, v in p.votes.items()) or "no votes yet"
+    return f"proposal {p.id}: {what} (by {texts.cap(p.proposer)}; {votes})"
 
 
 def _games(gm: Gamesmaster) -> str:
-    rows = gm.games()
-    return "Games: " + (", ".join(f"{g['id']} ({g['status']})" for g in rows) if rows else "none yet")
+    ids = gm.game_ids()
+    return "Games: " + (", ".join(ids) if ids else "none yet")
+
+
+class _Tries:
+    """Failed sign-ons per sender address and per credential named (a failing sender waits)."""
+
+    def __init__(self, clock: Callable[[], float] | None) -> None:
+        self.by_sender = RateLimiter(10, 1 / 60, clock)
+        self.by_target = RateLimiter(10, 1 / 60, clock)
+
+    def wait(self, sender: str, target: str) -> int:
+        """0 if a credential from this sender may be checked now, else the seconds to wait."""
+        if not self.by_sender.allowed(sender):
+            return self.by_sender.retry_after(sender)
+        if not self.by_target.allowed(target) and self.by_sender.failing(sender):
+            return self.by_target.retry_after(target)
+        return 0
+
+    def failed(self, sender: str, target: str) -> None:
+        self.by_sender.failed(sender)
+        self.by_target.failed(target)
+
+
+class MailLimits:
+    """What the mail door takes from one sender: failed sign-ons (10 at once, then one a minute), and
+    answers (30 at once, then one every two minutes; beyond that a mail is recorded, not answered,
+    so that nobody can make the gamesmaster mail a third party without end)."""
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
+        self.signons = _Tries(clock)
+        self.answers = RateLimiter(30, 1 / 120, clock)
 
 
 class Intake:
     """Receives mail (from any door), obeys it through the gm API and queues the answer."""
 
-    def __init__(self, gm: Gamesmaster, config: MailConfig, wake: Callable[[], None] | None = None) -> None:
+    def __init__(self, gm: Gamesmaster, config: MailConfig, wake: Callable[[], None] | None = None,
+                 limits: MailLimits | None = None) -> None:
         self.gm = gm
         self.config = config
         self.wake = wake or (lambda: None)
+        self.limits = limits or MailLimits()
 
     def now(self) -> datetime:
         return self.gm.now()
@@ -524,6 +610,7 @@ class Intake:
         mail = read_message(raw, envelope_from, recipients)
         if not mail.recipients:
             mail.recipients = _header_recipients(raw)
+        mail.subject = mask(mail.subject)  # a credential written in the subject is never stored nor echoed
         game = self.game_of(mail.recipients)
         now = self.now()
         with self.gm.store.connect() as conn:
@@ -538,6 +625,8 @@ class Intake:
                     inbox_id = self._record(mr, mail, source, source_key, game, now)
             else:
                 inbox_id = self._record(mr, mail, source, source_key, game, now)
+        if not mail.no_reply and mail.reply_to and not self.limits.answers.allowed(mail.reply_to.lower()):
+            mail.no_reply = f"too many mails from {mail.reply_to} just now"
         if mail.no_reply or not mail.reply_to:
             why = mail.no_reply or "it gives no address to answer"
             log.warning("mail %s from %s not answered: %s", inbox_id, mail.from_address or envelope_from, why)
@@ -545,7 +634,8 @@ class Intake:
                 MailRecords(conn).update_inbox(inbox_id, status="ignored", error=f"not answered: {why}")
             return Received(inbox_id, "ignored")
         try:
-            session = _Session(self.gm, mail.reply_to, game)
+            self.limits.answers.failed(mail.reply_to.lower())  # every answer takes one
+            session = _Session(self.gm, mail.reply_to, game, self.limits)
             statements = read_commands(mail.text)
             session.run(statements)
             body = self._answer(mail, session, statements)
@@ -560,7 +650,7 @@ class Intake:
         if not subject.lower().startswith("re:"):
             subject = "Re: " + subject
         msg = compose(self.config, [mail.reply_to], subject, body, now=self.now(), in_reply_to=mail.message_id,
-                      auto="auto-replied", game=game)
+                      auto="auto-replied", game=game, attachments=tuple(session.attachments) if session else ())
         with self.gm.store.connect() as conn:
             reply_id = queue(conn, self.config, msg, kind="reply", now=now, game=game)
             if session is not None:
@@ -573,12 +663,13 @@ class Intake:
                 now: datetime) -> int:
         return mr.add_inbox(received_at=now, source=source, source_key=source_key,
                             message_id=(mail.message_id or "")[:500] or None, sender=mail.reply_to,
-                            recipients=mail.recipients, subject=mail.subject, size=mail.size,
-                            body=mask(mail.text)[:200_000], notes=mail.notes, game_id=game, status="received")
+                            recipients=[storable(r)[:320] for r in mail.recipients[:50]], subject=storable(mail.subject),
+                            size=mail.size, body=storable(mask(mail.text))[:200_000],
+                            notes=[storable(n)[:500] for n in mail.notes[:50]], game_id=game, status="received")
 
     def _answer(self, mail: Incoming, session: _Session, statements: Sequence[Statement]) -> str:
         head = [f"The gamesmaster ({self.config.address}) has read your mail"
-                + (f" of {mail.date}" if mail.date else "") + (f", '{mail.subject}'" if mail.subject else "") + "."]
+                + (f" of {headers.subject(mail.date)}" if mail.date else "") + (f", '{mail.subject}'" if mail.subject else "") + "."]
         if not statements:
             head.append("It holds no commands and no orders, so nothing was done. The commands are:\n")
             head.append(HELP)
@@ -595,12 +686,12 @@ class Intake:
     def _contacts(self, conn: Any, session: _Session, address: str, now: datetime) -> None:
         """Record the address the players who signed on wrote from; tell an old address it changed."""
         mr = MailRecords(conn)
-        rec = Records(conn, self.gm.store.is_postgresql)
-        for game, name in dict.fromkeys(session.contacts):
-            player = next((p for p in rec.players(game) if p["name"] == name and p["role"] != "former"), None)
-            if player is None:
+        for game, number in dict.fromkeys(session.contacts):
+            seat = next((x for x in self.gm.game(game).seats if x.number == number), None)
+            if seat is None:
                 continue
-            old = mr.set_contact(game, player["id"], address, now, "mail")
+            name = seat.name
+            old = mr.set_contact(game, number, address, now, "mail")
             if old:
                 msg = compose(self.config, [old], f"{game}: your address for results has changed",
                               f"A mail signed with {name}'s credential for {game} came from {address}. From now on "
@@ -608,6 +699,14 @@ class Intake:
                               "If this was not you, your credential is known to someone else: tell the gamesmaster "
                               "at once.\n", now=now, game=game)
                 queue(conn, self.config, msg, kind="notice", now=now, game=game)
+
+
+def storable(text: str) -> str:
+    """A received text as any database stores it: NUL and lone surrogates replaced by U+FFFD."""
+    return _UNSTORABLE.sub("\ufffd", text)
+
+
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 def _header_recipients(raw: bytes) -> list[str]:

@@ -77,6 +77,8 @@ _VOTE = re.compile(r"^vote\s+(?:(?:on\s+)?(?:proposal\s+)?#?(\d+)\s*:?\s+)?(yes|
 _ACCEPT = re.compile(r"^(accept|reject)\s+(?:proposal\s+)?#?(\d+)$", re.I)
 _STATUS = re.compile(r"^status(?:\s+(?:of\s+)?(\S+))?$", re.I)
 _HISTORY = re.compile(r"^(?:history|results)(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
+_RECEIPT = re.compile(r"^(?:check\s+)?receipt\s*:?\s+(\S+)$", re.I)
+_RECORD = re.compile(r"^record(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
 _RESIGN = re.compile(r"^resign(?:\s+(?:successor|in\s+favou?r\s+of|naming)\s*:?\s+(.+))?$", re.I)
 
 
@@ -179,6 +181,12 @@ def _statement(n: int, line: str) -> Statement:
     m = _HISTORY.match(bare)
     if m:
         return Statement(n, "history", {"args": [a for a in (m.group(1), m.group(2)) if a]}, line)
+    m = _RECEIPT.match(bare)
+    if m:
+        return Statement(n, "receipt", {"receipt": m.group(1)}, line)
+    m = _RECORD.match(bare)
+    if m:
+        return Statement(n, "record", {"args": [a for a in (m.group(1), m.group(2)) if a]}, line)
     m = _RESIGN.match(bare)
     if m:
         return Statement(n, "resign", {"successor": m.group(1).strip() if m.group(1) else None}, line)
@@ -207,6 +215,9 @@ Commands, one a line (any case); after SIGNON every other line is an order.
   PROPOSALS                      the open proposals
   STATUS [GAME]                  the game: phase, deadline, powers
   HISTORY [GAME] [PHASE]         the published results (and the press you may read)
+  RECORD [GAME] [PHASE]          a published phase's whole record: every set of orders as sent,
+                                 with times and commitments; the public record is attached
+  RECEIPT GAME/PHASE/POWER/N:... check a receipt against the record
   RESIGN [SUCCESSOR NAME]        resign your power (naming a successor where the game allows)
   HELP                           this list
   SIGNOFF                        stop reading (anything after it is ignored)

@@ -20,6 +20,8 @@ from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 from typing import Iterable
 
+from . import headers
+
 _ATTRIBUTION = re.compile(r"^\s*(on\b.{0,300}\bwrote|le\b.{0,300}\ba écrit|am\b.{0,300}\bschrieb|.{0,200}\b(wrote|schrieb|a écrit|escribió|ha scritto))\s*:\s*$",
                           re.IGNORECASE)
 _STOP = re.compile(r"^\s*(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|message d'origine)\s*-{2,}"
@@ -57,6 +59,30 @@ def _header(msg: Message, name: str) -> str:
         return ""
 
 
+def _raw_header(msg: Message, name: str) -> str:
+    """A header's value as written in the mail (not decoded), one line."""
+    try:
+        for key, value in msg.raw_items():
+            if key.lower() == name.lower():
+                return " ".join(str(value).split())
+    except Exception:  # noqa: BLE001 - a header too broken to read counts as absent
+        return ""
+    return ""
+
+
+def _subject(msg: Message, notes: list[str]) -> str:
+    """The subject decoded, as one line; left out when it decodes to line breaks or control characters."""
+    try:
+        value = msg.get("Subject")
+        decoded = str(value) if value is not None else ""
+    except Exception:  # noqa: BLE001
+        return ""
+    if not headers.safe(decoded.replace("\t", " ")) and decoded.strip():
+        notes.append("the subject held line breaks or control characters: it is not repeated")
+        return ""
+    return headers.subject(decoded)
+
+
 def _address(text: str) -> str | None:
     if not text:
         return None
@@ -65,9 +91,9 @@ def _address(text: str) -> str | None:
     except Exception:  # noqa: BLE001
         pairs = [parseaddr(text)]
     for _, addr in pairs:
-        addr = addr.strip()
-        if "@" in addr and not re.search(r"[\s<>\r\n,;]", addr):
-            return addr
+        found = headers.address(addr)
+        if found:
+            return found
     return None
 
 
@@ -302,11 +328,13 @@ def read_message(raw: bytes, envelope_from: str | None = None, recipients: Itera
         msg = None
         text = _decode(body, "utf-8", notes)
         notes.append("the mail could not be parsed as MIME: its text was read as it stands")
-    from_address = _address(_header(msg, "From")) if msg is not None else None
-    reply_to = (_address(_header(msg, "Reply-To")) if msg is not None else None) or from_address
+    # Addresses and the message id are read from the header as written: an encoded word is
+    # no part of an address or a message id, and whoever writes one there is up to no good.
+    from_address = _address(_raw_header(msg, "From")) if msg is not None else None
+    reply_to = (_address(_raw_header(msg, "Reply-To")) if msg is not None else None) or from_address
     env = envelope_from if envelope_from not in ("", "<>") else None
-    subject = _header(msg, "Subject") if msg is not None else ""
-    message_id = _header(msg, "Message-ID") if msg is not None else ""
+    subject = _subject(msg, notes) if msg is not None else ""
+    message_id = headers.message_id(_raw_header(msg, "Message-ID")) if msg is not None else None
     date = _header(msg, "Date") if msg is not None else ""
     if msg is not None:
         try:
@@ -333,7 +361,7 @@ def read_message(raw: bytes, envelope_from: str | None = None, recipients: Itera
         elif (from_address or "").lower().startswith(("mailer-daemon@", "noreply@", "no-reply@")):
             no_reply = f"a mail from {from_address}"
     if reply_to is None and env is not None and "@" in env:
-        reply_to = env
+        reply_to = headers.address(env)
     return Incoming(reply_to=reply_to, from_address=from_address, envelope_from=env, recipients=list(recipients),
                     subject=subject, message_id=message_id or None, date=date or None, text=text, notes=notes,
                     no_reply=no_reply, size=len(raw))

@@ -15,22 +15,17 @@ the mail door on for an old game does not mail its players the whole history.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, Mapping
+from typing import Any
 
-from sqlalchemy import and_, select
-
-from ..gm import Gamesmaster
+from ..gm import GM, Gamesmaster, GameView, PhaseResult, PressItem, Seat
+from ..gm.reading import GameHead
 from ..gm.settings import show_time
-from ..rules import Position, adjudicate
-from ..store import Records
-from ..store import schema as t
-from ..variants import load_rules, load_variant
 from . import texts
 from .config import MailConfig
 from .outbox import Attachment, compose, queue
-from .tables import MailRecords
+from ..store.mailbox import MailRecords
 
 log = logging.getLogger(__name__)
 
@@ -62,82 +57,72 @@ class Dispatcher:
         return self.gm.store
 
     def run_once(self) -> dict[str, int]:
+        """One pass over every game."""
         counts = {"results": 0, "press": 0, "reminders": 0}
-        with self.store.connect(write=False) as conn:
-            games = Records(conn, self.store.is_postgresql).games()
-        for g in games:
+        for head in self.gm.heads():
             try:
-                for k, v in self._game(g).items():
+                for k, v in self._game(head).items():
                     counts[k] += v
             except _Conflict:
                 continue
             except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' mail
-                log.exception("mail for game %s: this pass failed; it is tried again at the next", g["id"])
+                log.exception("mail for game %s: this pass failed; it is tried again at the next", head.id)
         return counts
 
-    def _game(self, g: Mapping[str, Any]) -> dict[str, int]:
+    def _game(self, head: GameHead) -> dict[str, int]:
         counts = {"results": 0, "press": 0, "reminders": 0}
-        game = g["id"]
+        game = head.id
         now = self.gm.now()
         with self.store.connect(write=False) as conn:
             cur = MailRecords(conn).cursor(game)
         if cur is None:
             with self.store.connect() as conn:
-                MailRecords(conn).put_cursor(game, None, int(g["head_seq"]), {}, now)
+                MailRecords(conn).put_cursor(game, None, head.head_seq, {}, now)
             return counts
         old_seq, reminded = int(cur["ledger_seq"]), dict(cur["reminded"] or {})
-        head = int(g["head_seq"])
-        deadline = g.get("deadline")
-        window = (g["status"] == "active" and deadline is not None and self.config.reminder_hours > 0
+        deadline = head.deadline
+        window = (head.status == "active" and deadline is not None and self.config.reminder_hours > 0
                   and deadline - timedelta(hours=self.config.reminder_hours) <= now < deadline)
-        if head <= old_seq and not window:
+        if head.head_seq <= old_seq and not window:
             return counts  # nothing new, and no reminder due: no need to look further
         mails: list[_Mail] = []
+        news = self.gm.changes(game, old_seq)
+        st = news.game
         with self.store.connect(write=False) as conn:
-            rec = Records(conn, self.store.is_postgresql)
-            players = [p for p in rec.players(game) if p["role"] != "former"]
             contacts = MailRecords(conn).contacts(game)
-            entries = []
-            if head > old_seq:
-                q = (select(t.ledger.c.seq, t.ledger.c.kind).where(and_(t.ledger.c.game_id == game,
-                                                                        t.ledger.c.seq > old_seq))
-                     .order_by(t.ledger.c.seq))
-                entries = [(int(r.seq), r.kind) for r in conn.execute(q)]
-            phases = {p["ledger_seq"]: p for p in rec.phases(game, current_only=False)} if entries else {}
-            press = {p["ledger_seq"]: p for p in rec.press(game)} if entries else {}
-        readers = [(p, contacts[p["id"]]["address"]) for p in players if p["id"] in contacts]
-        st = self.gm.status(game)
-        tz = st["settings"]["schedule"]["tz"]
-        notices: dict[int, list[tuple[int, str]]] = {}  # player id -> GM notices of this pass (seq, text)
-        results: dict[int, _Mail] = {}  # player id -> the last results mail of this pass
-        for seq, kind in entries:
-            if kind in ("phase-adjudicated", "correction") and seq in phases:
-                for pid, m in self._results(game, st, phases[seq], readers, tz):
+        readers = [(p, contacts[p.number]["address"]) for p in st.players() if p.number in contacts]
+        tz = st.settings.schedule.tz
+        notices: dict[int, list[tuple[int, str]]] = {}  # player number -> GM notices of this pass (seq, text)
+        results: dict[int, _Mail] = {}  # player number -> the last results mail of this pass
+        for seq, kind in news.entries:
+            if kind in ("phase-adjudicated", "correction") and seq in news.phases:
+                for number, m in self._results(game, st, news.phases[seq], readers, tz):
                     mails.append(m)
-                    results[pid] = m
+                    results[number] = m
                 counts["results"] += 1
-            elif kind == "press" and seq in press:
-                for pid, m in self._press(game, st, press[seq], readers, tz):
-                    if press[seq]["sender"] == "GM":
-                        notices.setdefault(pid, []).append((seq, press[seq]["text"]))
+            elif kind == "press" and seq in news.press:
+                item = news.press[seq]
+                for number, m in self._press(game, st, item, readers, tz):
+                    if item.sender == GM:
+                        notices.setdefault(number, []).append((seq, item.text))
                     else:
                         mails.append(m)
                 counts["press"] += 1
-        addresses = {p["id"]: a for p, a in readers}
-        for pid, items in notices.items():
+        addresses = {p.number: a for p, a in readers}
+        for number, items in notices.items():
             text = "\n\n".join(f"{x}" for _, x in items)
-            if pid in results:  # the notices of an adjudication go with its results
-                results[pid].body += "\nNotices from the gamesmaster:\n\n" + text + "\n"
+            if number in results:  # the notices of an adjudication go with its results
+                results[number].body += "\nNotices from the gamesmaster:\n\n" + text + "\n"
                 continue
             subject = (f"{game}: notice from the gamesmaster" if len(items) == 1
                        else f"{game}: {len(items)} notices from the gamesmaster")
-            body = f"{st['title']} ({game}): from the gamesmaster\n\n{text}\n"
-            mails.append(_Mail(addresses[pid], subject, body, "notice",
-                               f"notice:{game}:{items[0][0]}-{items[-1][0]}:{pid}"))
+            body = f"{st.title} ({game}): from the gamesmaster\n\n{text}\n"
+            mails.append(_Mail(addresses[number], subject, body, "notice",
+                               f"notice:{game}:{items[0][0]}-{items[-1][0]}:{number}"))
         new_reminded, reminders = self._reminders(game, st, readers, reminded, now)
         mails.extend(reminders)
         counts["reminders"] = len(reminders)
-        new_seq = entries[-1][0] if entries else old_seq
+        new_seq = news.entries[-1][0] if news.entries else old_seq
         if new_seq == old_seq and new_reminded == reminded:
             return counts
         with self.store.connect() as conn:
@@ -152,98 +137,95 @@ class Dispatcher:
 
     # -- results -------------------------------------------------------------------------------
 
-    def _results(self, game: str, st: Mapping[str, Any], row: Mapping[str, Any], readers: list[tuple[dict, str]],
+    def _results(self, game: str, st: GameView, row: PhaseResult, readers: list[tuple[Seat, str]],
                  tz: str) -> list[tuple[int, _Mail]]:
         if not readers:
             return []
-        ended = st["result"] if st.get("result") and st["result"].get("phase") == row["phase"] else None
+        ended = st.result if st.result is not None and st.result.phase == str(row.phase) else None
         maps = self._maps(row) if self.config.maps else ()
         out = []
-        what = "corrected results" if row.get("revision") else "results"
+        what = "corrected results" if row.revision else "results"
         for player, address in readers:
-            power = player["power"] if player["role"] == "player" else player["standby_for"]
-            body = texts.results(game, st["title"], row, tz, power, st["phase"], st["deadline_text"], ended)
+            mine = player.acts_for()
+            power = mine[0] if mine else None
+            body = texts.results(game, st.title, row, tz, power, str(st.phase) if st.phase else None, st.deadline_text,
+                                 ended, st.head)
             if not maps and self.config.maps:
                 body += "\n(The map could not be drawn for this mail.)\n"
-            out.append((player["id"], _Mail(address, f"{game}: {what} of {texts.title(row['phase'])}", body, "results",
-                                            f"results:{game}:{row['ledger_seq']}:{player['id']}", maps)))
+            out.append((player.number, _Mail(address, f"{game}: {what} of {row.title}", body, "results",
+                                             f"results:{game}:{row.seq}:{player.number}", maps)))
         return out
 
-    def _maps(self, row: Mapping[str, Any]) -> tuple[Attachment, ...]:
+    def _maps(self, row: PhaseResult) -> tuple[Attachment, ...]:
         """The board with the orders and their results, and the new position, as PNG (if they can be drawn)."""
         try:
-            from ..web.mapsvg import render_map, render_png
-        except Exception as exc:  # noqa: BLE001 - the website's map module missing: results go without maps
+            from ..maps import render_map, render_png
+        except Exception as exc:  # noqa: BLE001 - the map module missing: results go without maps
             if not self._map_warned:
-                log.warning("results are mailed without maps: gamesmaster.web.mapsvg cannot be used (%s)", exc)
+                log.warning("results are mailed without maps: gamesmaster.maps cannot be used (%s)", exc)
                 self._map_warned = True
             return ()
         try:
-            variant = load_variant(row["position"].get("variant", "standard"))
-            before = Position.from_dict(variant, row["position"])
-            after = Position.from_dict(variant, row["next"])
-            rules = load_rules(row["rules"], default=variant.default_rules)
-            orders = {p: list(v["texts"]) for p, v in row["orders"].items()}
-            adj = adjudicate(before, orders, rules)
+            before, after, rules = row.position, row.next, row.rules
+            outcomes = row.outcomes()
             phase, nxt = str(before.phase), str(after.phase)
-            first = render_png(render_map(before, outcomes=adj.outcomes, rules=rules,
+            first = render_png(render_map(before, outcomes=outcomes, rules=rules,
                                           title=f"{before.phase.title}: orders and results"))
             second = render_png(render_map(after, rules=rules, title=after.phase.title))
             return (Attachment(f"{phase}-results.png", first), Attachment(f"{nxt}-position.png", second))
         except Exception as exc:  # noqa: BLE001 - a map that cannot be drawn must not hold up the results
-            log.warning("the map of %s could not be drawn: %s", row.get("phase"), exc)
+            log.warning("the map of %s could not be drawn: %s", row.phase, exc)
             return ()
 
     # -- press ----------------------------------------------------------------------------------
 
-    def _press(self, game: str, st: Mapping[str, Any], p: Mapping[str, Any], readers: list[tuple[dict, str]],
+    def _press(self, game: str, st: GameView, p: PressItem, readers: list[tuple[Seat, str]],
                tz: str) -> list[tuple[int, _Mail]]:
-        sender = p["sender"]
-        to = p["recipients"]
-        view = {**p, "to": to, "sender": "anonymous" if p["anonymous"] else sender}
+        sender = p.sender
+        to = p.to
+        shown = replace(p, sender="anonymous" if p.anonymous else sender)
         out = []
         for player, address in readers:
-            power = player["power"] if player["role"] == "player" else player["standby_for"]
-            if sender != "GM" and power == sender:
+            mine = player.acts_for()
+            power = mine[0] if mine else None
+            if sender != GM and power == sender:
                 continue  # the sender had the answer to the mail that sent it
             if to is not None and power not in to:
                 continue
-            subject = (f"{game}: notice from the gamesmaster" if sender == "GM" else
-                       f"{game}: press from {texts.cap(view['sender'])}" + (" to you" if to else " to everyone"))
-            out.append((player["id"], _Mail(address, subject, texts.press_letter(game, st["title"], view, tz), "press",
-                                            f"press:{game}:{p['ledger_seq']}:{player['id']}")))
+            subject = (f"{game}: notice from the gamesmaster" if sender == GM else
+                       f"{game}: press from {texts.cap(shown.sender)}" + (" to you" if to else " to everyone"))
+            out.append((player.number, _Mail(address, subject, texts.press_letter(game, st.title, shown, tz), "press",
+                                             f"press:{game}:{p.seq}:{player.number}")))
         return out
 
     # -- reminders -------------------------------------------------------------------------------
 
-    def _reminders(self, game: str, st: Mapping[str, Any], readers: list[tuple[dict, str]],
+    def _reminders(self, game: str, st: GameView, readers: list[tuple[Seat, str]],
                    reminded: dict[str, Any], now: datetime) -> tuple[dict[str, Any], list[_Mail]]:
         hours = self.config.reminder_hours
-        deadline = st.get("deadline")
-        phase = st.get("phase")
-        if st["status"] != "active" or not hours or deadline is None or not phase:
+        deadline = st.deadline
+        phase = str(st.phase) if st.phase else None
+        if st.status != "active" or not hours or deadline is None or not phase:
             return ({phase: reminded[phase]} if phase in reminded else {}), []
         done = list(reminded.get(phase, []))
         if not (deadline - timedelta(hours=hours) <= now < deadline):
             return ({phase: done} if done else {}), []
         out = []
-        missing = [p["power"] for p in st["powers"] if p["to_order"] and not p["ordered"] and not p["standby_ordered"]]
+        missing = [p.power for p in st.powers if p.to_order and not p.ordered and not p.standby_ordered]
         for power in missing:
             if power in done:
                 continue
             done.append(power)
             for player, address in readers:
-                acts = player["power"] if player["role"] == "player" else player["standby_for"]
-                if acts != power:
+                if power not in player.acts_for():
                     continue
-                left = deadline - now
-                hours_left = left.total_seconds() / 3600
-                body = (f"{st['title']} ({game}): no orders from {texts.cap(power)} yet for {st['phase_title']}.\n\n"
-                        f"Orders are due {st['deadline_text']} ({hours_left:.0f} hours from now; "
-                        f"{show_time(now, st['settings']['schedule']['tz'])} as this is written). Send them to "
+                hours_left = (deadline - now).total_seconds() / 3600
+                body = (f"{st.title} ({game}): no orders from {texts.cap(power)} yet for {st.phase_title}.\n\n"
+                        f"Orders are due {st.deadline_text} ({hours_left:.0f} hours from now; "
+                        f"{show_time(now, st.settings.schedule.tz)} as this is written). Send them to "
                         f"{self.config.game_address(game)}:\n\n"
                         f"SIGNON {game} {texts.cap(power)} YOUR-CREDENTIAL\nA ...\nF ...\n\n"
                         "A power that sends nothing is in civil disorder: its units hold.\n")
-                out.append(_Mail(address, f"{game}: reminder: orders for {texts.cap(power)} due {st['deadline_text']}",
-                                 body, "reminder", f"reminder:{game}:{phase}:{power}:{player['id']}"))
+                out.append(_Mail(address, f"{game}: reminder: orders for {texts.cap(power)} due {st.deadline_text}",
+                                 body, "reminder", f"reminder:{game}:{phase}:{power}:{player.number}"))
         return {phase: done}, out

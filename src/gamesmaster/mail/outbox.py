@@ -25,8 +25,9 @@ from typing import Any, Callable, Sequence
 
 from sqlalchemy.engine import Connection
 
+from . import headers
 from .config import MailConfig
-from .tables import MailRecords
+from ..store.mailbox import MailRecords
 
 log = logging.getLogger(__name__)
 
@@ -45,22 +46,34 @@ class Attachment:
 def compose(config: MailConfig, to: Sequence[str], subject: str, body: str, *, now: datetime,
             attachments: Sequence[Attachment] = (), in_reply_to: str | None = None, auto: str = "auto-generated",
             game: str | None = None) -> EmailMessage:
-    """A mail from the gamesmaster (Auto-Submitted, so other robots do not answer it)."""
+    """A mail from the gamesmaster (Auto-Submitted, so other robots do not answer it).
+
+    Whatever came from a received mail (the addressee, the subject, the message answered)
+    is checked by `mail.headers` first; an address that is not plainly one is refused
+    (ValueError), a message id that is not plainly one is left out."""
+    recipients = [headers.address(a) for a in to]
+    if not recipients or None in recipients:
+        raise ValueError(f"not a mailbox address: {next((a for a in to if not headers.address(a)), '')[:80]!r}")
     msg = EmailMessage()
     sender = config.game_address(game) if game else config.address
     msg["From"] = formataddr((config.name, sender))
-    msg["To"] = ", ".join(to)
-    msg["Subject"] = " ".join(subject.split())[:250]
+    msg["To"] = ", ".join(recipients)  # type: ignore[arg-type]
+    msg["Subject"] = headers.subject(subject)
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = make_msgid("gamesmaster", domain=config.domain or None)
     msg["Auto-Submitted"] = auto
     msg["X-Gamesmaster"] = game or "gamesmaster"
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-        msg["References"] = in_reply_to
+    answered = headers.message_id(in_reply_to)
+    if answered:
+        msg["In-Reply-To"] = answered
+        msg["References"] = answered
     msg.set_content(body if body.endswith("\n") else body + "\n", charset="utf-8")
     for a in attachments:
         msg.add_attachment(a.content, maintype=a.maintype, subtype=a.subtype, filename=a.filename)
+    written = msg.as_bytes(policy=SMTP_POLICY).split(b"\r\n\r\n", 1)[0].decode("ascii", "replace")
+    names = [line.split(":", 1)[0].lower() for line in written.split("\r\n") if line and not line[0].isspace()]
+    if sorted(names) != sorted(k.lower() for k in msg.keys()) or names.count("reply-to"):
+        raise ValueError("a header of this mail would not be written as given: not sent")
     return msg
 
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..gm.report import phase_title as title, results_with_removals
+from ..gm import GameView, LegalOrders, OrderResult, OrdersOnRecord, PhaseRecord, PhaseResult, PressItem, ReceiptCheck
+from ..gm.report import phase_title as title
 from ..gm.settings import show_time
-from ..gm.views import Submission
+from ..gm.state import Ending
+from ..gm.submissions import legal_orders_in
+from ..gm.views import LedgerHead, Submission
 from ..rules import Position
-from ..rules.adjustments import balance
 from ..rules.orders import Build, Remove, Retreat
-from ..rules.possible import possible_orders
-from ..variants import load_rules, load_variant
 
 
 def cap(power: str) -> str:
@@ -45,24 +45,27 @@ def submission(sub: Submission) -> str:
         lines.extend(f"  {c}" for c in sub.conditional)
     lines.append(f"Due {sub.deadline_text}. Only the last set sent before the deadline counts: "
                  "a new set replaces this one.")
-    lines.append(f"Receipt (the hash of the orders on record): {sub.receipt}")
+    lines.append(f"Receipt: {sub.receipt}")
+    lines.append("  (keep it: once the results are out, send RECEIPT and the receipt to check that these are the "
+                 "orders on the record)")
     for p in sub.processed:
         lines.append(f"Every power concerned has ordered: {title(p)} was processed at once (results follow).")
     return "\n".join(lines)
 
 
-def on_record(rows: Sequence[Mapping[str, Any]], power: str, phase_title: str) -> str:
+def on_record(rows: Sequence[OrdersOnRecord], power: str, phase_title: str) -> str:
+    """A power's orders on record, with their receipts."""
     if not rows:
         return f"No orders on record for {cap(power)} for {phase_title}."
     out = []
     for r in rows:
-        who = "" if r["author"] == "player" else f" (from the stand-by, {r['entered_by']})"
-        out.append(f"Orders of {cap(r['power'])} for {phase_title} on record{who}, sent by {r['channel']}:")
-        out.extend(f"  {o}" for o in r["orders"]) if r["orders"] else out.append("  (none)")
-        if r["conditional"]:
+        who = "" if r.author == "player" else f" (from the stand-by, {r.entered_by})"
+        out.append(f"Orders of {cap(r.power)} for {phase_title} on record{who}, sent by {r.channel}:")
+        out.extend(f"  {o}" for o in r.orders) if r.orders else out.append("  (none)")
+        if r.conditional:
             out.append("  next season:")
-            out.extend(f"    {line}" for line in r["conditional"].splitlines())
-        out.append(f"Receipt: {r['receipt']}")
+            out.extend(f"    {line}" for line in r.conditional.splitlines())
+        out.append(f"Receipt: {r.receipt}")
     return "\n".join(out)
 
 
@@ -86,19 +89,13 @@ def position(doc: Mapping[str, Any], heading: str | None = None) -> list[str]:
     return out
 
 
-def options(doc: Mapping[str, Any], power: str, rules: Any) -> list[str]:
+def options(pos: Position, power: str, legal: LegalOrders) -> list[str]:
     """What a power may order in the phase of this position: its retreats, builds or removals."""
-    variant = load_variant(doc.get("variant", "standard"))
-    pos = Position.from_dict(variant, doc)
     phase = pos.phase
     if phase.is_movement:
         n = len(pos.units_of(power))
         return [f"  {n} unit{'s' if n != 1 else ''} to order: {', '.join(str(u) for u in pos.units_of(power))}"] if n else []
-    try:
-        opts = load_rules(rules, default=variant.default_rules)
-    except Exception:  # noqa: BLE001 - an odd rules record only loses the options list
-        opts = None
-    table = possible_orders(pos, power, opts)
+    table = legal.by_unit
     out: list[str] = []
     if phase.is_retreat:
         for prov, orders in table.items():
@@ -107,8 +104,8 @@ def options(doc: Mapping[str, Any], power: str, rules: Any) -> list[str]:
             out.append(f"  {unit}: retreat to {', '.join(where)}, or disband" if where
                        else f"  {unit}: no retreat is open: it will be disbanded")
         return out
-    due = balance(pos, power)
-    orders = table.get("adjust", [])
+    due = legal.due
+    orders = table.get("adjust", ())
     if due > 0:
         builds = [str(o.unit) for o in orders if isinstance(o, Build)]
         if builds:
@@ -123,113 +120,153 @@ def options(doc: Mapping[str, Any], power: str, rules: Any) -> list[str]:
     return out
 
 
-def results(game: str, game_title: str, row: Mapping[str, Any], tz: str, power: str | None,
-            now_phase: str | None, deadline_text: str, ended: Mapping[str, Any] | None) -> str:
+def results(game: str, game_title: str, row: PhaseResult, tz: str, power: str | None,
+            now_phase: str | None, deadline_text: str, ended: Ending | None, head: LedgerHead) -> str:
     """The results of one adjudicated phase, as mailed to every player (power: the reader's, for options)."""
-    phase = row["phase"]
-    head = f"{game_title} ({game}): results of {title(phase)}"
-    if row.get("revision"):
-        head += f", corrected (revision {row['revision']})"
-    out = [head, f"Adjudicated {show_time(row['adjudicated_at'], tz)}.", "", "Orders and results:"]
-    by_power: dict[str, list[Mapping[str, Any]]] = {}
-    for r in results_with_removals(row):
-        by_power.setdefault(r["power"], []).append(r)
-    concerned = list(row.get("position", {}).get("units", {}))
+    phase = str(row.phase)
+    head_line = f"{game_title} ({game}): results of {row.title}"
+    if row.revision:
+        head_line += f", corrected (revision {row.revision})"
+    out = [head_line, f"Adjudicated {show_time(row.adjudicated_at, tz)}.", "", "Orders and results:"]
+    by_power: dict[str, list[OrderResult]] = {}
+    for r in row.results:
+        by_power.setdefault(r.power, []).append(r)
+    concerned = list(row.position_doc.get("units", {}))
     for p in dict.fromkeys([*concerned, *by_power]):
         items = by_power.get(p, [])
-        source = (row.get("orders", {}).get(p) or {}).get("source")
+        used = row.orders.get(p)
+        source = used.source if used else None
         extra = f" (orders from the {source})" if source and source not in ("player", "conditional") else ""
         if not items:
-            if p in row.get("orders", {}):
+            if used is not None:
                 out.append(f"{cap(p)}{extra}: no orders")
             elif phase.endswith("M"):
                 out.append(f"{cap(p)}: no orders received: civil disorder, its units hold")
             continue
         out.append(f"{cap(p)}{extra}:")
         for r in items:
-            shown = r["order"] or f"'{r['text']}'"
-            line = f"  {shown:22} {r['result']:8} ({r['reason']})"
-            if r.get("order") and not r.get("by_rule") and r["text"].strip().upper() != r["order"]:
-                line += f"  [written '{r['text']}']"
+            shown = r.order or f"'{r.text}'"
+            line = f"  {shown:22} {r.result:8} ({r.reason})"
+            if r.order and not r.by_rule and r.text.strip().upper() != r.order:
+                line += f"  [written '{r.text}']"
             out.append(line)
-    nxt = row["next"]
+    nxt = row.next_doc
     out.append("")
     out.extend(position(nxt, f"The position for {title(nxt.get('phase'))}:"))
     if ended:
-        winners = ", ".join(cap(w) for w in ended.get("winners", []))
-        out += ["", f"The game is over: {ended.get('kind')} ({winners}): {ended.get('reason', '')}."]
-        return "\n".join(out) + "\n"
-    if power:
+        winners = ", ".join(cap(w) for w in ended.winners)
+        out += ["", f"The game is over: {ended.kind} ({winners}): {ended.reason}."]
+    elif power:
         try:
-            mine = options(nxt, power, row.get("rules"))
+            mine = options(row.next, power, legal_orders_in(row.next, power, row.rules))
         except Exception:  # noqa: BLE001 - the options are a help, never a reason to lose the results
             mine = []
         if mine:
             out += ["", f"Your options ({cap(power)}) in {title(nxt.get('phase'))}:", *mine]
-    out.append("")
-    if now_phase == nxt.get("phase"):
-        out.append(f"Next: {title(nxt.get('phase'))}, orders due {deadline_text}.")
-    else:
-        out.append(f"Next: {title(nxt.get('phase'))} (since processed; its results follow in another mail).")
+    if not ended:
+        out.append("")
+        if now_phase == nxt.get("phase"):
+            out.append(f"Next: {title(nxt.get('phase'))}, orders due {deadline_text}.")
+        else:
+            out.append(f"Next: {title(nxt.get('phase'))} (since processed; its results follow in another mail).")
+    out += ["", f"The record: these results are ledger entry {row.seq} ({row.entry_hash[:16]}...); the public record",
+            f"is published up to entry {head.seq}, hash {head.hash}.",
+            f"Send RECORD {game} {phase} for every order of this phase as it was sent, and RECEIPT with your receipt",
+            "to check that your orders are the ones on the record."]
     return "\n".join(out) + "\n"
 
 
-def status(st: Mapping[str, Any], power: str | None, ordered: bool | None) -> str:
-    out = [f"{st['title']} ({st['id']}): {st['status']}; variant {st['variant']}, rules "
-           f"{st['rules'] if isinstance(st['rules'], str) else st['rules'].get('preset', 'custom')}, "
-           f"press {st['settings']['press']}"]
-    if st["status"] == "forming":
+def status(st: GameView, power: str | None, ordered: bool | None) -> str:
+    """A game at a glance, for a STATUS command."""
+    rules = st.rules_spec if isinstance(st.rules_spec, str) else st.rules_spec.get("preset", "custom")
+    out = [f"{st.title} ({st.id}): {st.status}; variant {st.variant.name}, rules {rules}, press {st.settings.press}"]
+    if st.status == "forming":
         out.append("  The game has not started: players are signing up.")
         return "\n".join(out)
-    if st["status"] in ("active", "paused"):
-        out.append(f"  {st['phase_title']}: " + ("the game is paused" if st["status"] == "paused"
-                                                 else f"orders due {st['deadline_text']}"))
+    if st.status in ("active", "paused"):
+        out.append(f"  {st.phase_title}: " + ("the game is paused" if st.status == "paused"
+                                              else f"orders due {st.deadline_text}"))
     out.append(f"  {'POWER':9} {'PLAYER':18} SC UNITS")
-    for p in st["powers"]:
-        out.append(f"  {cap(p['power']):9} {(p['player'] or '(no player)')[:18]:18} {p['centres']:2} {p['units']:5}")
-    if st.get("position"):
-        out.extend(position(st["position"], "Units and centres:"))
-    if power is not None and ordered is not None and st["status"] == "active":
+    for p in st.powers:
+        out.append(f"  {cap(p.power):9} {(p.player or '(no player)')[:18]:18} {p.centres:2} {p.units:5}")
+    if st.position is not None:
+        out.extend(position(st.position.to_dict(), "Units and centres:"))
+    if power is not None and ordered is not None and st.status == "active":
         out.append(f"  Your orders ({cap(power)}): {'on record' if ordered else 'none yet'}")
-    for prop in st.get("proposals", []):
-        out.append(f"  Open proposal {prop['id']}: {prop['kind']} "
-                   f"{', '.join(cap(x) for x in prop['powers'])} (proposed by {cap(prop['proposer'])})")
-    if st.get("result"):
-        r = st["result"]
-        out.append(f"  The game is over: {r['kind']}, {', '.join(cap(w) for w in r['winners'])} ({r['reason']})")
+    for prop in st.proposals:
+        out.append(f"  Open proposal {prop.id}: {prop.kind} "
+                   f"{', '.join(cap(x) for x in prop.powers)} (proposed by {cap(prop.proposer)})")
+    committed = [p for p in st.powers if p.commitment]
+    if committed and st.status == "active":
+        out.append("  Commitments on record (the hash of each power's orders, never the orders):")
+        out.extend(f"    {cap(p.power):9} #{p.submissions} {p.commitment}" for p in committed)
+    out.append(f"  The public record runs to ledger entry {st.head.seq}, hash {st.head.hash}.")
+    if st.result:
+        r = st.result
+        out.append(f"  The game is over: {r.kind}, {', '.join(cap(w) for w in r.winners)} ({r.reason})")
     return "\n".join(out)
 
 
-def history(game: str, game_title: str, phases: Sequence[Mapping[str, Any]], press: Sequence[Mapping[str, Any]],
+def history(game: str, game_title: str, phases: Sequence[PhaseResult], press: Sequence[PressItem],
             tz: str, only: str | None = None) -> str:
+    """The published results (and the press the reader may read), for a HISTORY command."""
     out = [f"History of {game_title} ({game})"]
-    shown = [p for p in phases if only is None or p["phase"] == only]
+    shown = [p for p in phases if only is None or str(p.phase) == only]
     if only is not None and not shown:
         out.append(f"  {title(only)} has not been published in {game}.")
     for ph in shown:
         out.append("")
-        out.append(f"{title(ph['phase'])}" + (f" (corrected, revision {ph['revision']})" if ph["revision"] else "")
-                   + f": adjudicated {show_time(ph['adjudicated_at'], tz)}")
-        for r in results_with_removals(ph):
-            out.append(f"  {cap(r['power']):9} {(r['order'] or repr(r['text'])):22} {r['result']:8} ({r['reason']})")
+        out.append(ph.title + (f" (corrected, revision {ph.revision})" if ph.revision else "")
+                   + f": adjudicated {show_time(ph.adjudicated_at, tz)}")
+        for r in ph.results:
+            out.append(f"  {cap(r.power):9} {(r.order or repr(r.text)):22} {r.result:8} ({r.reason})")
     if press and only is None:
         out += ["", "Press you may read:"]
         for p in press:
-            to = "all" if p["to"] is None else ", ".join(cap(x) for x in p["to"])
-            body = p["text"].replace("\n", "\n    ")
-            out.append(f"  [{show_time(p['sent_at'], tz)}] {cap(p['sender']) if p['sender'] != 'GM' else 'GM'} "
+            to = "all" if p.to is None else ", ".join(cap(x) for x in p.to)
+            body = p.text.replace("\n", "\n    ")
+            out.append(f"  [{show_time(p.sent_at, tz)}] {cap(p.sender) if p.sender != 'GM' else 'GM'} "
                        f"to {to}: {body}")
     return "\n".join(out)
 
 
-def press_letter(game: str, game_title: str, p: Mapping[str, Any], tz: str) -> str:
-    sender = "the gamesmaster" if p["sender"] == "GM" else ("anonymous" if p["sender"] == "anonymous" else cap(p["sender"]))
-    to = "everyone" if p["to"] is None else ", ".join(cap(x) for x in p["to"])
-    head = (f"{game_title} ({game}): notice from the gamesmaster" if p["sender"] == "GM"
+def press_letter(game: str, game_title: str, p: PressItem, tz: str) -> str:
+    """A press item as a mail."""
+    sender = "the gamesmaster" if p.sender == "GM" else ("anonymous" if p.sender == "anonymous" else cap(p.sender))
+    to = "everyone" if p.to is None else ", ".join(cap(x) for x in p.to)
+    head = (f"{game_title} ({game}): notice from the gamesmaster" if p.sender == "GM"
             else f"{game_title} ({game}): press from {sender} to {to}")
-    return (f"{head}\n{show_time(p['sent_at'], tz)}" + (f", {title(p['phase'])}" if p.get("phase") else "")
-            + f"\n\n{p['text']}\n")
+    return (f"{head}\n{show_time(p.sent_at, tz)}" + (f", {title(p.phase)}" if p.phase else "")
+            + f"\n\n{p.text}\n")
+
+
+def phase_record(record: PhaseRecord, tz: str) -> str:
+    """A published phase's whole record, for a RECORD command."""
+    out = [f"The record of {record.phase.title} in {record.game}: every entry of the phase, in ledger order.",
+           "Each set of orders is shown as it was sent, with its time, salt and commitment; anyone can",
+           "recompute a commitment as the SHA-256 of the canonical JSON of {phase, power, number, orders,",
+           "conditional, salt}. Letters between powers are sealed: only their digest is shown.", ""]
+    for e in record.entries:
+        out.append(f"#{e.seq} {show_time(e.at, tz)} {e.kind}: {e.summary}")
+        p = e.payload
+        if p is not None and e.kind == "orders-submitted":
+            out.extend(f"    {o}" for o in p["orders"]) if p["orders"] else out.append("    (no orders)")
+            if p.get("conditional"):
+                out.append("    next season:")
+                out.extend(f"      {line}" for line in str(p["conditional"]).splitlines())
+            out.append(f"    salt {p['salt']}  commitment {p['commitment']}")
+        out.append(f"    entry hash {e.hash}")
+    out += ["", f"The public record runs to ledger entry {record.head.seq}, hash {record.head.hash}.",
+            "The whole public record is attached: check it on your own machine with",
+            "  gamesmaster verify --archive THE-FILE --receipt YOUR-RECEIPT"]
+    return "\n".join(out)
+
+
+def receipt_check(check: ReceiptCheck) -> str:
+    """What the record says of a receipt, for a RECEIPT command."""
+    verdict = "HOLDS" if check.ok else "DOES NOT HOLD"
+    return f"Receipt {check.receipt}: {verdict}.\n  {check.message}."
 
 
 __all__ = ["submission", "on_record", "position", "options", "results", "status", "history", "press_letter",
-           "title", "cap"]
+           "phase_record", "receipt_check", "title", "cap"]

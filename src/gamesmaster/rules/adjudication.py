@@ -5,42 +5,45 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from . import legality
-from .adjustments import adjudicate_adjustments, adjustments_due
+from .adjustments import Adjustment, adjudicate_adjustments, adjustments_due
 from .movement import MovementResolver, ambiguous_convoys
-from .notation import Reading, parse_order
+from .checking import Ballot
+from .notation import Reading
 from .options import RuleOptions
-from .orders import (ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, Support, Waive,
-                     format_order)
+from .orders import Build, Order, Remove, Support, UnitOrder, Waive, format_order
 from .phase import Phase
 from .position import Dislodgement, Position, Unit
 from .retreats import adjudicate_retreats, retreat_options
+from .verdicts import INVALID, Dislodged, Invalid, Repeated, Template, Verdict
 from .victory import short_game_over, winner
-
-SUCCEEDS, FAILS, INVALID = "succeeds", "fails", "invalid"
 
 
 class Outcome:
     """What became of one submitted order, with the reason in plain words."""
 
-    __slots__ = ("power", "text", "order", "result", "_reason", "_province", "notes")
+    __slots__ = ("power", "text", "order", "result", "_reason", "verdict", "hit", "notes")
 
-    def __init__(self, power: str, text: str, order: Order | None, result: str,
-                 reason: "str | MovementResolver", notes: tuple[str, ...] = (), province: str = "") -> None:
+    def __init__(self, power: str, text: str, order: Order | None, result: str, reason: str | Verdict,
+                 notes: tuple[str, ...] = (), hit: Dislodged | None = None) -> None:
         self.power = power
         self.text = text
         self.order = order
         self.result = result  # succeeds, fails or invalid
-        self._reason = reason  # a movement's reasons are worked out when read
-        self._province = province
+        # The verdict the adjudicator reached (None for an outcome read back from a record);
+        # its words are worked out only when the reason is read.
+        self.verdict: Verdict | None = None if isinstance(reason, str) else reason
+        self._reason = reason
+        self.hit = hit  # the dislodgement of a unit whose own order was not a hold
         self.notes = notes
 
     @property
     def reason(self) -> str:
         """Why the order succeeded, failed or was invalid, in plain words."""
-        if not isinstance(self._reason, str):
-            self._reason = self._reason.explain(self._province)
-        return self._reason
+        reason = self._reason
+        if isinstance(reason, str):
+            return reason
+        self._reason = text = reason.words() if self.hit is None else reason.words_dislodged(self.hit)
+        return text
 
     def __repr__(self) -> str:
         return f"Outcome({self.power}, {self.text!r}, {self.result}, {self.reason!r})"
@@ -72,129 +75,85 @@ class Adjudication:
 Submitted = Mapping[str, Iterable["str | Order | Reading"]]
 
 
-def read_orders(position: Position, orders: Submitted, options: RuleOptions) -> list[tuple[str, Reading]]:
-    """Read every submitted order (text, Order or Reading) in submission order."""
-    out: list[tuple[str, Reading]] = []
-    for power, items in orders.items():
-        for item in items:
-            if type(item) is Reading:
-                out.append((power, item))
-            elif isinstance(item, str):
-                out.append((power, parse_order(item, position, power, options)))
-            else:
-                out.append((power, Reading(format_order(item), item)))
-    return out
-
-
 def adjudicate(position: Position, orders: Submitted, options: RuleOptions | None = None) -> Adjudication:
     """Adjudicate one phase: orders are by power, as text or already-read orders."""
     options = options or RuleOptions()
-    readings = read_orders(position, orders, options)
+    ballot = Ballot(position, options)
+    for power, items in orders.items():
+        ballot.add(power, items)
     if position.phase.is_movement:
-        return _movement(position, readings, options)
+        return _movement(position, _Outcomes(ballot), options)
     if position.phase.is_retreat:
-        return _retreats(position, readings, options)
-    return _adjustments(position, readings, options)
+        return _retreats(position, _Outcomes(ballot), options)
+    return _adjustments(position, _Outcomes(ballot), options)
+
+
+class _Outcomes:
+    """The outcome of each order of a ballot, as the phase settles them."""
+
+    def __init__(self, ballot: Ballot) -> None:
+        self.ballot = ballot
+        self.readings, self.powers, self.chosen = ballot.readings, ballot.powers, ballot.chosen
+        # Orders that cannot be followed are settled at once (a repeat takes its first's outcome).
+        self.done: dict[int, Outcome] = {i: _invalid(ballot.powers[i], ballot.readings[i], reason)
+                                         for i, reason in ballot.reasons.items() if i not in ballot.same_as}
+
+    def outcome(self, i: int, verdict: Verdict, hit: Dislodged | None = None) -> None:
+        """Record the verdict on order i."""
+        reading = self.readings[i]
+        self.done[i] = Outcome(self.powers[i], reading.text, reading.order, verdict.result, verdict, reading.notes, hit)
+
+    def unit_orders(self) -> dict[str, UnitOrder]:
+        """The order each unit follows, by its province (the ballot chooses only orders to a unit)."""
+        readings = self.readings
+        out: dict[str, UnitOrder] = {}
+        for pid, i in self.chosen.items():
+            order = readings[i].order
+            assert isinstance(order, UnitOrder)
+            out[pid] = order
+        return out
+
+    def accepted(self) -> list[int]:
+        """The orders that can be followed (in the adjustments, where no order repeats another)."""
+        return [i for i in range(len(self.readings)) if i not in self.done and i not in self.ballot.same_as]
+
+    def finish(self) -> tuple[Outcome, ...]:
+        """Every outcome in submission order, repeats taking the verdict of the order they repeat."""
+        done, readings, powers = self.done, self.readings, self.powers
+        for i, j in self.ballot.same_as.items():
+            first, reading = done[j], readings[i]
+            repeated = Repeated(first.verdict, first.hit) if first.verdict is not None else Invalid(first.reason)
+            done[i] = Outcome(powers[i], reading.text, reading.order, first.result, repeated, reading.notes)
+        return tuple(map(done.__getitem__, range(len(readings))))
 
 
 def _invalid(power: str, reading: Reading, reason: str | None = None) -> Outcome:
-    return Outcome(power, reading.text, reading.order, INVALID, reason or reading.error or "invalid", reading.notes)
+    return Outcome(power, reading.text, reading.order, INVALID, Invalid(reason or reading.error or "invalid"),
+                   reading.notes)
 
 
-def _accepted(position: Position, readings: list[tuple[str, Reading]], kinds: tuple[type, ...],
-              options: RuleOptions) -> tuple[dict[int, Outcome], dict[str, int], dict[int, int]]:
-    """Sort out unreadable orders, wrong kinds and two orders for one unit (DATC 4.D.3).
-
-    Returns the outcomes already settled, the order chosen for each unit, and repeats of
-    a chosen order (which share its outcome).
-    """
-    done: dict[int, Outcome] = {}
-    chosen: dict[str, int] = {}
-    several: dict[str, list[int]] = {}  # units given more than one order (rare)
-    per_unit = kinds is not ADJUSTMENT_ORDERS
-    allowed = set(kinds)
-    neutral = position.neutral
-    for i, (power, reading) in enumerate(readings):
-        order = reading.order
-        if order is None or reading.error is not None:
-            done[i] = _invalid(power, reading)
-        elif type(order) not in allowed:
-            done[i] = _invalid(power, reading, f"invalid: a {type(order).__name__.lower()} order cannot be given in {position.phase.title}")
-        elif neutral and power in neutral:
-            done[i] = _invalid(power, reading, f"invalid: {power.capitalize()} is neutral; its units only hold")
-        elif type(order) is Waive:
-            continue
-        else:
-            unit = order.unit  # type: ignore[union-attr]
-            if unit.power != power:
-                done[i] = _invalid(power, reading, f"invalid: {unit} belongs to {unit.power.capitalize()}")
-            elif per_unit:
-                pid = unit.location.province
-                if pid in several:
-                    several[pid].append(i)
-                elif pid in chosen:
-                    several[pid] = [chosen.pop(pid), i]
-                else:
-                    chosen[pid] = i
-    repeats: dict[int, int] = {}
-    for pid, idxs in several.items():
-        if len({readings[i][1].order for i in idxs}) == 1:
-            chosen[pid] = idxs[0]
-            for i in idxs[1:]:
-                repeats[i] = idxs[0]
-            continue
-        keep = idxs[0] if options.two_orders == "first" else idxs[-1] if options.two_orders == "last" else None
-        for i in idxs:
-            if i != keep:
-                power, reading = readings[i]
-                done[i] = _invalid(power, reading, f"invalid: two different orders for {reading.order.unit}")  # type: ignore[union-attr]
-        if keep is not None:
-            chosen[pid] = keep
-    return done, chosen, repeats
-
-
-def _repeat(first: Outcome, power: str, reading: Reading) -> Outcome:
-    return Outcome(power, reading.text, reading.order, first.result,
-                   f"the same order as above, counted once: {first.reason}", reading.notes)
-
-
-def _movement(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
-    done, chosen, repeats = _accepted(position, readings, MOVEMENT_ORDERS, options)
-    orders: dict[str, Order] = {}
-    for pid, i in chosen.items():
-        reading = readings[i][1]
-        order = reading.order
-        checked = reading.checked
-        # parse_order has already checked an order it read against this very position.
-        if not (checked is not None and checked[0] is position and (checked[1] is options or checked[1] == options)):
-            reason = None if type(order) is Hold else legality.check(position, options, order)  # type: ignore[arg-type]
-            if reason:
-                done[i] = _invalid(readings[i][0], reading, reason)
-                continue
-        orders[pid] = order  # type: ignore[assignment]
+def _movement(position: Position, ballot: _Outcomes, options: RuleOptions) -> Adjudication:
+    chosen = ballot.chosen
+    orders = ballot.unit_orders()
     if options.convoy_routes == "ambiguous":
         for pid, reason in ambiguous_convoys(position, orders).items():
-            i = chosen[pid]
-            done[i] = _invalid(*readings[i], reason)
+            ballot.outcome(chosen[pid], Invalid(reason))
             del orders[pid]
-    void: dict[str, str] = {}
+    void: dict[str, Template] = {}
     if not options.civil_disorder_support:
         # DATC 4.D.9: a power that sent no orders is in civil disorder; others may not support it.
-        ordered = {power for power, _ in readings}
+        ordered = set(ballot.powers)
         for pid, order in orders.items():
-            if type(order) is Support and order.dest is None:  # type: ignore[union-attr]
-                held = order.supported.power  # type: ignore[union-attr]
-                if held not in ordered and held != order.unit.power:  # type: ignore[union-attr]
+            if isinstance(order, Support) and order.dest is None:
+                held = order.supported.power
+                if held not in ordered and held != order.unit.power:
                     void[pid] = f"void: {held.capitalize()} is in civil disorder; its units cannot be supported"
     result = MovementResolver(position, orders, options, void).run()
-    succeeded, resolver = result.succeeded, result.resolver
-    for pid, order in orders.items():
+    hits, readings, powers, done = result.hits, ballot.readings, ballot.powers, ballot.done
+    for pid, verdict in result.verdicts.items():
         i = chosen[pid]
-        power, reading = readings[i]
-        done[i] = Outcome(power, reading.text, order, SUCCEEDS if succeeded[pid] else FAILS,
-                          resolver, reading.notes, pid)
-    for i, first in repeats.items():
-        done[i] = _repeat(done[first], *readings[i])
+        reading = readings[i]
+        done[i] = Outcome(powers[i], reading.text, reading.order, verdict.result, verdict, reading.notes, hits.get(pid))
     dislodged = result.dislodged
     if any(d.retreats for d in dislodged):
         after = _next(position, position.phase.following(), result.units, dislodged=dislodged,
@@ -203,51 +162,50 @@ def _movement(position: Position, readings: list[tuple[str, Reading]], options: 
         # Nothing can retreat: the dislodged units are disbanded and the phase is skipped.
         destroyed = _count_destroyed(position, [d.unit for d in dislodged], options) if dislodged else position.destroyed
         after = _end_of_season(position, position.phase.following().following(), result.units, destroyed, options)
-    return _finish(position, done, readings, after, options, dislodged)
+    return _finish(position, ballot.finish(), after, options, dislodged)
 
 
-def _retreats(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
-    done, chosen, repeats = _accepted(position, readings, RETREAT_ORDERS, options)
+def _retreats(position: Position, ballot: _Outcomes, options: RuleOptions) -> Adjudication:
     listed = replace(position, dislodged=tuple(
         replace(d, retreats=retreat_options(position, d, options)) for d in position.dislodged))
-    orders = [(i, readings[i][1].order) for i in chosen.values() if i not in done]
-    result = adjudicate_retreats(listed, orders, options)  # type: ignore[arg-type]
-    for i, (ok, reason) in result.verdicts.items():
-        power, reading = readings[i]
-        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if ok else (INVALID if reason.startswith("invalid") else FAILS), reason, reading.notes)
-    for i, first in repeats.items():
-        done[i] = _repeat(done[first], *readings[i])
+    chosen = ballot.unit_orders()
+    orders = [(ballot.chosen[pid], order) for pid, order in chosen.items() if ballot.chosen[pid] not in ballot.done]
+    result = adjudicate_retreats(listed, orders, options)
+    for i, verdict in result.verdicts.items():
+        ballot.outcome(i, verdict)
     destroyed = _count_destroyed(position, result.disbanded, options)
     if result.again:
         # Calhamer's rule (s17): another round of retreats for the units that clashed.
         after = _next(position, position.phase, result.units, dislodged=result.again,
                       standoffs=position.standoffs, destroyed=destroyed)
-        return _finish(position, done, readings, after, options)
+        return _finish(position, ballot.finish(), after, options)
     after = _end_of_season(position, position.phase.following(), result.units, destroyed, options)
-    return _finish(position, done, readings, after, options)
+    return _finish(position, ballot.finish(), after, options)
 
 
-def _count_destroyed(position: Position, lost: Iterable[object], options: RuleOptions) -> dict[str, int]:
+def _count_destroyed(position: Position, lost: Iterable[Unit], options: RuleOptions) -> dict[str, int]:
     """Units destroyed in the field, by power: counted only in the you-only-live-once game."""
     destroyed = dict(position.destroyed)
     if options.yolo:
         for unit in lost:
-            destroyed[unit.power] = destroyed.get(unit.power, 0) + 1  # type: ignore[attr-defined]
+            destroyed[unit.power] = destroyed.get(unit.power, 0) + 1
     return destroyed
 
 
-def _adjustments(position: Position, readings: list[tuple[str, Reading]], options: RuleOptions) -> Adjudication:
-    done, _, _ = _accepted(position, readings, ADJUSTMENT_ORDERS, options)
-    orders = [(i, r.order) for i, (_, r) in enumerate(readings) if i not in done]
-    result = adjudicate_adjustments(position, orders, options)  # type: ignore[arg-type]
-    for i, (ok, reason) in result.verdicts.items():
-        power, reading = readings[i]
-        done[i] = Outcome(power, reading.text, reading.order, SUCCEEDS if ok else (INVALID if reason.startswith("invalid") else FAILS), reason, reading.notes)
+def _adjustments(position: Position, ballot: _Outcomes, options: RuleOptions) -> Adjudication:
+    orders: list[tuple[int, Adjustment]] = []
+    for i in ballot.accepted():
+        order = ballot.readings[i].order
+        assert isinstance(order, (Build, Remove, Waive))  # check_orders accepts only these here
+        orders.append((i, order))
+    result = adjudicate_adjustments(position, orders, options)
+    for i, verdict in result.verdicts.items():
+        ballot.outcome(i, verdict)
     if result.waiting:
         # The GM chooses these removals (s24, Armageddonia): nothing is carried out until then.
-        return replace(_finish(position, done, readings, position, options), winner=None, waiting=result.waiting)
+        return replace(_finish(position, ballot.finish(), position, options), winner=None, waiting=result.waiting)
     after = _next(position, position.phase.following(), result.units)
-    return replace(_finish(position, done, readings, after, options), removed=result.forced_removals)
+    return replace(_finish(position, ballot.finish(), after, options), removed=result.forced_removals)
 
 
 def _next(position: Position, phase: Phase, units: Mapping[str, Unit], *, dislodged: tuple[Dislodgement, ...] = (),
@@ -286,9 +244,8 @@ def _end_of_season(position: Position, phase: Phase, units: Mapping[str, Unit], 
     return _next(after, Phase("S", phase.year + 1, "M"), units)
 
 
-def _finish(position: Position, done: dict[int, Outcome], readings: list[tuple[str, Reading]],
-            after: Position, options: RuleOptions, dislodged: tuple[Dislodgement, ...] = ()) -> Adjudication:
-    outcomes = tuple(map(done.__getitem__, range(len(readings))))
+def _finish(position: Position, outcomes: tuple[Outcome, ...], after: Position, options: RuleOptions,
+            dislodged: tuple[Dislodgement, ...] = ()) -> Adjudication:
     won = winner(after, options, position.phase)
     over = won is not None or (after.phase != position.phase and short_game_over(after, options))
     return Adjudication(position, outcomes, after, won, dislodged, ended=over)

@@ -5,21 +5,24 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any, Callable
 
 from .geography import UnitType
 from .options import RuleOptions
-from .orders import Build, Order, Remove, Waive, describe_unit
+from .orders import Build, Remove, Waive, describe_unit
 from .position import Position, Unit
+from .verdicts import AlreadyBuilt, AlreadyRemoved, Adjusted, BeyondAllowance, Invalid, TooManyOrdered, Verdict
 
 
 _power_of = attrgetter("power")
+_BUILT, _WAIVED, _REMOVED = Adjusted("built"), Adjusted("build waived"), Adjusted("removed")
 
 
 @dataclass(frozen=True)
 class AdjustmentResult:
     """Verdicts by order index, the units afterwards and the removals the rules made."""
 
-    verdicts: dict[int, tuple[bool, str]]
+    verdicts: dict[int, Verdict]
     units: dict[str, Unit]
     forced_removals: tuple[Unit, ...]
     waiting: dict[str, int]  # powers whose removals the GM must choose, and how many
@@ -67,14 +70,17 @@ def adjustments_due(position: Position) -> bool:
     return False
 
 
-def adjudicate_adjustments(position: Position, orders: list[tuple[int, Order]],
+Adjustment = Build | Remove | Waive
+
+
+def adjudicate_adjustments(position: Position, orders: list[tuple[int, Adjustment]],
                            options: RuleOptions) -> AdjustmentResult:
     """Carry out the (legal) adjustment orders in the order given (DATC 4.D.4-4.D.6)."""
     units = dict(position.units)
-    verdicts: dict[int, tuple[bool, str]] = {}
-    by_power: dict[str, list[tuple[int, Order]]] = {}
+    verdicts: dict[int, Verdict] = {}
+    by_power: dict[str, list[tuple[int, Adjustment]]] = {}
     for i, order in orders:
-        power = order.power if isinstance(order, Waive) else order.unit.power
+        power = order.power
         by_power.setdefault(power, []).append((i, order))
     forced: list[Unit] = []
     waiting: dict[str, int] = {}
@@ -89,58 +95,58 @@ def adjudicate_adjustments(position: Position, orders: list[tuple[int, Order]],
             forced.extend(_removals(position, options, power, mine, -due, units, verdicts, waiting))
         else:
             for i, _ in mine:
-                verdicts[i] = (False, "invalid: no builds or removals are due")
+                verdicts[i] = Invalid("invalid: no builds or removals are due")
     return AdjustmentResult(verdicts, units, tuple(forced), waiting)
 
 
-def _builds(position: Position, options: RuleOptions, mine: list[tuple[int, Order]], due: int,
-            units: dict[str, Unit], verdicts: dict[int, tuple[bool, str]]) -> None:
+def _builds(position: Position, options: RuleOptions, mine: list[tuple[int, Adjustment]], due: int,
+            units: dict[str, Unit], verdicts: dict[int, Verdict]) -> None:
     used = 0
     wanted = sum(1 for _, o in mine if isinstance(o, (Build, Waive)))
     for i, order in mine:
         if isinstance(order, Remove):
-            verdicts[i] = (False, "invalid: builds are due, not removals")
+            verdicts[i] = Invalid("invalid: builds are due, not removals")
             continue
         if options.excess_adjustments == "none" and wanted > due:
-            verdicts[i] = (False, f"more builds ordered than the {due} allowed: none is carried out")
+            verdicts[i] = TooManyOrdered(due, builds=True)
             continue
         if used >= due:
-            verdicts[i] = (False, f"only {due} build{'s' if due != 1 else ''} allowed")
+            verdicts[i] = BeyondAllowance(due, builds=True)
             continue
         if isinstance(order, Waive):
             used += 1
-            verdicts[i] = (True, "build waived")
+            verdicts[i] = _WAIVED
             continue
         assert isinstance(order, Build)
         if order.unit.province in units:
-            verdicts[i] = (False, f"a unit was already built in {position.map.provinces[order.unit.province].name}")
+            verdicts[i] = AlreadyBuilt(position.map.provinces[order.unit.province].name)
             continue
         units[order.unit.province] = order.unit
         used += 1
-        verdicts[i] = (True, "built")
+        verdicts[i] = _BUILT
 
 
-def _removals(position: Position, options: RuleOptions, power: str, mine: list[tuple[int, Order]],
-              due: int, units: dict[str, Unit], verdicts: dict[int, tuple[bool, str]],
+def _removals(position: Position, options: RuleOptions, power: str, mine: list[tuple[int, Adjustment]],
+              due: int, units: dict[str, Unit], verdicts: dict[int, Verdict],
               waiting: dict[str, int]) -> list[Unit]:
     removed = 0
     wanted = sum(1 for _, o in mine if isinstance(o, Remove))
     for i, order in mine:
         if not isinstance(order, Remove):
-            verdicts[i] = (False, "invalid: removals are due, not builds")
+            verdicts[i] = Invalid("invalid: removals are due, not builds")
             continue
         if options.excess_adjustments == "none" and wanted > due:
-            verdicts[i] = (False, f"more removals ordered than the {due} due: the civil-disorder rule decides")
+            verdicts[i] = TooManyOrdered(due, builds=False)
             continue
         if order.unit.province not in units or units[order.unit.province] != order.unit:
-            verdicts[i] = (False, f"{describe_unit(order.unit)} was already removed")
+            verdicts[i] = AlreadyRemoved(order.unit)
             continue
         if removed >= due:
-            verdicts[i] = (False, f"only {due} removal{'s' if due != 1 else ''} due")
+            verdicts[i] = BeyondAllowance(due, builds=False)
             continue
         del units[order.unit.province]
         removed += 1
-        verdicts[i] = (True, "removed")
+        verdicts[i] = _REMOVED
     forced: list[Unit] = []
     remaining = [u for u in units.values() if u.power == power]
     chosen = civil_disorder_removals(position, options, power, remaining, due - removed)
@@ -178,10 +184,11 @@ def civil_disorder_removals(position: Position, options: RuleOptions, power: str
         return _steps(position, u, targets, rule)
 
     fleet_first = lambda u: u.type is not UnitType.FLEET  # noqa: E731 - a sort key
+    key: Callable[[Unit], tuple[Any, ...]]
     if rule == "graustark":
         key = lambda u: (-distance(u), not off_centre(u), fleet_first(u), name(u))  # noqa: E731
     elif rule == "erehwon":
-        def key(u: Unit) -> tuple:
+        def key(u: Unit) -> tuple[Any, ...]:
             x, y = board.provinces[u.province].xy or (0.0, 0.0)
             return (-distance(u), not off_centre(u), fleet_first(u), y, -x, name(u))
     else:

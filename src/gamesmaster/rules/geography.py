@@ -35,7 +35,8 @@ class Location(NamedTuple):
     coast: str | None = None
 
     def __str__(self) -> str:
-        return f"{self.province}/{self.coast}" if self.coast else self.province
+        province, coast = self  # unpacked: a named field is a property call
+        return f"{province}/{coast}" if coast else province
 
     @classmethod
     def parse(cls, text: str) -> "Location":
@@ -83,6 +84,9 @@ class Map:
     # The neighbours in id order, kept sorted once: every retreat phase lists them.
     _army_neighbours: Mapping[str, tuple[Location, ...]] = field(default_factory=dict)
     _fleet_neighbours: Mapping[Location, tuple[Location, ...]] = field(default_factory=dict)
+    # The provinces a fleet can sail into from each location (any coast of them): support and
+    # legality ask it for every order.
+    _fleet_reach: Mapping[Location, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, provinces: Iterable[Province], army: Iterable[tuple[str, str]],
@@ -94,9 +98,9 @@ class Map:
             army_edges.setdefault(a, set()).add(b)
             army_edges.setdefault(b, set()).add(a)
         fleet_edges: dict[Location, set[Location]] = {}
-        for a, b in fleet:
-            fleet_edges.setdefault(a, set()).add(b)
-            fleet_edges.setdefault(b, set()).add(a)
+        for here, there in fleet:
+            fleet_edges.setdefault(here, set()).add(there)
+            fleet_edges.setdefault(there, set()).add(here)
         by_province: dict[str, list[Location]] = {}
         sea_adjacency: dict[str, set[str]] = {}
         for loc, targets in fleet_edges.items():
@@ -112,6 +116,7 @@ class Map:
             _supply_centres=frozenset(p.id for p in provs.values() if p.supply_centre),
             _army_neighbours={k: tuple(Location(p) for p in sorted(v)) for k, v in army_edges.items()},
             _fleet_neighbours={k: tuple(sorted(v, key=str)) for k, v in fleet_edges.items()},
+            _fleet_reach={k: frozenset(t.province for t in v) for k, v in fleet_edges.items()},
         )
 
     def province(self, pid: str) -> Province:
@@ -159,8 +164,8 @@ class Map:
         reach either coast of a province may support into the whole province.
         """
         if unit_type is UnitType.ARMY:
-            return self.army_adjacent(src.province, dest_province)
-        return bool(self.fleet_targets(src, dest_province))
+            return dest_province in self.army_edges.get(src.province, ())
+        return dest_province in self._fleet_reach.get(src, ())
 
     def neighbours(self, unit_type: UnitType, src: Location) -> tuple[Location, ...]:
         """Every location the unit can move to by itself, in id order."""

@@ -66,39 +66,49 @@ def can_move(position: Position, unit: Unit, dest: str, exclude_fleet: str | Non
              options: RuleOptions | None = None) -> bool:
     """Whether the unit could move to dest by itself or by a possible convoy."""
     board = position.map
-    if dest == unit.province or dest in position.closed:
+    src = unit.location.province
+    if dest == src or dest in position.closed:
         return False
     if unit.type is UnitType.FLEET:
-        return bool(board.fleet_targets(unit.location, dest))
+        return board.can_reach(UnitType.FLEET, unit.location, dest)
+    if dest in board.army_edges.get(src, ()):
+        return True  # the variant loader lets armies border only land and coast
     if board.provinces[dest].terrain not in (Terrain.LAND, Terrain.COAST):
         return False
-    return board.army_adjacent(unit.province, dest) or convoy_possible(position, unit.province, dest, exclude_fleet, options)
+    return convoy_possible(position, src, dest, exclude_fleet, options)
 
 
 def check(position: Position, options: RuleOptions, order: Order) -> str | None:
     """Why a movement-phase order is illegal, or None if it could be valid."""
-    if isinstance(order, Hold):
-        return None
-    if isinstance(order, Move):
+    # type() rather than isinstance(): the exact classes, most frequent first.
+    if type(order) is Move:
         return _check_move(position, order, options)
-    if isinstance(order, Support):
+    if type(order) is Support:
         return _check_support(position, order, options)
-    if isinstance(order, Convoy):
+    if type(order) is Hold:
+        return None
+    if type(order) is Convoy:
         return _check_convoy(position, order, options)
     return "void: not an order for a movement phase"
 
 
 def _check_move(position: Position, order: Move, options: RuleOptions) -> str | None:
     unit, dest = order.unit, order.dest.province
-    if dest == unit.province:
+    board = position.map
+    src = unit.location.province
+    # The common case first: a move to a neighbour, not into the space it is in nor a closed one.
+    # (The variant loader lets armies border only land and coast, so no terrain check is needed.)
+    if unit.type is UnitType.ARMY:
+        if dest in board.army_edges.get(src, ()) and dest != src and dest not in position.closed:
+            return None
+    elif order.dest in board.fleet_edges.get(unit.location, ()) and dest != src and dest not in position.closed:
+        return None
+    if dest == src:
         return f"void: {describe_unit(unit)} cannot move to the space it is in"
     if dest in position.closed:
         return f"void: {position.map.provinces[dest].name} may not be entered while its power is neutral"
-    board = position.map
     if unit.type is UnitType.FLEET:
-        if not board.fleet_adjacent(unit.location, order.dest):
-            return f"void: {describe_unit(unit)} cannot reach {board.name(order.dest)}"
-        return None
+        return f"void: {describe_unit(unit)} cannot reach {board.name(order.dest)}"
     terrain = board.provinces[dest].terrain
     if terrain is Terrain.SEA:
         return f"void: an army cannot move to {board.name(dest)}"
@@ -112,20 +122,21 @@ def _check_move(position: Position, order: Move, options: RuleOptions) -> str | 
 
 
 def _check_support(position: Position, order: Support, options: RuleOptions) -> str | None:
-    unit, supported = order.unit, order.supported
-    if supported.province == unit.province:
+    unit, supported, dest = order.unit, order.supported, order.dest
+    src = unit.location.province
+    if supported.location.province == src:
         return f"void: {describe_unit(unit)} cannot support itself"
-    target = order.dest.province if order.dest else supported.province
-    if target == unit.province:
+    target = dest.province if dest is not None else supported.location.province
+    if target == src:
         return f"void: {describe_unit(unit)} cannot support a move into its own space"
-    if not position.map.can_reach(unit.type, unit.location, target):
+    board = position.map
+    if not board.can_reach(unit.type, unit.location, target):
         return f"void: {describe_unit(unit)} cannot support into {short(target)}: it could not move there"
-    if order.dest is not None:
-        if not can_move(position, supported, target, exclude_fleet=unit.province, options=options):
+    if dest is not None:
+        if not can_move(position, supported, target, exclude_fleet=src, options=options):
             return f"void: {describe_unit(supported)} cannot move to {short(target)}, so it cannot be supported there"
-        if order.dest.coast and supported.type is UnitType.FLEET:
-            if order.dest not in position.map.fleet_targets(supported.location, target):
-                return f"void: {describe_unit(supported)} cannot reach {short(order.dest)}"
+        if dest.coast and supported.type is UnitType.FLEET and not board.fleet_adjacent(supported.location, dest):
+            return f"void: {describe_unit(supported)} cannot reach {short(dest)}"
     return None
 
 

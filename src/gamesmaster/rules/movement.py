@@ -1,186 +1,218 @@
 """Adjudication of a movement phase (Kruijswijk's guess-and-check resolution).
 
-Every move, support and convoy is a decision that succeeds or fails. `resolve`
-settles a decision by asking `_adjudicate` for it, recursively settling whatever it
-depends on; when the recursion comes back to a decision still being settled, the
-decision is guessed, tried both ways, and a cycle with no single answer is settled
-by the backup rule (circular movement succeeds; a convoy paradox by the rule set's
-paradox rule, the Szykman rule by default). The strength definitions are those of
-DATC v3.0 section 5.B.
+Every move, support and convoy is a decision, and each decision is one function
+(`_decide_move`, `_decide_support`, `_decide_convoy`) that returns a verdict
+(`gamesmaster.rules.verdicts`): moved, bounced by whom and how strongly, support cut
+by which attack, and so on. The verdict's `ok` is the decision's yes or no; an
+outcome's reason is only the verdict in words, so a reason can never say something
+the decision did not rest on.
+
+`resolve` settles a decision by calling its function, recursively settling whatever
+it depends on; when the recursion comes back to a decision still being settled, the
+decision is guessed, tried both ways, and a cycle with no single answer is settled by
+the backup rule (circular movement succeeds; a convoy paradox by the Szykman rule).
+A verdict worked out under a guess may rest on answers later undone, so such a
+decision is decided once more when every answer is final, and that verdict is kept.
+The strength definitions are those of DATC v3.0 section 5.B.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from . import convoys
 from .geography import Location, Map, UnitType
 from .options import RuleOptions
-from .orders import Convoy, Hold, Move, Order, Support, describe_order, describe_unit, short
+from .orders import Convoy, Hold, Move, Support, UnitOrder
 from .position import Dislodgement, Position, Unit
+from .verdicts import (CONTENDING, HOLDING, STAYED, ArmyStayed, Bounced, ConvoyCancelled, ConvoyDislodged,
+                       ConvoyDisrupted, Convoyed, ConvoyHeld, Dislodged, Held, KolinRule, LostHeadToHead, Moved,
+                       NoEffect, Opposition, OtherRoute, OwnUnitInTheWay, SupportCut, SupportGiven, Template,
+                       Unresolved, Verdict, Void)
 
 _ARMY = UnitType.ARMY
 _NO_GUESS = 1 << 30
+# Verdicts with nothing to name are shared.
+_UNOPPOSED, _HELD, _CONVOY_HELD, _CANCELLED = Moved(), Held(), ConvoyHeld(), ConvoyCancelled()
 
 
 @dataclass(frozen=True)
 class MovementResult:
     """The outcome of a movement phase: a verdict per ordered unit and the new board."""
 
-    succeeded: dict[str, bool]  # by the province the unit started in
+    verdicts: dict[str, Verdict]  # by the province the unit started in, for the orders given
+    hits: dict[str, Dislodged]  # units dislodged although their order was not a hold (holds: their verdict)
     units: dict[str, Unit]  # units on the board afterwards (dislodged ones not included)
     dislodged: tuple[Dislodgement, ...]
     standoffs: frozenset[str]
-    resolver: "MovementResolver"  # explains each outcome when asked (resolver.explain)
 
 
-def ambiguous_convoys(position: Position, orders: dict[str, Order]) -> dict[str, str]:
+def ambiguous_convoys(position: Position, orders: Mapping[str, UnitOrder]) -> dict[str, str]:
     """Armies whose convoy orders give more than one route (Calhamer: the army holds, s12)."""
     offers: dict[tuple[str, str], list[str]] = {}
     for p, o in orders.items():
-        if type(o) is Convoy:
-            offers.setdefault((o.army.province, o.dest.province), []).append(p)  # type: ignore[union-attr]
+        if isinstance(o, Convoy):
+            offers.setdefault((o.army.province, o.dest.province), []).append(p)
     out = {}
     for p, o in orders.items():
-        if type(o) is Move and o.unit.type is _ARMY:  # type: ignore[union-attr]
-            fleets = offers.get((p, o.dest.province), [])  # type: ignore[union-attr]
-            if len(fleets) > 1 and len(convoys.routes(position.map, p, o.dest.province, fleets, limit=2)) > 1:  # type: ignore[union-attr]
+        if isinstance(o, Move) and o.unit.type is _ARMY:
+            fleets = offers.get((p, o.dest.province), [])
+            if len(fleets) > 1 and len(convoys.routes(position.map, p, o.dest.province, fleets, limit=2)) > 1:
                 out[p] = "invalid: ambiguous: the convoy orders give more than one route, so the army holds (Calhamer)"
     return out
 
 
-Reason = str | tuple[object, ...]  # a reason, or a template with the units and places to word it
-
-
-def _say(reason: Reason) -> str:
-    """A reason in words; one kept as a template and its units and places is worded when read."""
-    if isinstance(reason, str):
-        return reason
-    template, *things = reason
-    return template.format(*(describe_unit(t) if isinstance(t, Unit) else short(t) for t in things))  # type: ignore[arg-type]
-
-
 class MovementResolver:
-    """Settles one movement phase; build it with every unit's (legal) order."""
+    """Settles one movement phase; build it with every unit's (legal) order.
 
-    def __init__(self, position: Position, orders: dict[str, Order], options: RuleOptions,
-                 void: dict[str, str] | None = None) -> None:
+    With `presettle` (the default) the decisions that depend on no other are taken
+    while the orders are indexed, before the recursion; without it the recursion takes
+    every decision. Both give the same verdicts (a test runs every case both ways).
+    """
+
+    def __init__(self, position: Position, orders: Mapping[str, UnitOrder], options: RuleOptions,
+                 void: Mapping[str, Template] | None = None, presettle: bool = True) -> None:
         self.position = position
         self.map: Map = position.map
         self.options = options
         self.units = position.units
+        self.given = orders
         # Province -> why its order has no effect (worded only when a player asks).
-        self.void: dict[str, Reason] = dict(void or {})
+        self.void: dict[str, Template] = dict(void or {})
         self.settled: set[str] = set()  # orders whose decision is final
-        self.result: dict[str, bool] = {}
+        self.result: dict[str, bool] = {}  # each decision's answer (final once settled)
+        self.verdict: dict[str, Verdict] = {}  # each settled decision's verdict
         self.depth: dict[str, int] = {}  # orders being settled, by recursion depth
         self.anchor: dict[str, int] = {}  # orders answered under an open guess -> its depth
         self.guessed: list[str] = []  # those orders, in the order they were answered
         self.low = _NO_GUESS  # the shallowest guess the current answer rests on
+        self.redecide: list[str] = []  # settled decisions whose verdict may rest on undone guesses
+        self.final = False  # every decision settled: a bounce then names every unit that stood it off
         self.paradox: set[str] = set()  # convoys cancelled by the paradox rule
-        self.moves_into: dict[str, list[str]] = {}
         self.move_supports: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
         self.convoyed_by: dict[str, list[str]] = {}  # army province -> its convoying fleets
-        self.by_convoy: dict[str, bool] = {}
-        self._prepare(orders)
+        self.by_convoy: set[str] = set()
+        self._index(orders)
+        if presettle:
+            self._presettle()
 
     # -- matching orders to each other -------------------------------------------------
 
-    def _prepare(self, given: dict[str, Order]) -> None:
-        """Index the orders once: who moves where, who convoys and supports whom.
-
-        Decisions that depend on no other are settled here too: a void order fails, a
-        support or convoy nobody attacks is given, a move over land into an empty space
-        no one else enters succeeds (unless Kolin's rule has it turn to face an
-        attacker), and an unsupported move over land against a unit that stays, with no
-        support either, and no one else entering, fails. The recursion then meets only
-        the contested orders.
-        """
-        # One pass over the units, in the board's order: a unit without an order holds.
-        self.orders = orders = {}
-        self.owner = owner = {}
-        self.kind = kind = {}
-        self.dest = dest = {}
-        moves_into = self.moves_into
-        supports: list[str] = []
-        convoy_offers: dict[tuple[str, str], list[str]] = {}
+    def _index(self, given: Mapping[str, UnitOrder]) -> None:
+        """Index the orders once, in one pass over the units in the board's order: who
+        moves where, who convoys and supports whom. A unit without an order holds, and a
+        hold is no decision."""
+        self.moves: dict[str, Move] = {}
+        self.supports: dict[str, Support] = {}
+        self.convoys: dict[str, Convoy] = {}
+        self.dest: dict[str, str] = {}  # a move's destination province
+        self.moves_into: dict[str, list[str]] = {}
+        self.contested: list[str] = []  # spaces two or more units try to enter
+        self.decisions: list[str] = []  # the moves, supports and convoys, in the board's order
+        moves, supports, convoy_orders, dest, moves_into = self.moves, self.supports, self.convoys, self.dest, self.moves_into
+        decisions = self.decisions
+        offers: dict[tuple[str, str], list[str]] = {}
         armies: list[str] = []
-        self.contested = contested = []  # spaces two or more units try to enter
         for p, u in self.units.items():
             o = given.get(p)
-            if o is None:
-                o = Hold(u)
-            orders[p] = o
-            owner[p] = u.power
-            k = kind[p] = type(o)
-            if k is Move:
-                d = dest[p] = o.dest.province  # type: ignore[union-attr]
-                if d in moves_into:
-                    moves_into[d].append(p)
-                    if len(moves_into[d]) == 2:
-                        contested.append(d)
-                else:
+            if type(o) is Move:
+                moves[p] = o
+                d = dest[p] = o.dest.province
+                into = moves_into.get(d)
+                if into is None:
                     moves_into[d] = [p]
+                else:
+                    into.append(p)
+                    if len(into) == 2:
+                        self.contested.append(d)
                 if u.type is _ARMY:
                     armies.append(p)
-            elif k is Support:
-                supports.append(p)
-            elif k is Convoy:
-                convoy_offers.setdefault((o.army.province, o.dest.province), []).append(p)  # type: ignore[union-attr]
+            elif type(o) is Support:
+                supports[p] = o
+            elif type(o) is Convoy:
+                convoy_orders[p] = o
+                offers.setdefault((o.army.province, o.dest.province), []).append(p)
+            else:
+                continue
+            decisions.append(p)
         void = self.void
-        known: dict[str, bool] = {}  # the decisions that depend on no other
-        army_adjacent = self.map.army_adjacent
+        army_edges = self.map.army_edges
         for p in armies:
             d = dest[p]
-            o = orders[p]
-            fleets = convoy_offers.get((p, d)) if convoy_offers else None
-            if fleets is None and not o.via_convoy and army_adjacent(p, d):  # type: ignore[union-attr]
+            move = moves[p]
+            fleets = offers.get((p, d)) if offers else None
+            if fleets is None and not move.via_convoy and d in army_edges[p]:
                 continue  # a plain march: no convoy can be meant
             fleets = fleets or []
-            if self._goes_by_convoy(o, fleets):  # type: ignore[arg-type]
-                self.by_convoy[p] = True
+            if self._goes_by_convoy(move, fleets):
+                self.by_convoy.add(p)
                 self.convoyed_by[p] = fleets
                 if not convoys.sea_route_exists(self.map, p, d, fleets):
                     void[p] = "no convoy route: no chain of fleets was ordered to convoy it"
-        for d in contested:
+        for d in self.contested:
             moves_into[d].sort()  # reasons must not depend on the order orders were listed
-        for p in supports:
-            self._match_support(p, orders[p])  # type: ignore[arg-type]
-        self.convoying = [p for offers in convoy_offers.values() for p in offers]
-        for p in self.convoying:
-            o = orders[p]
-            army = orders.get(o.army.province)  # type: ignore[union-attr]
-            if not (type(army) is Move and army.unit == o.army and army.dest.province == o.dest.province):  # type: ignore[union-attr]
-                void[p] = ("void: {} was not ordered to {}", o.army, o.dest)  # type: ignore[union-attr]
-            elif not self.by_convoy.get(o.army.province):  # type: ignore[union-attr]
-                void[p] = ("void: {} moves over land, not by convoy", o.army)  # type: ignore[union-attr]
-        for p in (*supports, *self.convoying):
-            if p in void:
-                known[p] = False
-            elif p not in moves_into:
-                known[p] = True  # nobody attacks it
-        # Facts that stay fixed while the decisions are settled, looked up on the hot path.
-        self.live = live = set()  # moves that can succeed
-        self.h2h = h2h = {}
-        units, convoyed_by = self.units, self.convoyed_by
         move_supports, hold_supports = self.move_supports, self.hold_supports
+        for p, support in supports.items():
+            # Match each support to the order it supports.
+            supported = support.supported.location.province
+            target = moves.get(supported)
+            if support.dest is None:
+                if target is None:
+                    hold_supports.setdefault(supported, []).append(p)
+                else:
+                    void[p] = ("void: {} was ordered to move, so it cannot be supported in place", support.supported)
+            elif target is None or target.dest.province != support.dest.province:
+                void[p] = ("void: {} was not ordered to {}", support.supported, support.dest)
+            elif support.dest.coast and target.dest.coast and support.dest.coast != target.dest.coast:
+                void[p] = ("void: {} was ordered to {}, not {}", support.supported, target.dest, support.dest)
+            else:
+                move_supports.setdefault(supported, []).append(p)
+        for p, convoy in convoy_orders.items():
+            army = moves.get(convoy.army.province)
+            if army is None or army.unit != convoy.army or army.dest.province != convoy.dest.province:
+                void[p] = ("void: {} was not ordered to {}", convoy.army, convoy.dest)
+            elif convoy.army.province not in self.by_convoy:
+                void[p] = ("void: {} moves over land, not by convoy", convoy.army)
+        # Facts that stay fixed while the decisions are settled, looked up on the hot path.
+        self.live: set[str] = dest.keys() - void.keys()  # moves that can succeed
+        self.h2h: set[str] = {p for p, d in dest.items() if dest.get(d) == p and self._head_to_head(p)}
+
+    def _presettle(self) -> None:
+        """Take first the decisions that depend on no other.
+
+        A void order; a support or convoy nobody attacks; a move over land into an
+        empty space no one else enters (unless Kolin's rule has it turn to face an
+        attacker); an unsupported move over land against a unit that stays, with no
+        support either, and no one else entering. Their decision functions answer
+        without asking any other decision, so the recursion then meets only the
+        contested orders.
+        """
+        void, moves_into, units, moves = self.void, self.moves_into, self.units, self.moves
+        verdicts, result, settled = self.verdict, self.result, self.settled
+        for table, decide in ((self.supports, self._decide_support), (self.convoys, self._decide_convoy)):
+            for p in table:
+                if p in void or p not in moves_into:
+                    v = verdicts[p] = decide(p)
+                    result[p] = v.ok
+                    settled.add(p)
         plain_moves = not self.options.kolin
-        for p, d in dest.items():
-            h2h[p] = dest.get(d) == p and self._head_to_head(p)
+        move_supports, hold_supports, convoyed_by = self.move_supports, self.hold_supports, self.convoyed_by
+        decide_move = self._decide_move
+        for p, d in self.dest.items():
             if p in void:
-                known[p] = False
+                pass
+            elif p in convoyed_by or len(moves_into[d]) > 1:
                 continue
-            live.add(p)
-            if p in convoyed_by or len(moves_into[d]) > 1:
+            elif d not in units:
+                if not plain_moves:
+                    continue
+            elif d in moves or p in move_supports or d in hold_supports:
                 continue
-            if d not in units:
-                if plain_moves:
-                    known[p] = True
-            elif kind[d] is not Move and p not in move_supports and d not in hold_supports:
-                known[p] = False  # one against one: it bounces
-        self.result.update(known)
-        self.settled.update(known)
+            v = verdicts[p] = decide_move(p)
+            result[p] = v.ok
+            settled.add(p)
 
     def _goes_by_convoy(self, move: Move, fleets: list[str]) -> bool:
         """Whether an army's move uses a convoy (DATC 4.A.3 for adjacent provinces)."""
@@ -197,29 +229,28 @@ class MovementResolver:
             return any(self.units[f].power == move.unit.power for f in fleets)
         return False
 
-    def _match_support(self, p: str, o: Support) -> None:
-        supported = o.supported.location.province
-        moving_to = self.dest.get(supported)
-        if o.dest is None:
-            if moving_to is not None:
-                self.void[p] = ("void: {} was ordered to move, so it cannot be supported in place", o.supported)
-                return
-            self.hold_supports.setdefault(supported, []).append(p)
-            return
-        if moving_to != o.dest.province:
-            self.void[p] = ("void: {} was not ordered to {}", o.supported, o.dest)
-            return
-        if o.dest.coast:
-            target_dest = self.orders[supported].dest  # type: ignore[union-attr]
-            if target_dest.coast and o.dest.coast != target_dest.coast:
-                self.void[p] = ("void: {} was ordered to {}, not {}", o.supported, target_dest, o.dest)
-                return
-        self.move_supports.setdefault(supported, []).append(p)
+    def _head_to_head(self, p: str) -> bool:
+        """Whether p's move and the move of the unit it attacks cross the same border."""
+        order = self.moves[p]
+        dest = order.dest.province
+        other = self.moves.get(dest)
+        if other is None or other.dest.province != p or dest in self.void:
+            return False
+        if p in self.by_convoy or dest in self.by_convoy:
+            # Exchange by convoy (s30): allowed by the rulebooks, a head-on clash where forbidden.
+            return not self.options.convoy_swap
+        if self.options.guard_swap and order.unit.power == other.unit.power:
+            return False  # s29, the changing of the guard
+        if self.options.coastal_crawl and order.unit.type is UnitType.FLEET and other.unit.type is UnitType.FLEET:
+            # Fleets passing along different coasts of one province do not meet.
+            if order.dest != other.unit.location or other.dest != order.unit.location:
+                return False
+        return True
 
     # -- the guess-and-check resolution -----------------------------------------------
 
     def resolve(self, p: str) -> bool:
-        """Settle the decision of the order of the unit in province p.
+        """Settle the decision of the order of the unit in province p; its answer.
 
         An answer that rests on a guess remembers the depth (in the recursion) of the
         order that was guessed: its anchor. Only the order at that depth may try the
@@ -237,26 +268,28 @@ class MovementResolver:
         mark, outer_low = len(self.guessed), self.low
         self.low = _NO_GUESS
         self.result[p] = False
-        first = self._adjudicate(p)
+        first = self._decide(p)
         if self.low > depth:
-            # No guess was needed: the usual case, settled here without more calls.
+            # No guess was needed: the usual case, settled here with its verdict.
             self.settled.add(p)
-            self.result[p] = first
+            self.verdict[p] = first
+            ok = self.result[p] = first.ok
             del self.depth[p]
             self.low = outer_low
-            return first
+            return ok
         if self.low < depth:
-            return self._rest_on_guess(p, first, outer_low)
+            return self._rest_on_guess(p, first.ok, outer_low)
         self._forget(mark)
         self.low = _NO_GUESS
         self.result[p] = True
-        second = self._adjudicate(p)
+        second = self._decide(p)
         cycle = self.guessed[mark:]
         self._forget(mark)
         if self.low < depth:
-            return self._rest_on_guess(p, first, outer_low)
-        if first == second:
-            return self._settle(p, first, outer_low)
+            return self._rest_on_guess(p, first.ok, outer_low)
+        if first.ok == second.ok:
+            self.redecide.append(p)
+            return self._settle(p, first.ok, outer_low)
         del self.depth[p]
         self.low = outer_low
         self._backup_rule([p, *cycle])
@@ -283,82 +316,119 @@ class MovementResolver:
         del self.guessed[mark:]
 
     def _backup_rule(self, cycle: list[str]) -> None:
-        fleets = [q for q in cycle if isinstance(self.orders[q], Convoy)]
+        fleets = [q for q in cycle if q in self.convoys]
         if fleets:
             # Szykman: the convoying fleets of the paradox do not convoy.
             for q in fleets:
                 self.settled.add(q)
                 self.result[q] = False
+                self.verdict[q] = _CANCELLED
                 self.paradox.add(q)
             return
-        moves_only = all(isinstance(self.orders[q], Move) for q in cycle)
+        moves_only = all(q in self.moves for q in cycle)
         for q in cycle:
             self.settled.add(q)
             self.result[q] = moves_only  # circular movement succeeds; anything else fails
+            self.redecide.append(q)
 
-    def _adjudicate(self, p: str) -> bool:
-        kind = self.kind[p]
-        if kind is Move:
-            return self._move_succeeds(p)
-        if kind is Support:
-            return self._support_given(p)
-        return self._convoy_holds(p)
+    def _decide(self, p: str) -> Verdict:
+        if p in self.moves:
+            return self._decide_move(p)
+        if p in self.supports:
+            return self._decide_support(p)
+        return self._decide_convoy(p)
 
     # -- moves ------------------------------------------------------------------------
 
-    def _move_succeeds(self, p: str) -> bool:
+    def _decide_move(self, p: str) -> Verdict:
+        """The decision of a move: does it succeed, and if not, what kept it out."""
         if p not in self.live:
-            return False
+            return Void(self.void[p])
+        if p in self.convoyed_by and not self.path(p):
+            return self._disrupted(p)
+        d = self.dest[p]
+        rivals = self.moves_into[d]
+        occupant = self.units.get(d)
+        kolin = self.options.kolin
+        if occupant is None and len(rivals) == 1 and not kolin:
+            return _UNOPPOSED
         attack = self.attack_strength(p)
         if attack == 0:
-            return False
-        dest = self.dest[p]
-        if self.h2h[p]:
-            if attack <= self.defend_strength(dest):
-                return False
-        elif attack <= self.hold_strength(dest):
-            return False
-        for q in self.moves_into[dest]:
-            if q != p and attack <= self.prevent_strength(q, attack):
-                return False
-        if self.options.kolin and self._attacked(p):
-            return False  # s32: it turns to face its attacker
-        return True
+            assert occupant is not None  # only a unit of its own power takes all strength away
+            return OwnUnitInTheWay(occupant)
+        unit = self.moves[p].unit
+        defence = 0
+        if occupant is not None:
+            if p in self.h2h:
+                defence = self.defend_strength(d)
+                if attack <= defence:
+                    return LostHeadToHead(unit, attack, occupant, defence)
+            else:
+                defence = self.hold_strength(d)
+                if attack <= defence:
+                    how = STAYED if d in self.moves else HOLDING
+                    return Bounced(unit, attack, (Opposition(occupant, defence, how),),
+                                   self._uncounted(p, occupant))
+        stood_off: list[Opposition] = []
+        for q in rivals:
+            if q != p:
+                prevent = self.prevent_strength(q, attack)
+                if attack <= prevent:
+                    stood_off.append(Opposition(self.units[q], prevent, CONTENDING))
+                    if not self.final:
+                        break  # the answer is known; the others are named once every answer is final
+        if stood_off:
+            return Bounced(unit, attack, tuple(stood_off))
+        if kolin:
+            by = self._attacker(p)
+            if by is not None:
+                return KolinRule(self.moves[by])  # s32: it turns to face its attacker
+        if defence:
+            return Moved(attack, occupant, defence)
+        return Moved(attack)
 
-    def _attacked(self, p: str) -> bool:
-        """Whether a unit of another power attacks p (by a route that holds)."""
-        mine = self.owner[p]
-        return any(self.owner[q] != mine and self.path(q) for q in self.moves_into.get(p, ()))
+    def _uncounted(self, p: str, occupant: Unit) -> str | None:
+        """The name of the occupant's power when it supports the attack on its own unit."""
+        power = occupant.power
+        units = self.units
+        if any(units[s].power == power for s in self.move_supports.get(p, ())):
+            return self.position.variant.powers[power].name
+        return None
 
-    def dislodged(self, p: str) -> bool:
-        """Whether the unit in p stays and another unit takes its space."""
-        return not self.moves(p) and any(self.moves(q) for q in self.moves_into.get(p, ()))
+    def _disrupted(self, p: str) -> Verdict:
+        """Why a convoyed army found no route: the fleets that did not convoy."""
+        every_route = self.options.convoy_routes == "every-route"
+        lost = []
+        for f in self.convoyed_by[p]:
+            if not self.resolve(f):
+                lost.append(f)
+                if every_route:
+                    break  # as path() asks: the first fleet lost stops the convoy
+        dislodged = tuple(self.units[f] for f in lost if f not in self.paradox)
+        cancelled = tuple(self.units[f] for f in lost if f in self.paradox)
+        return ConvoyDisrupted(dislodged, cancelled)
 
-    def moves(self, p: str) -> bool:
+    def _attacker(self, p: str) -> str | None:
+        """The first unit of another power that attacks p by a route that holds."""
+        units = self.units
+        mine = units[p].power
+        for q in self.moves_into.get(p, ()):
+            if units[q].power != mine and self.path(q):
+                return q
+        return None
+
+    def _dislodger(self, p: str) -> str | None:
+        """The unit that takes p's space while p's unit stays (p's order is not a successful move)."""
+        if self.moves_success(p):
+            return None
+        for q in self.moves_into.get(p, ()):
+            if self.moves_success(q):
+                return q
+        return None
+
+    def moves_success(self, p: str) -> bool:
         """Whether the unit in p is ordered to move and its move succeeds."""
         return p in self.live and self.resolve(p)
-
-    def head_to_head(self, p: str) -> bool:
-        """Whether p's move and the move of the unit it attacks cross the same border."""
-        return self.h2h.get(p, False)
-
-    def _head_to_head(self, p: str) -> bool:
-        order = self.orders[p]
-        assert isinstance(order, Move)
-        dest = order.dest.province
-        other = self.orders.get(dest)
-        if not isinstance(other, Move) or other.dest.province != p or dest in self.void:
-            return False
-        if self.by_convoy.get(p) or self.by_convoy.get(dest):
-            # Exchange by convoy (s30): allowed by the rulebooks, a head-on clash where forbidden.
-            return not self.options.convoy_swap
-        if self.options.guard_swap and order.unit.power == other.unit.power:
-            return False  # s29, the changing of the guard
-        if self.options.coastal_crawl and order.unit.type is UnitType.FLEET and other.unit.type is UnitType.FLEET:
-            # Fleets passing along different coasts of one province do not meet.
-            if order.dest != other.unit.location or other.dest != order.unit.location:
-                return False
-        return True
 
     def path(self, p: str) -> bool:
         """Whether the unit in p can get to its destination (always, over land)."""
@@ -367,20 +437,21 @@ class MovementResolver:
         if p in self.void:
             return False
         fleets = self.convoyed_by[p]
-        dest = self.orders[p].dest.province  # type: ignore[union-attr]
         if self.options.convoy_routes == "every-route":
-            if not all(self.resolve(f) for f in fleets):
-                return False
-            return True
-        return convoys.route_through(self.map, p, dest, fleets, self.resolve)
+            return all(self.resolve(f) for f in fleets)
+        return convoys.route_through(self.map, p, self.dest[p], fleets, self.resolve)
 
     def _supports(self, p: str, table: dict[str, list[str]], exclude_power: str | None = None) -> int:
+        supporters = table.get(p)
+        if supporters is None:
+            return 0
         count = 0
-        for s in table.get(p, ()):
-            if exclude_power is not None and self.owner[s] == exclude_power:
+        settled, result, units = self.settled, self.result, self.units
+        for s in supporters:
+            if exclude_power is not None and units[s].power == exclude_power:
                 continue
-            if s in self.settled:
-                count += self.result[s]
+            if s in settled:
+                count += result[s]
             elif self.resolve(s):
                 count += 1
         return count
@@ -390,10 +461,11 @@ class MovementResolver:
         if p in self.convoyed_by and not self.path(p):
             return 0
         dest = self.dest[p]
-        occupant = self.owner.get(dest)
-        if occupant is None or (not self.h2h[p] and dest in self.live and self.resolve(dest)):
+        unit = self.units.get(dest)
+        if unit is None or (p not in self.h2h and dest in self.live and self.resolve(dest)):
             return 1 + self._supports(p, self.move_supports)
-        if occupant == self.owner[p]:
+        occupant = unit.power
+        if occupant == self.units[p].power:
             return 0
         return 1 + self._supports(p, self.move_supports, exclude_power=occupant)
 
@@ -402,7 +474,7 @@ class MovementResolver:
         if province not in self.units:
             return 0
         if province in self.dest:
-            return 0 if self.moves(province) else 1
+            return 0 if self.moves_success(province) else 1
         return 1 + self._supports(province, self.hold_supports)
 
     def defend_strength(self, p: str) -> int:
@@ -420,42 +492,53 @@ class MovementResolver:
             if options.disrupted_stands_off and p not in self.void:
                 return 1 + self._supports(p, self.move_supports)
             return 0
-        if options.miller and self.dislodged(p):
+        if options.miller and self._dislodger(p) is not None:
             return 0
         dest = self.dest[p]
-        if options.koning and (self.h2h[p] or (options.dislodged_bounce == "always"
+        if options.koning and (p in self.h2h or (options.dislodged_bounce == "always"
                                                and self.dest.get(dest) == p and dest in self.live)):
-            if self.moves(dest):
+            if self.moves_success(dest):
                 # Dislodged by the unit from the space it attacked (s1, DATC 4.A.7).
                 if options.wells:
                     return 0
                 strength = 1 + self._supports(p, self.move_supports)
                 return strength if attack is not None and strength > attack else 0
-        if options.gilliland == "chalker" and self.owner.get(dest) == self.owner[p] and not self.moves(dest):
-            return 0  # s26, Chalker: an attack on one's own unit stands nothing off
+        if options.gilliland == "chalker":
+            occupant = self.units.get(dest)
+            if occupant is not None and occupant.power == self.units[p].power and not self.moves_success(dest):
+                return 0  # s26, Chalker: an attack on one's own unit stands nothing off
         return 1 + self._supports(p, self.move_supports)
 
     # -- supports and convoys ---------------------------------------------------------
 
-    def _support_given(self, p: str) -> bool:
+    def _order_of(self, p: str) -> UnitOrder:
+        """The order the unit in p follows (a hold when it was given none)."""
+        order = self.given.get(p)
+        return Hold(self.units[p]) if order is None else order
+
+    def _decide_support(self, p: str) -> Verdict:
+        """The decision of a support: is it given, and if not, which attack cut it."""
         if p in self.void:
-            return False
-        order: Support = self.orders[p]  # type: ignore[assignment]
+            return Void(self.void[p])
+        order = self.supports[p]
         attackers = self.moves_into.get(p)
         if not attackers:
-            return True
+            return SupportGiven(self._order_of(order.supported.province))
         options = self.options
-        if options.miller and self.dislodged(p):
-            return False  # Miller's rule: a dislodged unit has no effect
+        if options.miller:
+            by = self._dislodger(p)
+            if by is not None:
+                return NoEffect(self.moves[by])  # Miller's rule: a dislodged unit has no effect
         target = order.dest.province if order.dest else order.supported.province
-        mine = self.owner[p]
+        units = self.units
+        mine = units[p].power
         for q in attackers:
-            if self.owner[q] == mine:
+            if units[q].power == mine:
                 continue  # a power cannot cut its own support (seed 004 s9)
             if q == target:
                 # Attacked from the space it supports into: cut only if dislodged (s3).
-                if options.boardman == "cut" and self.moves(q):
-                    return False
+                if options.boardman == "cut" and self.moves_success(q):
+                    return SupportCut(self.moves[q])
                 continue
             if not self.path(q):
                 if not (options.disrupted_cuts_support and q in self.convoyed_by and q not in self.void):
@@ -463,12 +546,12 @@ class MovementResolver:
             if q in self.convoyed_by:
                 if self._paradox_rule_spares(q, order) or (options.brannan_a and self._from_last_fleet(q, target)):
                     continue
-            if options.miller and self.dislodged(q):
+            if options.miller and self._dislodger(q) is not None:
                 continue
-            if options.von_metzke and self._attacked(q):
+            if options.von_metzke and self._attacker(q) is not None:
                 continue  # s8: the cutting unit turned to face its own attacker
-            return False
-        return True
+            return SupportCut(self.moves[q])
+        return SupportGiven(self._order_of(order.supported.province))
 
     def _from_last_fleet(self, army: str, target: str) -> bool:
         """Brannan A: the support goes into a convoying fleet's space next to the army's goal."""
@@ -482,8 +565,7 @@ class MovementResolver:
         if rule == "rule-1982":
             target = support.dest.province if support.dest else support.supported.province
             # A support into a body of water holding a convoying fleet is not cut.
-            return (self.map.provinces[target].is_sea and self.kind.get(target) is Convoy
-                    and target not in self.void)
+            return self.map.provinces[target].is_sea and target in self.convoys and target not in self.void
         if support.dest is None:
             return False
         target = support.dest.province
@@ -491,37 +573,46 @@ class MovementResolver:
         if target not in fleets:
             return False
         if rule == "rule-1971":
-            return self.orders[support.supported.province].unit.type is UnitType.FLEET
+            return self.units[support.supported.province].type is UnitType.FLEET
         # 2000/2023: only a fleet the convoy cannot do without (it lies on every route).
         routes = convoys.routes(self.map, army, self.dest[army], fleets)
         return bool(routes) and all(target in route for route in routes)
 
-    def _convoy_holds(self, p: str) -> bool:
+    def _decide_convoy(self, p: str) -> Verdict:
+        """The decision of a convoying fleet: is it left in place to convoy."""
         if p in self.void:
-            return False
-        return not any(self.moves(q) for q in self.moves_into.get(p, ()))
+            return Void(self.void[p])
+        for q in self.moves_into.get(p, ()):
+            if self.moves_success(q):
+                return ConvoyDislodged(self.moves[q])
+        return _CONVOY_HELD
 
     # -- the outcome ------------------------------------------------------------------
 
     def run(self) -> MovementResult:
         """Settle every order and work out the new board, dislodgements and standoffs."""
         resolve, settled = self.resolve, self.settled
-        for p, k in self.kind.items():
-            if k is not Hold and p not in settled:
+        for p in self.decisions:
+            if p not in settled:
                 resolve(p)
-        result, dest, units, orders = self.result, self.dest, self.units, self.orders
+        self._final_verdicts()
+        result, dest, units, moves, verdicts = self.result, self.dest, self.units, self.moves, self.verdict
         moved = [p for p in dest if result[p]]  # in the board's order: no set order leaks out
         winners = {dest[p]: p for p in moved}
         new_units = dict(units)
         for p in moved:
             del new_units[p]
         dislodged = []
+        hits: dict[str, Dislodged] = {}
         for d, p in winners.items():
             if d in new_units:
                 dislodged.append(self._dislodged(new_units.pop(d), p))
+                won = verdicts[p]
+                assert isinstance(won, Moved) and won.attack is not None  # it drove a unit out
+                hits[d] = Dislodged(moves[p], won.attack, won.defence)
         for p in moved:
-            order = orders[p]
-            new_units[dest[p]] = Unit(order.unit.power, order.unit.type, order.dest)  # type: ignore[union-attr]
+            move = moves[p]
+            new_units[dest[p]] = Unit(move.unit.power, move.unit.type, move.dest)
         # A standoff leaves a space empty where two or more units tried to enter.
         moves_into, prevent_strength = self.moves_into, self.prevent_strength
         standoffs = frozenset(
@@ -529,31 +620,61 @@ class MovementResolver:
             if d not in new_units and sum(1 for q in moves_into[d] if prevent_strength(q) > 0) >= 2)
         if dislodged:
             dislodged = [self._with_retreats(d, new_units, standoffs) for d in dislodged]
-        moved = set(moved)
-        self._winners, self._moved = winners, moved
-        # A move or support succeeds as decided; a hold when the unit was not dislodged.
-        results = dict.fromkeys(units, True)
-        for d in winners:
-            if d in results:
-                results[d] = False
-        results.update(result)
-        for p in self.convoying:
-            results[p] = self._succeeded(p, moved, winners.get(p))
-        return MovementResult(results, new_units, tuple(dislodged), standoffs, self)
+        return MovementResult(self._outcomes(set(moved), hits), hits, new_units, tuple(dislodged), standoffs)
+
+    def _final_verdicts(self) -> None:
+        """Decide again, on the final answers, the decisions whose verdict may rest on a guess,
+        and the bounces that may have more than one unit to name."""
+        self.final = True
+        verdicts, result = self.verdict, self.result
+        for p in self.redecide:
+            if p not in self.paradox:
+                v = self._decide(p)
+                # Only a cycle the backup rule failed can disagree with its own answer.
+                verdicts[p] = v if v.ok == result[p] else Unresolved()
+        for d in self.contested:
+            if len(self.moves_into[d]) > 2:
+                for p in self.moves_into[d]:
+                    v = verdicts[p]
+                    if type(v) is Bounced and v.against[0].how == CONTENDING:
+                        verdicts[p] = self._decide_move(p)
+
+    def _outcomes(self, moved: set[str], hits: dict[str, Dislodged]) -> dict[str, Verdict]:
+        """Each given order's verdict as its outcome: a move's or support's is its decision's;
+        a hold's is whether it was dislodged; a convoy's is whether the army came through it."""
+        verdicts = self.verdict
+        out: dict[str, Verdict] = {}
+        for p in self.given:
+            v = verdicts.get(p)
+            if v is None:  # a hold
+                out[p] = hits.pop(p, _HELD)
+            elif p in self.convoys:
+                out[p] = self._convoy_outcome(p, v, moved)
+            else:
+                out[p] = v
+        return out
+
+    def _convoy_outcome(self, p: str, decision: Verdict, moved: set[str]) -> Verdict:
+        if not isinstance(decision, ConvoyHeld):
+            return decision  # void, dislodged, or cancelled by the paradox rule
+        army = self.convoys[p].army
+        if army.province in moved:
+            if self._carried(p, army.province):
+                return Convoyed(self.moves[army.province])
+            return OtherRoute(army)
+        return ArmyStayed(army, self.verdict[army.province])
 
     def _carried(self, fleet: str, army: str) -> bool:
         """Whether the army's convoy ran through this fleet (on a route of fleets that held)."""
-        if not self.by_convoy.get(army):
-            return False
         held = [f for f in self.convoyed_by[army] if self.result.get(f)]
-        dest = self.orders[army].dest.province  # type: ignore[union-attr]
-        return any(fleet in route for route in convoys.routes(self.map, army, dest, held))
+        return any(fleet in route for route in convoys.routes(self.map, army, self.dest[army], held))
 
     def _dislodged(self, unit: Unit, attacker: str) -> Dislodgement:
-        return Dislodgement(unit, attacker, bool(self.by_convoy.get(attacker)), ())
+        return Dislodgement(unit, attacker, attacker in self.by_convoy, ())
 
     def _with_retreats(self, d: Dislodgement, occupied: dict[str, Unit], standoffs: frozenset[str]) -> Dislodgement:
-        attacking = self.orders[d.attacker]
+        assert d.attacker is not None
+        attacking = self.moves[d.attacker]
         latimer = self.options.standoff_bars == "participants"
         options: list[Location] = []
         if d.unit.power in self.position.neutral:
@@ -572,113 +693,3 @@ class MovementResolver:
                     continue
             options.append(loc)
         return Dislodgement(d.unit, d.attacker, d.convoyed, tuple(options))
-
-    def _succeeded(self, p: str, moved: set[str], dislodger: str | None) -> bool:
-        order = self.orders[p]
-        if isinstance(order, Move):
-            return p in moved
-        if p in self.void:
-            return False
-        if isinstance(order, Support):
-            return self.result.get(p, False)
-        if isinstance(order, Convoy):
-            army = order.army.province
-            return (p not in self.paradox and dislodger is None and army in moved
-                    and self._carried(p, army))
-        return dislodger is None
-
-    def explain(self, p: str) -> str:
-        """Why the order of the unit in p succeeded or failed, in plain words."""
-        return self._reason(p, self._winners, self._moved)
-
-    def _reason(self, p: str, winners: dict[str, str], moved: set[str]) -> str:
-        order = self.orders[p]
-        dislodger = winners.get(p) if p not in moved else None
-        hit = self._dislodgement_note(p, dislodger) if dislodger else ""
-        if isinstance(order, Move):
-            if p in moved:
-                victim = self.units.get(order.dest.province)
-                if victim is not None and order.dest.province not in moved:
-                    return f"moved, dislodging {describe_unit(victim)}"
-                return "moved"
-            return self._why_move_failed(p, order) + hit
-        if isinstance(order, Support):
-            if p in self.void:
-                return _say(self.void[p]) + hit
-            if self.result.get(p):
-                reason = f"support given to {describe_order(self.orders[order.supported.province])}"
-                return reason + hit
-            return self._why_support_cut(p, order)
-        if isinstance(order, Convoy):
-            if p in self.void:
-                return _say(self.void[p]) + hit
-            if p in self.paradox:
-                return "convoy paradox: by the Szykman rule this fleet does not convoy" + hit
-            army = order.army.province
-            if dislodger:
-                return "convoy disrupted: " + hit.lstrip("; ")
-            if army in moved and self._carried(p, army):
-                return f"convoyed {describe_order(self.orders[army])}"
-            if army in moved:
-                return f"{describe_unit(order.army)} arrived by another route"
-            return f"the army did not arrive: {self._why_move_failed(army, self.orders[army])}"
-        if dislodger:
-            return hit.lstrip("; ")
-        return "held"
-
-    def _dislodgement_note(self, p: str, attacker: str) -> str:
-        strength = self.attack_strength(attacker)
-        held = self.hold_strength(p) if not isinstance(self.orders[p], Move) else 1
-        return f"; dislodged by {describe_order(self.orders[attacker])} ({strength} against {held})"
-
-    def _why_move_failed(self, p: str, order: Order) -> str:
-        assert isinstance(order, Move)
-        if p in self.void:
-            return _say(self.void[p])
-        me = describe_unit(order.unit)
-        if not self.path(p):
-            lost = [f for f in self.convoyed_by.get(p, []) if not self.result.get(f)]
-            if lost and all(f in self.paradox for f in lost):
-                return "convoy paradox: by the Szykman rule the convoy does not take place"
-            names = ", ".join(describe_unit(self.units[f]) for f in lost)
-            return f"convoy disrupted: {names} {'was' if len(lost) == 1 else 'were'} dislodged"
-        attack = self.attack_strength(p)
-        dest = order.dest.province
-        occupant = self.units.get(dest)
-        if attack == 0 and occupant is not None:
-            return f"cannot dislodge its own {describe_unit(occupant)}"
-        rivals = [q for q in self.moves_into[dest] if q != p and attack <= self.prevent_strength(q)]
-        if rivals:
-            against = " and ".join(f"{describe_unit(self.units[q])} ({self.prevent_strength(q)})" for q in rivals)
-            return f"bounced: {me} (strength {attack}) against {against}"
-        if occupant is not None:
-            if self.head_to_head(p):
-                return (f"bounced: {me} (strength {attack}) against {describe_unit(occupant)} "
-                        f"moving the other way ({self.defend_strength(dest)})")
-            uncounted = [s for s in self.move_supports.get(p, ()) if self.owner[s] == occupant.power and self.result.get(s)]
-            aside = (f"; support from {self.position.variant.powers[occupant.power].name} cannot count "
-                     f"against its own {describe_unit(occupant)}") if uncounted else ""
-            if isinstance(self.orders[dest], Move):
-                return (f"bounced: {me} (strength {attack}) against {describe_unit(occupant)}, "
-                        f"which failed to move away ({self.hold_strength(dest)}){aside}")
-            return (f"bounced: {me} (strength {attack}) against {describe_unit(occupant)} "
-                    f"holding ({self.hold_strength(dest)}){aside}")
-        return f"failed: {me} (strength {attack})"
-
-    def _why_support_cut(self, p: str, order: Support) -> str:
-        target = order.dest.province if order.dest else order.supported.province
-        for q in self.moves_into.get(p, ()):
-            attacker = self.orders[q]
-            if attacker.unit.power == order.unit.power:
-                continue
-            if q == target:
-                if self.moves(q):
-                    return (f"support cut: dislodged by {describe_order(attacker)} "
-                            f"({self.attack_strength(q)} against {self.hold_strength(p)})")
-                continue
-            if self.path(q):
-                if self.moves(q):
-                    return (f"support cut: dislodged by {describe_order(attacker)} "
-                            f"({self.attack_strength(q)} against {self.hold_strength(p)})")
-                return f"support cut by {describe_order(attacker)}"
-        return "support cut"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from . import legality
 from .geography import COAST_NAMES, Location, Map, Terrain, UnitType
@@ -67,10 +67,16 @@ _FILLER = {"the", "my", "will", "shall", "should", "please", "is", "are", "be", 
 _COAST_WORDS = {"nc": "NC", "sc": "SC", "ec": "EC", "wc": "WC"}
 _COAST_DIRECTIONS = {"north": "NC", "south": "SC", "east": "EC", "west": "WC", "n": "NC", "s": "SC", "e": "EC", "w": "WC"}
 _DASHES = re.compile(r"\s*(?:-{2,}>?|->|=>|→|[—–−‐‒―]|-)\s*")
+# Compiled once: re's own cache is looked up at every call, several times an order.
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+_NOT_WORD_OR_DASH = re.compile(r"[^a-z0-9\-]+")
+_LETTER_RUNS = re.compile(r"[A-Za-z]{3,}")
+_LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z\- ]*?)\s*:\s*(.*)$", re.S)
+_NOT_LETTER_OR_DASH = re.compile(r"[^A-Za-z\-]")
 
 
 def _words(text: str) -> tuple[str, ...]:
-    return tuple(w for w in re.split(r"[^a-z0-9]+", text.lower()) if w)
+    return tuple(w for w in _NOT_WORD.split(text.lower()) if w)
 
 
 class NameIndex:
@@ -80,15 +86,11 @@ class NameIndex:
         self.board = board
         self.names: list[tuple[tuple[str, ...], str]] = []
         self.hyphenated: list[str] = []
-        self.by_letter: dict[str, list[tuple[tuple[str, ...], str]]] = {}
-        self.exact: dict[tuple[str, ...], set[str]] = {}
         for prov in board.provinces.values():
             for name in (prov.id, prov.name, *prov.aliases):
                 words = _words(name)
                 if words:
                     self.names.append((words, prov.id))
-                    self.by_letter.setdefault(words[0][0], []).append((words, prov.id))
-                    self.exact.setdefault(words, set()).add(prov.id)
                 if "-" in name:
                     self.hyphenated.append(name.lower())
         self.powers: list[tuple[tuple[str, ...], str]] = []
@@ -98,16 +100,54 @@ class NameIndex:
                 if "-" in name:
                     self.hyphenated.append(name.lower())
         self.hyphenated.sort(key=len, reverse=True)
+        self.hyphenated_patterns = [(name, re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])"))
+                                    for name in self.hyphenated]
+        self.power_names: dict[tuple[str, ...], set[str]] = {}
+        for words, pid in self.powers:
+            self.power_names.setdefault(words, set()).add(pid)
+        # Each name under every prefix of its first word, so that reading an abbreviation
+        # looks at the few names it can abbreviate, not at every name with its first letter.
+        self.by_prefix: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for words, pid in self.names:
+            for end in range(1, len(words[0]) + 1):
+                self.by_prefix.setdefault(words[0][:end], []).append((words, pid))
+        self.by_prefix_one = {prefix: frozenset(pid for _, pid in named) for prefix, named in self.by_prefix.items()}
+        # The most words a name whose first word starts so has (at most four are tried).
+        self.longest = {prefix: min(4, max(len(words) for words, _ in named)) for prefix, named in self.by_prefix.items()}
+        # The type letters would be read as a power's name if a variant named a power "A" or "F".
+        self.strict = self.power(("a",), exact=True) is None and self.power(("f",), exact=True) is None
+        self._one_word: dict[str, str | None] = {}
+        # Movement orders the strict reader read, by text and power, with the units they name.
+        self.remembered: dict[tuple[str, str | None], tuple[Order, tuple[Unit, ...]]] = {}
+        # Every id as the canonical form writes it, with each coast: 'STP', 'STP/SC'.
+        self.ids: dict[str, Location] = {}
+        for pid in board.provinces:
+            if len(pid) >= 3 and pid.isupper():
+                self.ids[pid] = Location(pid)
+                for coast in COAST_NAMES:
+                    self.ids[f"{pid}/{coast}"] = Location(pid, coast)
+
+    def one_word(self, word: str) -> str | None:
+        """The province a single lowercase word names when it names exactly one and is no order word."""
+        found = self._one_word.get(word, "")
+        if found == "":
+            found = None
+            if word not in _KEYWORDS and word.isalnum():
+                hits = self.provinces((word,))
+                if len(hits) == 1:
+                    found = next(iter(hits))
+            if len(self._one_word) < 4096:  # players can write any word: keep the memory bounded
+                self._one_word[word] = found
+        return found
 
     def provinces(self, words: tuple[str, ...]) -> set[str]:
         """Provinces whose name (or alias or id) these words spell or abbreviate."""
-        if len(words) == 1 and len(words[0]) < 2:
-            return set()
-        found = set(self.exact.get(words, ()))
-        for name, pid in self.by_letter.get(words[0][0], ()):
-            if len(name) >= len(words) and all(n.startswith(w) for n, w in zip(name, words)):
-                found.add(pid)
-        return found
+        first = words[0]
+        if len(words) == 1:
+            return set(self.by_prefix_one.get(first, ())) if len(first) >= 2 else set()
+        n = len(words)
+        return {pid for name, pid in self.by_prefix.get(first, ())
+                if len(name) >= n and all(name[k].startswith(words[k]) for k in range(1, n))}
 
     def misspelt(self, word: str) -> set[str]:
         """Provinces one slip of the pen away from a single written word ("Rhur")."""
@@ -117,7 +157,7 @@ class NameIndex:
 
     def power(self, words: tuple[str, ...], exact: bool = False) -> str | None:
         """The power these words name (a prefix of at least three letters will do)."""
-        hits = {pid for name, pid in self.powers if name == words}
+        hits = set(self.power_names.get(words, ()))
         if not hits and not exact and len(words) == 1 and len(words[0]) >= 3:
             hits = {pid for name, pid in self.powers if len(name) == 1 and name[0].startswith(words[0])}
         return hits.pop() if len(hits) == 1 else None
@@ -169,19 +209,24 @@ class _Tok:
 def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
     # An id written in capitals ("TYR", "LIB") is the id, as the canonical form and the
     # judges write it, not an abbreviation that might mean another space.
-    capital_ids = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)
+    capital_ids = {w.lower() for w in _LETTER_RUNS.findall(text)
                    if w.isupper() and w in index.board.provinces}
     low = text.lower()
-    for name in index.hyphenated:
+    for name, pattern in index.hyphenated_patterns:
         if name in low:
-            low = re.sub(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", name.replace("-", " "), low)
+            low = pattern.sub(name.replace("-", " "), low)
     low = _DASHES.sub(" - ", low)
-    raw_words = [w for w in re.split(r"[^a-z0-9\-]+", low) if w]
+    raw_words = [w for w in _NOT_WORD_OR_DASH.split(low) if w]
+    count = len(raw_words)
+    # Where a name cannot run on: a dash, or a one-letter order word ("Bal S F Ska" is the
+    # Baltic supporting, not the Baltic Sea).
+    stops = [w == "-" or (len(w) == 1 and w in _KEYWORDS) for w in raw_words]
     toks: list[_Tok] = []
     i = 0
-    while i < len(raw_words):
+    while i < count:
         w = raw_words[i]
-        if w in ("via", "by") and i + 1 < len(raw_words) and raw_words[i + 1] in ("convoy", "sea", "c"):
+        nxt = raw_words[i + 1] if i + 1 < count else ""
+        if w in ("via", "by") and nxt in ("convoy", "sea", "c"):
             toks.append(_Tok("VIA", w))
             i += 2
             continue
@@ -189,26 +234,28 @@ def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
             toks.append(_Tok("VIA", w))
             i += 1
             continue
-        if w == "no" and i + 1 < len(raw_words) and raw_words[i + 1] in ("build", "builds"):
+        if w == "no" and nxt in ("build", "builds"):
             toks.append(_Tok("WAIVE", "no build"))
             i += 2
             continue
-        nxt = raw_words[i + 1] if i + 1 < len(raw_words) else ""
         if _KEYWORDS.get(nxt) in ("ARMY", "FLEET") and w not in _KEYWORDS and index.power((w,), exact=True):
             # "S ENGLISH F Lon-Nth": a nationality, though "English" also starts a sea's name.
             toks.append(_Tok("POWER", w, power=index.power((w,), exact=True)))
             i += 1
             continue
         kind = _KEYWORDS.get(w)
-        if kind and not _starts_longer_name(raw_words, i, index, w):
+        if kind and (len(w) > 1 or not _starts_longer_name(raw_words, i, index, w)):
             toks.append(_Tok(kind, w))
             i += 1
             continue
         matched = False
-        for n in range(min(4, len(raw_words) - i), 0, -1):
+        # As many words as a name starting so can have, up to four, not across a stop.
+        longest = index.longest.get(w, 1)
+        span = 0 if w == "-" else 1
+        while 0 < span < longest and i + span < count and not stops[i + span]:
+            span += 1
+        for n in range(span, 0, -1):
             words = tuple(raw_words[i:i + n])
-            if "-" in words or any(len(x) == 1 and x in _KEYWORDS for x in words[1:]):
-                continue  # "Bal S F Ska" is the Baltic supporting, not the Baltic Sea
             cands = {words[0].upper()} if n == 1 and words[0] in capital_ids else index.provinces(words)
             if cands:
                 place = _Place(" ".join(words), cands)
@@ -388,11 +435,256 @@ class _Candidate:
     notes: list[str]
 
 
+_DEFAULT_OPTIONS = RuleOptions()
+_TYPE_LETTERS = {"A": UnitType.ARMY, "a": UnitType.ARMY, "F": UnitType.FLEET, "f": UnitType.FLEET}
+_COAST_IDS = {"NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC", "nc": "NC", "sc": "SC", "ec": "EC", "wc": "WC"}
+
+
+class _NotStrict(Exception):
+    """The text is not in the strict form: the full reader decides."""
+
+
+def _strict_place(index: NameIndex, word: str) -> Location:
+    """A place written as an id ('STP/SC') or a one-word name with one meaning ('Bur'), with the
+    coast written (not yet checked against anything)."""
+    found = index.ids.get(word)
+    if found is not None:
+        return found  # an id in capitals is that id (as _tokenize reads it)
+    name, slash, coast = word.partition("/")
+    written = None
+    if slash:
+        written = _COAST_IDS.get(coast)
+        if written is None:
+            raise _NotStrict
+    if len(name) >= 3 and name.isupper() and name in index.board.provinces:
+        return Location(name, written)  # an id in capitals is that id (as _tokenize reads it)
+    pid = index.one_word(name.lower())
+    if pid is None:
+        raise _NotStrict
+    return Location(pid, written)
+
+
+def _strict_unit(index: NameIndex, pool: Mapping[str, Unit], type_word: str, place_word: str,
+                 power: str | None) -> Unit:
+    """The unit written as 'A PAR' or 'F STP/SC': of that type, there, of that power."""
+    utype = _TYPE_LETTERS.get(type_word)
+    pid, coast = _strict_place(index, place_word)
+    unit = pool.get(pid)
+    if utype is None or unit is None or unit.type is not utype or (power is not None and unit.power != power):
+        raise _NotStrict
+    if coast is not None and coast != unit.location.coast:
+        raise _NotStrict  # the full reader notes the coast it ignored
+    return unit
+
+
+def _read_strict(text: str, position: Position, power: str | None, options: RuleOptions,
+                 index: NameIndex) -> Order:
+    """The order written in the canonical form or a compact one ('A PAR - BUR', 'A Par-Bur',
+    'F NTH C A LON - BEL', 'A BUD S A VIE - GAL', 'F KIE B', 'A BUR R GAS', 'WAIVE').
+
+    It reads exactly what the full reader reads for such a text, and only when that
+    reading is a legal order with nothing to note; anything else raises _NotStrict.
+    """
+    if ":" in text or not text.isascii():
+        raise _NotStrict
+    hyphens = text.count("-")
+    if hyphens:
+        # A name with a hyphen ('Mid-Atlantic') is one name, not two; only a hyphen between
+        # two letters can be part of one.
+        if hyphens != text.count(" - ") and any(name in text.lower() for name in index.hyphenated):
+            raise _NotStrict
+        text = text.replace("-", " - ")
+    words = text.split()
+    count = len(words)
+    phase = position.phase
+    if count == 1:
+        if words[0].lower() != "waive" or not phase.is_adjustment or power is None:
+            raise _NotStrict
+        return Waive(power)
+    if count < 3 or not index.strict:
+        raise _NotStrict
+    verb = words[2]
+    if phase.is_movement:
+        unit = _strict_unit(index, position.units, words[0], words[1], power)
+        if verb in ("H", "h") and count == 3:
+            return Hold(unit)
+        if verb == "-" and count == 4:
+            return _strict_move(index, position, options, unit, words[3], False)
+        if verb == "-" and count == 5 and words[4].lower() == "via" and "/" not in words[3]:
+            if index.provinces((words[3].lower(), "via")):
+                raise _NotStrict  # the full reader would try the two words as one name
+            return _strict_move(index, position, options, unit, words[3], True)
+        if verb in ("S", "s", "C", "c") and count in (5, 6, 7):
+            return _strict_support_convoy(index, position, options, unit, words[3:], verb in ("C", "c"))
+        raise _NotStrict
+    if phase.is_retreat:
+        pool = {d.unit.province: d for d in position.dislodged}
+        dislodgement = pool.get(_strict_place(index, words[1])[0])
+        if dislodgement is None:
+            raise _NotStrict
+        unit = _strict_unit(index, {dislodgement.unit.province: dislodgement.unit}, words[0], words[1], power)
+        if verb in ("D", "d") and count == 3:
+            return Disband(unit)
+        if verb in ("R", "r", "-") and count == 4:
+            pid, coast = _strict_place(index, words[3])
+            allowed = retreat_options(position, dislodgement, options)
+            matches = [loc for loc in allowed if loc.province == pid and (coast is None or loc.coast == coast)]
+            if len(matches) == 1:
+                return Retreat(unit, matches[0])
+        raise _NotStrict
+    if verb in ("D", "d") and count == 3:
+        return Remove(_strict_unit(index, position.units, words[0], words[1], power))
+    if verb in ("B", "b") and count == 3 and power is not None:
+        utype = _TYPE_LETTERS.get(words[0])
+        pid, coast = _strict_place(index, words[1])
+        if utype is None:
+            raise _NotStrict
+        coasts = len(position.map.fleet_locations(pid))
+        if utype is UnitType.FLEET and coasts > 1 and coast is None:
+            raise _NotStrict
+        unit = Unit(power, utype, Location(pid, coast if utype is UnitType.FLEET and coasts > 1 else None))
+        if build_error(position, unit) is None:
+            return Build(unit)
+    raise _NotStrict
+
+
+def _strict_move(index: NameIndex, position: Position, options: RuleOptions, unit: Unit, place: str,
+                 via: bool) -> Move:
+    dest = _strict_place(index, place)
+    pid, coast = dest
+    board = position.map
+    if unit.type is UnitType.FLEET:
+        # The destination exactly as a fleet there can reach it: where the fleet could reach
+        # only one coast of the province, or the written coast is wrong or missing, the full
+        # reader notes how it read the coast, or refuses the order.
+        if via or dest not in board.fleet_edges.get(unit.location, ()):
+            raise _NotStrict
+    elif coast is not None:
+        raise _NotStrict  # the full reader notes that armies go by land
+    else:
+        if pid not in board.army_edges.get(unit.location.province, ()):
+            # Not a neighbour: by convoy, if fleets on the board could carry it.
+            order = Move(unit, dest, via)
+            if legality.check(position, options, order) is not None:
+                raise _NotStrict
+            return order
+    if pid == unit.province or pid in position.closed:
+        raise _NotStrict
+    return Move(unit, dest, via)  # to a neighbour: legal (legality.check says so the same way)
+
+
+def _strict_support_convoy(index: NameIndex, position: Position, options: RuleOptions, unit: Unit,
+                           rest: list[str], convoy: bool) -> Order:
+    """'S A PAR', 'S A PAR H', 'S A PAR - BUR', 'C A LON - BEL' after the ordered unit."""
+    utype = _TYPE_LETTERS.get(rest[0])
+    pid = _strict_place(index, rest[1])[0]  # the supported unit's coast is not read
+    other = position.units.get(pid)
+    if utype is None or other is None or other.type is not utype or pid == unit.province:
+        raise _NotStrict
+    order: Order
+    if len(rest) == 2 or (len(rest) == 3 and rest[2] in ("H", "h")):
+        if convoy:
+            raise _NotStrict
+        order = Support(unit, other)
+    elif len(rest) == 4 and rest[2] == "-":
+        target = _strict_place(index, rest[3])
+        dest, coast = target
+        if convoy:
+            order = Convoy(unit, other, Location(dest) if coast else target)
+        elif coast is None or (other.type is UnitType.FLEET and len(position.map.fleet_locations(dest)) > 1):
+            order = Support(unit, other, target)
+        else:
+            order = Support(unit, other, Location(dest))
+    else:
+        raise _NotStrict
+    if legality.check(position, options, order) is not None:
+        raise _NotStrict
+    return order
+
+
+def _strict_reading(text: str, order: Order, checked: tuple[object, object]) -> Reading:
+    """Reading(text, order, checked=checked), made without the frozen dataclass's field-by-field
+    __init__ (a third of the strict reader's time); the same value in every respect."""
+    reading = object.__new__(Reading)
+    reading.__dict__.update(text=text, order=order, notes=(), error=None, meanings=(), checked=checked)
+    return reading
+
+
+def read_strict(text: str, position: Position, power: str | None = None,
+                options: RuleOptions | None = None) -> Reading | None:
+    """The reading of an order in the canonical or a compact form, or None for the full reader.
+
+    Where it answers, it gives the very Reading parse_order's full reader gives (a test
+    runs both over every recorded order and a fuzz corpus); it answers only for legal
+    orders read without a guess.
+    """
+    options = options or _DEFAULT_OPTIONS
+    try:
+        order = _read_strict(text, position, power, options, name_index(position))
+    except _NotStrict:
+        return None
+    return _strict_reading(text, order, (position, options))
+
+
 def parse_order(text: str, position: Position, power: str | None = None,
                 options: RuleOptions | None = None) -> Reading:
-    """Read one written order for power in this position (see the module docstring)."""
-    options = options or RuleOptions()
+    """Read one written order for power in this position (see the module docstring).
+
+    Orders in the canonical or a compact form are read by a strict reader first (most
+    orders that reach the engine are); the full reader reads the rest.
+    """
+    options = options or _DEFAULT_OPTIONS
     index = name_index(position)
+    # A movement order read strictly before stands for the same order wherever its units
+    # stand as they did (a door reads the same texts phase after phase).
+    remember = position.phase.kind == "M" and not position.closed
+    if remember:
+        entry = index.remembered.get((text, power))
+        if entry is not None:
+            board = position.units
+            if all(board.get(u.location.province) is u or board.get(u.location.province) == u for u in entry[1]):
+                return _strict_reading(text, entry[0], (position, options))
+    try:
+        order = _read_strict(text, position, power, options, index)
+    except _NotStrict:
+        return _read_full(text, position, power, options, index)
+    if remember:
+        units = _needs_only(order, position.map)
+        if units is not None:
+            if len(index.remembered) >= _REMEMBERED:
+                index.remembered.clear()
+            index.remembered[(text, power)] = (order, units)
+    return _strict_reading(text, order, (position, options))
+
+
+_REMEMBERED = 1 << 16  # orders remembered per variant: players may write any number
+
+
+def _needs_only(order: Order, board: Map) -> tuple[Unit, ...] | None:
+    """The units an order's legality rests on, when it rests on nothing else: a hold, a move to
+    a neighbour, a support of a unit holding or moving to a neighbour (no convoy, no closed space)."""
+    if type(order) is Hold:
+        return (order.unit,)
+    if type(order) is Move:
+        unit = order.unit
+        if unit.type is UnitType.FLEET or order.dest.province in board.army_edges.get(unit.province, ()):
+            return (unit,)
+        return None
+    if type(order) is Support:
+        other = order.supported
+        if order.dest is None or other.type is UnitType.FLEET or \
+                order.dest.province in board.army_edges.get(other.province, ()):
+            return (order.unit, other)
+    return None
+
+
+def read_full(text: str, position: Position, power: str | None = None,
+              options: RuleOptions | None = None) -> Reading:
+    """Read one written order with the full reader alone (parse_order tries the strict one first)."""
+    return _read_full(text, position, power, options or _DEFAULT_OPTIONS, name_index(position))
+
+
+def _read_full(text: str, position: Position, power: str | None, options: RuleOptions, index: NameIndex) -> Reading:
     body, label = _strip_power_label(text, index)
     if power is None:
         power = label
@@ -434,12 +726,12 @@ def _as_written(note: str, text: str) -> str:
 
 
 def _strip_power_label(text: str, index: NameIndex) -> tuple[str, str | None]:
-    m = re.match(r"^\s*([A-Za-z][A-Za-z\- ]*?)\s*:\s*(.*)$", text, re.S)
+    m = _LABEL.match(text) if ":" in text else None
     if m and index.power(_words(m.group(1)), exact=True):
         return m.group(2), index.power(_words(m.group(1)), exact=True)
     words = text.split(None, 1)
     if len(words) == 2:
-        first = re.sub(r"[^A-Za-z\-]", "", words[0])
+        first = _NOT_LETTER_OR_DASH.sub("", words[0])
         power = index.power(_words(first), exact=True)
         if power:
             return words[1], power
@@ -697,4 +989,4 @@ def format_unit(unit: Unit) -> str:
     return str(unit)
 
 
-__all__ = ["Reading", "parse_order", "format_order", "format_unit", "name_index"]
+__all__ = ["Reading", "parse_order", "read_strict", "read_full", "format_order", "format_unit", "name_index"]

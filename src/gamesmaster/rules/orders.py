@@ -4,25 +4,39 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .geography import Location
+from .geography import Location, UnitType
 from .position import Unit
 
 
 @dataclass(frozen=True, slots=True)
-class Hold:
-    """The unit stands in place."""
+class Order:
+    """Any order: the common base of the order types (never given by itself)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOrder(Order):
+    """An order to one unit: every order but a waive."""
 
     unit: Unit
+
+    @property
+    def power(self) -> str:
+        """The power whose unit it is."""
+        return self.unit.power
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(UnitOrder):
+    """The unit stands in place."""
 
     def __str__(self) -> str:
         return f"{self.unit} H"
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(UnitOrder):
     """The unit moves (attacks) a space; an army may go by convoy."""
 
-    unit: Unit
     dest: Location
     via_convoy: bool = False
 
@@ -31,10 +45,9 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Support:
+class Support(UnitOrder):
     """The unit supports another unit holding (dest None) or moving to dest."""
 
-    unit: Unit
     supported: Unit
     dest: Location | None = None
 
@@ -45,10 +58,9 @@ class Support:
 
 
 @dataclass(frozen=True, slots=True)
-class Convoy:
+class Convoy(UnitOrder):
     """A fleet at sea convoys an army from its province to dest."""
 
-    unit: Unit
     army: Unit
     dest: Location
 
@@ -57,10 +69,9 @@ class Convoy:
 
 
 @dataclass(frozen=True, slots=True)
-class Retreat:
+class Retreat(UnitOrder):
     """A dislodged unit retreats to dest."""
 
-    unit: Unit
     dest: Location
 
     def __str__(self) -> str:
@@ -68,37 +79,31 @@ class Retreat:
 
 
 @dataclass(frozen=True, slots=True)
-class Disband:
+class Disband(UnitOrder):
     """A dislodged unit is disbanded instead of retreating."""
-
-    unit: Unit
 
     def __str__(self) -> str:
         return f"{self.unit} D"
 
 
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(UnitOrder):
     """A new unit is raised in a home supply centre."""
-
-    unit: Unit
 
     def __str__(self) -> str:
         return f"{self.unit} B"
 
 
 @dataclass(frozen=True, slots=True)
-class Remove:
+class Remove(UnitOrder):
     """A unit is removed in the adjustments."""
-
-    unit: Unit
 
     def __str__(self) -> str:
         return f"{self.unit} D"
 
 
 @dataclass(frozen=True, slots=True)
-class Waive:
+class Waive(Order):
     """A power declines a build it is entitled to."""
 
     power: str
@@ -107,7 +112,6 @@ class Waive:
         return "WAIVE"
 
 
-Order = Hold | Move | Support | Convoy | Retreat | Disband | Build | Remove | Waive
 MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Remove, Waive)
@@ -120,11 +124,11 @@ def format_order(order: Order) -> str:
 
 def describe_unit(unit: Unit) -> str:
     """A short player-facing name: 'A Mun', 'F StP/sc'."""
-    loc = unit.location
-    text = loc.province.capitalize()
-    if loc.coast:
-        text += "/" + loc.coast.lower()
-    return f"{unit.type.value} {text}"
+    province, coast = unit.location
+    letter = "A " if unit.type is UnitType.ARMY else "F "
+    if coast:
+        return f"{letter}{province.capitalize()}/{coast.lower()}"
+    return letter + province.capitalize()
 
 
 def short(loc: Location | str) -> str:
@@ -135,7 +139,7 @@ def short(loc: Location | str) -> str:
 
 def describe_order(order: Order) -> str:
     """An order in the short player-facing form: 'A Boh - Sil'."""
-    if isinstance(order, Waive):
+    if not isinstance(order, UnitOrder):
         return "waive"
     u = describe_unit(order.unit)
     if isinstance(order, Hold):

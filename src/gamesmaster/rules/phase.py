@@ -11,6 +11,9 @@ KIND_NAMES = {"M": "movement", "R": "retreats", "A": "adjustments"}
 _PHASE = re.compile(r"^\s*([SFW])\s*(\d{1,5})\s*([MRA])\s*$", re.IGNORECASE)
 
 
+_KNOWN: dict[str, "Phase"] = {}  # phases read before: a door reads the same few thousand times
+
+
 class PhaseError(ValueError):
     """A phase name that doesn't parse."""
 
@@ -28,6 +31,16 @@ class Phase(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> "Phase":
         """Read 'S1901M'; raise PhaseError naming the text if it is not a phase."""
+        known = _KNOWN.get(text) if type(text) is str else None
+        if known is not None:
+            return known
+        phase = cls._parse(text)
+        if len(_KNOWN) < 4096:
+            _KNOWN[text] = phase
+        return phase
+
+    @classmethod
+    def _parse(cls, text: str) -> "Phase":
         m = _PHASE.match(text or "")
         if not m:
             raise PhaseError(f"phase {text!r} does not parse: expected S/F/W, a year and M/R/A, e.g. 'S1901M'")

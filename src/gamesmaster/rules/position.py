@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import abc  # isinstance against typing's aliases is several times slower
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterable, Mapping
 
-from .geography import Location, UnitType
+from .geography import Location, Map, UnitType
 from .phase import Phase, PhaseError
 from .variant import Variant
 
@@ -29,7 +30,11 @@ class Unit:
         return self.location.province
 
     def __str__(self) -> str:
-        return f"{self.type.value} {self.location}"
+        # The letter without Enum.value (a descriptor call): every order and position written out
+        # writes its units.
+        province, coast = self.location
+        letter = "A " if self.type is UnitType.ARMY else "F "
+        return f"{letter}{province}/{coast}" if coast else letter + province
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +77,8 @@ class Position:
         return frozenset(p for power, provinces in self.variant.closed.items()
                          if power in self.neutral for p in provinces)
 
-    @property
-    def map(self):
+    @cached_property
+    def map(self) -> Map:
         """The variant's map."""
         return self.variant.map
 
@@ -120,9 +125,14 @@ class Position:
         except PhaseError as exc:
             raise PositionError(str(exc)) from None
         units: dict[str, Unit] = {}
+        known = _known_units(variant)
         for power, listed in _power_table(variant, doc.get("units", {}), "units").items():
             for text in _list(listed, f"units of {power}"):
-                unit = read_unit(variant, power, text)
+                unit = known.get((power, text)) if type(text) is str else None
+                if unit is None:
+                    unit = read_unit(variant, power, text)
+                    if type(text) is str and len(known) < _KNOWN_UNITS:
+                        known[(power, text)] = unit
                 if unit.province in units:
                     raise PositionError(f"two units in one space: {units[unit.province]} and {unit} in {unit.province}")
                 units[unit.province] = unit
@@ -148,7 +158,7 @@ class Position:
         destroyed = {}
         for p, n in _mapping(doc.get("destroyed", {}), "destroyed").items():
             if not isinstance(n, int) or n < 0:
-                raise PositionError(f"destroyed: {p} must be a count of units, not {n!r}")
+                raise PositionError(f"destroyed: {p!r} must be a count of units, not {n!r}")
             destroyed[power_id(variant, p)] = n
         neutral = None
         if "neutral" in doc:
@@ -157,9 +167,17 @@ class Position:
 
     def to_dict(self) -> dict[str, Any]:
         """This position in the `gamesmaster adjudicate` schema (no orders)."""
-        powers = list(self.variant.powers)
-        units = {p: [str(u) for u in self.units_of(p)] for p in powers}
-        centres = {p: self.centres_of(p) for p in powers}
+        powers = self.variant.powers
+        # One pass each, in province order (as units_of and centres_of give them).
+        listed: dict[str, list[str]] = {}
+        for pid in sorted(self.units):
+            unit = self.units[pid]
+            listed.setdefault(unit.power, []).append(str(unit))
+        owned: dict[str, list[str]] = {}
+        for pid in sorted(self.centres):
+            owned.setdefault(self.centres[pid], []).append(pid)
+        units = {p: listed[p] for p in powers if p in listed}
+        centres = {p: owned[p] for p in powers if p in owned}
         dislodged: dict[str, list[dict[str, Any]]] = {}
         for d in sorted(self.dislodged, key=lambda d: d.unit.province):
             entry: dict[str, Any] = {"unit": str(d.unit), "attacker": d.attacker}
@@ -210,7 +228,7 @@ def read_unit(variant: Variant, power: str, text: Any) -> Unit:
 def _read_dislodgement(variant: Variant, power: str, entry: Any) -> Dislodgement:
     if isinstance(entry, str):
         entry = {"unit": entry}
-    if not isinstance(entry, Mapping) or "unit" not in entry:
+    if not isinstance(entry, abc.Mapping) or "unit" not in entry:
         raise PositionError(f"dislodged of {power}: each entry needs a 'unit', got {entry!r}")
     unit = read_unit(variant, power, entry["unit"])
     attacker = entry.get("attacker")
@@ -228,7 +246,7 @@ def _read_dislodgement(variant: Variant, power: str, entry: Any) -> Dislodgement
 def _power_table(variant: Variant, table: Any, what: str) -> dict[str, Any]:
     if table is None:
         return {}
-    if not isinstance(table, Mapping):
+    if not isinstance(table, abc.Mapping):
         raise PositionError(f"{what} must be an object keyed by power, got {type(table).__name__}")
     out: dict[str, Any] = {}
     for name, value in table.items():
@@ -237,7 +255,7 @@ def _power_table(variant: Variant, table: Any, what: str) -> dict[str, Any]:
 
 
 def _mapping(value: Any, what: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    if not isinstance(value, abc.Mapping):
         raise PositionError(f"{what} must be an object, got {value!r}")
     return value
 
@@ -248,7 +266,22 @@ def _list(value: Any, what: str) -> Iterable[Any]:
     return value
 
 
+# Units as the schema writes them ("A PAR" of FRANCE), read once per variant: a door
+# reads thousands of positions made of the same few hundred.
+_UNIT_TABLES: dict[int, tuple[Variant, dict[tuple[str, str], Unit]]] = {}
+_KNOWN_UNITS = 8192  # any text may be sent: the table stays bounded
+
+
+def _known_units(variant: Variant) -> dict[tuple[str, str], Unit]:
+    entry = _UNIT_TABLES.get(id(variant))
+    if entry is None or entry[0] is not variant:
+        entry = _UNIT_TABLES[id(variant)] = (variant, {})
+    return entry[1]
+
+
 def _province_id(variant: Variant, text: Any, what: str) -> str:
+    if type(text) is str and text in variant.map.provinces:
+        return text  # an id as the schema writes it
     pid = str(text).strip().upper().split("/")[0]
     if pid not in variant.map.provinces:
         raise PositionError(f"{what}: unknown location {text!r}")

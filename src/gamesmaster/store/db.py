@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 from sqlalchemy import create_engine, event, text
+
+try:
+    import fcntl
+except ImportError:  # not a POSIX system: writers of other processes fall back on SQLite's own waiting
+    fcntl = None  # type: ignore[assignment]
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.pool import NullPool
@@ -56,12 +63,25 @@ class Store:
             path = parsed.database
             if path and path != ":memory:":
                 Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            self.engine = create_engine(self.url, poolclass=NullPool)
+            if path and path != ":memory:":
+                # Connections are kept: opening one costs little, but closing the last one checkpoints
+                # and removes the WAL, which costs more than the transaction it served.
+                self.engine = create_engine(self.url, pool_size=8, max_overflow=24, pool_timeout=60)
+            else:
+                self.engine = create_engine(self.url, poolclass=NullPool)
             _sqlite_setup(self.engine)
         elif self.dialect == "postgresql":
-            self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=2, max_overflow=4)
+            # as many connections as the web door has threads for requests, so none waits for one
+            self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=8, max_overflow=32, pool_timeout=60)
         else:
             raise StoreError(f"unsupported database {self.dialect!r}: use sqlite:/// or postgresql://")
+        # SQLite lets one writer in at a time and makes the others poll, sleeping up to 100 ms
+        # between looks; writers queue on a lock instead, and go in the moment it is free: the
+        # threads of this process on a lock of its own, the processes on one file of the database's.
+        self._writer: WriterQueue | None = None
+        if self.dialect == "sqlite" and parsed.database and parsed.database != ":memory:":
+            self._writer = WriterQueue(Path(parsed.database).expanduser().with_name(
+                Path(parsed.database).name + ".writers"))
         if migrate:
             self.migrate()
 
@@ -95,10 +115,14 @@ class Store:
 
         On SQLite a writing transaction starts with BEGIN IMMEDIATE, so it holds the
         database's write lock from its first statement."""
+        queue = self._writer if write and self._writer is not None else contextlib.nullcontext()
         try:
-            with self.engine.connect() as conn:
+            with queue, self.engine.connect() as conn:
                 if not write:
-                    conn = conn.execution_options(gm_readonly=True)
+                    # One snapshot for every query of a look (SQLite's read transactions are so already):
+                    # a game's head and what is derived from it must come from the same moment.
+                    options = {"isolation_level": "REPEATABLE READ"} if self.is_postgresql else {}
+                    conn = conn.execution_options(gm_readonly=True, **options)
                 with conn.begin():
                     yield conn
         except OperationalError as exc:
@@ -106,6 +130,46 @@ class Store:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+class WriterQueue:
+    """Writers to one SQLite file, one at a time: threads queue on a lock, processes on an flock."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        self.depth = 0  # a writer that opens another write inside its own does not wait for itself
+        self.owner: int | None = None
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        me = threading.get_ident()
+        if self.owner == me:
+            self.depth += 1
+            return
+        self.lock.acquire()
+        if fcntl is None:
+            self.owner, self.depth = me, 1
+            return
+        try:
+            if self.fd is None:
+                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except BaseException:
+            self.lock.release()
+            raise
+        self.owner, self.depth = me, 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth -= 1
+        if self.depth:
+            return
+        self.owner = None
+        try:
+            if fcntl is not None:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)  # type: ignore[arg-type]
+        finally:
+            self.lock.release()
 
 
 def _sqlite_setup(engine: Engine) -> None:

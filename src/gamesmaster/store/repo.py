@@ -1,23 +1,100 @@
-"""Reading and writing the record inside one transaction.
+"""Reading and writing the record inside one transaction, in typed records.
 
-Everything the gamesmaster keeps goes through `Records`; the ledger is append-only here:
-there is a method to add an entry and none to change or remove one.
+The ledger is append-only here: there is a method to add an entry and none to change
+or remove one. The other tables are caches of the ledger (see schema.py); the
+gamesmaster rewrites them from what the ledger says.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ..ledger import Entry
 from . import schema as t
 
 
-def _row(r: Any) -> dict[str, Any] | None:
-    return dict(r._mapping) if r is not None else None
+@dataclass(frozen=True)
+class GameRow:
+    """A game as the games table caches it: the columns the site queries, and the whole state."""
+
+    id: str
+    title: str
+    status: str
+    variant: str
+    phase: str | None
+    deadline: datetime | None
+    head_seq: int
+    head_hash: str
+    state: str  # canonical JSON of the state folded from the ledger up to head_seq
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class RowHead:
+    """Where a game's row stands: the ledger entry its state is at, and when the game was made."""
+
+    seq: int
+    hash: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class PhaseRow:
+    """One published revision of a phase (a correction adds a revision and supersedes the last)."""
+
+    game_id: str
+    phase: str
+    revision: int
+    number: int
+    current: bool
+    rules: Any
+    position: Any
+    orders: Any
+    results: Any
+    next: Any
+    winner: str | None
+    civil_disorder: Any
+    adjudicated_at: datetime
+    ledger_seq: int
+    entry_hash: str
+
+
+@dataclass(frozen=True)
+class PressRow:
+    """One press release, letter or GM notice."""
+
+    game_id: str
+    number: int
+    phase: str | None
+    sent_at: datetime
+    sender: str
+    recipients: Any  # a list of powers, or None for everyone
+    anonymous: bool
+    text: str
+    ledger_seq: int
+
+
+def _game(r: Any) -> GameRow:
+    return GameRow(**{k: r._mapping[k] for k in GameRow.__dataclass_fields__})
+
+
+def _phase(r: Any) -> PhaseRow:
+    return PhaseRow(**{k: r._mapping[k] for k in PhaseRow.__dataclass_fields__})
+
+
+def _press(r: Any) -> PressRow:
+    return PressRow(**{k: r._mapping[k] for k in PressRow.__dataclass_fields__})
+
+
+def _entry(r: Any) -> Entry:
+    m = r._mapping
+    return Entry(int(m["seq"]), m["at"], m["kind"], m["payload"], m["prev_hash"], m["hash"])
 
 
 class Records:
@@ -29,121 +106,97 @@ class Records:
 
     # -- games -------------------------------------------------------------------------
 
-    def game(self, game_id: str, lock: bool = False) -> dict[str, Any] | None:
+    def game(self, game_id: str, lock: bool = False) -> GameRow | None:
         """A game's row; lock=True holds it for this transaction (FOR UPDATE on PostgreSQL)."""
         q = select(t.games).where(t.games.c.id == game_id)
         if lock and self.postgresql:
             q = q.with_for_update()
-        return _row(self.conn.execute(q).first())
+        r = self.conn.execute(q).first()
+        return _game(r) if r is not None else None
 
-    def claim_due(self, now: datetime, skip: Iterable[str] = ()) -> dict[str, Any] | None:
-        """One active game whose deadline has passed, locked; locked ones are skipped."""
+    def head(self, game_id: str, lock: bool = False) -> RowHead | None:
+        """Where a game's row is (its ledger head, and when it was made), without its state; lock as game()."""
+        q = select(t.games.c.head_seq, t.games.c.head_hash, t.games.c.created_at).where(t.games.c.id == game_id)
+        if lock and self.postgresql:
+            q = q.with_for_update()
+        r = self.conn.execute(q).first()
+        return RowHead(r.head_seq, r.head_hash, r.created_at) if r is not None else None
+
+    def head_hash(self, game_id: str) -> str | None:
+        """The ledger head a game's row is at (None: no such game), without reading the game."""
+        q = select(t.games.c.head_hash).where(t.games.c.id == game_id)
+        return self.conn.execute(q).scalar()
+
+    def game_ids(self) -> list[str]:
+        """Every game's id, oldest first."""
+        q = select(t.games.c.id).order_by(t.games.c.created_at, t.games.c.id)
+        return [r.id for r in self.conn.execute(q)]
+
+    def games(self) -> list[GameRow]:
+        """Every game's row, oldest first."""
+        return [_game(r) for r in self.conn.execute(select(t.games).order_by(t.games.c.created_at, t.games.c.id))]
+
+    def claim_due(self, now: datetime, skip: Iterable[str] = (), count: int = 1) -> list[GameRow]:
+        """Up to count active games whose deadline has passed, the earliest first, locked; locked ones are skipped."""
         q = (select(t.games).where(and_(t.games.c.status == "active", t.games.c.deadline.is_not(None),
                                         t.games.c.deadline <= now))
-             .order_by(t.games.c.deadline, t.games.c.id).limit(1))
+             .order_by(t.games.c.deadline, t.games.c.id).limit(count))
         skip = list(skip)
         if skip:
             q = q.where(t.games.c.id.not_in(skip))
         if self.postgresql:
             q = q.with_for_update(skip_locked=True)
-        return _row(self.conn.execute(q).first())
+        return [_game(r) for r in self.conn.execute(q)]
 
-    def games(self) -> list[dict[str, Any]]:
-        """Every game row, by id."""
-        return [dict(r._mapping) for r in self.conn.execute(select(t.games).order_by(t.games.c.created_at, t.games.c.id))]
+    # Statements here take their values as parameters, not .values(): SQLAlchemy then compiles each
+    # statement once and reuses it, where .values() builds and keys a new statement every call.
 
-    def insert_game(self, **values: Any) -> None:
-        """Add a game row."""
-        values.setdefault("head_seq", 0)
-        values.setdefault("head_hash", "")
-        self.conn.execute(insert(t.games).values(**values))
+    def put_game(self, row: GameRow, new: bool = False) -> None:
+        """Write a game's row (insert it when new)."""
+        values = asdict(row)
+        if new:
+            self.conn.execute(insert(t.games), values)
+        else:
+            values.pop("id")
+            values.pop("created_at")
+            self.conn.execute(update(t.games).where(t.games.c.id == bindparam("row_id")), {**values, "row_id": row.id})
 
-    def update_game(self, game_id: str, **values: Any) -> None:
-        """Change columns of a game row."""
-        self.conn.execute(update(t.games).where(t.games.c.id == game_id).values(**values))
+    # -- credentials ---------------------------------------------------------------------
 
-    # -- players -----------------------------------------------------------------------
+    def credential(self, game_id: str, player: int) -> str | None:
+        """The stored hash of a player's credential."""
+        q = select(t.credentials.c.hash).where(and_(t.credentials.c.game_id == game_id, t.credentials.c.player == player))
+        return self.conn.execute(q).scalar()
 
-    def players(self, game_id: str) -> list[dict[str, Any]]:
-        """A game's players and stand-bys."""
-        q = select(t.players).where(t.players.c.game_id == game_id).order_by(t.players.c.id)
-        return [dict(r._mapping) for r in self.conn.execute(q)]
+    def credentials(self, game_id: str) -> dict[int, str]:
+        """Every stored credential hash of a game, by player number."""
+        q = select(t.credentials).where(t.credentials.c.game_id == game_id)
+        return {int(r.player): r.hash for r in self.conn.execute(q)}
 
-    def insert_player(self, **values: Any) -> int:
-        """Add a player; returns its id."""
-        values.setdefault("ready", False)
-        values.setdefault("missed", 0)
-        values.setdefault("rank", 0)
-        result = self.conn.execute(insert(t.players).values(**values).returning(t.players.c.id))
-        return int(result.scalar_one())
+    def put_credential(self, game_id: str, player: int, stored_hash: str) -> None:
+        """Store (or replace) a player's credential hash."""
+        key = and_(t.credentials.c.game_id == game_id, t.credentials.c.player == player)
+        self.conn.execute(delete(t.credentials).where(key))
+        self.conn.execute(insert(t.credentials), {"game_id": game_id, "player": player, "hash": stored_hash})
 
-    def update_player(self, player_id: int, **values: Any) -> None:
-        """Change columns of a player row."""
-        self.conn.execute(update(t.players).where(t.players.c.id == player_id).values(**values))
+    # -- published phases ----------------------------------------------------------------
 
-    def reset_ready(self, game_id: str) -> None:
-        """Clear every power's ready mark (a new phase begins)."""
-        self.conn.execute(update(t.players).where(t.players.c.game_id == game_id).values(ready=False))
-
-    # -- orders ------------------------------------------------------------------------
-
-    def orders(self, game_id: str, phase: str | None = None) -> list[dict[str, Any]]:
-        """Orders on record for a game (one phase, or all)."""
-        q = select(t.orders).where(t.orders.c.game_id == game_id)
-        if phase is not None:
-            q = q.where(t.orders.c.phase == phase)
-        return [dict(r._mapping) for r in self.conn.execute(q.order_by(t.orders.c.phase, t.orders.c.power, t.orders.c.author))]
-
-    def put_orders(self, **values: Any) -> None:
-        """Record a power's orders, replacing that author's earlier set for the phase."""
-        key = and_(t.orders.c.game_id == values["game_id"], t.orders.c.phase == values["phase"],
-                   t.orders.c.power == values["power"], t.orders.c.author == values["author"])
-        self.conn.execute(delete(t.orders).where(key))
-        self.conn.execute(insert(t.orders).values(**values))
-
-    def delete_orders(self, game_id: str, phase: str, power: str | None = None, author: str | None = None) -> None:
-        """Withdraw orders on record."""
-        q = delete(t.orders).where(and_(t.orders.c.game_id == game_id, t.orders.c.phase == phase))
-        if power is not None:
-            q = q.where(t.orders.c.power == power)
-        if author is not None:
-            q = q.where(t.orders.c.author == author)
-        self.conn.execute(q)
-
-    # -- conditional orders waiting for their season -------------------------------------
-
-    def pending(self, game_id: str) -> list[dict[str, Any]]:
-        """Conditional orders filed for a later phase."""
-        q = select(t.pending).where(t.pending.c.game_id == game_id).order_by(t.pending.c.power)
-        return [dict(r._mapping) for r in self.conn.execute(q)]
-
-    def put_pending(self, **values: Any) -> None:
-        """File conditional orders."""
-        self.conn.execute(delete(t.pending).where(and_(t.pending.c.game_id == values["game_id"],
-                                                       t.pending.c.power == values["power"])))
-        self.conn.execute(insert(t.pending).values(**values))
-
-    def delete_pending(self, game_id: str, power: str | None = None, filed_phase: str | None = None) -> None:
-        """Drop filed conditional orders."""
-        q = delete(t.pending).where(t.pending.c.game_id == game_id)
-        if power is not None:
-            q = q.where(t.pending.c.power == power)
-        if filed_phase is not None:
-            q = q.where(t.pending.c.filed_phase == filed_phase)
-        self.conn.execute(q)
-
-    # -- adjudicated phases --------------------------------------------------------------
-
-    def phases(self, game_id: str, current_only: bool = True) -> list[dict[str, Any]]:
-        """Adjudicated phases of a game (the current revision of each, or every revision)."""
+    def phases(self, game_id: str, current_only: bool = True) -> list[PhaseRow]:
+        """Published phases of a game (the current revision of each, or every revision), in play order."""
         q = select(t.phases).where(t.phases.c.game_id == game_id)
         if current_only:
             q = q.where(t.phases.c.current.is_(True))
-        return [dict(r._mapping) for r in self.conn.execute(q.order_by(t.phases.c.number, t.phases.c.revision))]
+        return [_phase(r) for r in self.conn.execute(q.order_by(t.phases.c.number, t.phases.c.revision))]
 
-    def insert_phase(self, **values: Any) -> None:
-        """Record an adjudicated phase."""
-        self.conn.execute(insert(t.phases).values(**values))
+    def phase_at(self, game_id: str, seq: int) -> PhaseRow | None:
+        """The published phase recorded by ledger entry seq."""
+        q = select(t.phases).where(and_(t.phases.c.game_id == game_id, t.phases.c.ledger_seq == seq))
+        r = self.conn.execute(q).first()
+        return _phase(r) if r is not None else None
+
+    def insert_phase(self, row: PhaseRow) -> None:
+        """Record a published phase."""
+        self.conn.execute(insert(t.phases), asdict(row))
 
     def supersede_phase(self, game_id: str, phase: str) -> None:
         """Mark a phase's current revision as corrected."""
@@ -152,66 +205,48 @@ class Records:
 
     # -- press ---------------------------------------------------------------------------
 
-    def press(self, game_id: str) -> list[dict[str, Any]]:
+    def press(self, game_id: str) -> list[PressRow]:
         """A game's press, in order."""
-        q = select(t.press).where(t.press.c.game_id == game_id).order_by(t.press.c.id)
-        return [dict(r._mapping) for r in self.conn.execute(q)]
+        q = select(t.press).where(t.press.c.game_id == game_id).order_by(t.press.c.number)
+        return [_press(r) for r in self.conn.execute(q)]
 
-    def insert_press(self, **values: Any) -> int:
-        """Add a press item; returns its id."""
-        result = self.conn.execute(insert(t.press).values(**values).returning(t.press.c.id))
-        return int(result.scalar_one())
+    def insert_press(self, rows: Sequence[PressRow]) -> None:
+        """Add press items (in one statement)."""
+        if rows:
+            self.conn.execute(insert(t.press), [asdict(row) for row in rows])
 
-    # -- draws and concessions -------------------------------------------------------------
+    # -- rebuilding the caches ------------------------------------------------------------
 
-    def proposals(self, game_id: str) -> list[dict[str, Any]]:
-        """A game's draw and concession proposals."""
-        q = select(t.proposals).where(t.proposals.c.game_id == game_id).order_by(t.proposals.c.id)
-        return [dict(r._mapping) for r in self.conn.execute(q)]
-
-    def insert_proposal(self, **values: Any) -> int:
-        """Add a proposal; returns its id."""
-        result = self.conn.execute(insert(t.proposals).values(**values).returning(t.proposals.c.id))
-        return int(result.scalar_one())
-
-    def update_proposal(self, proposal_id: int, **values: Any) -> None:
-        """Change a proposal (votes, status)."""
-        self.conn.execute(update(t.proposals).where(t.proposals.c.id == proposal_id).values(**values))
+    def clear_caches(self, game_id: str) -> None:
+        """Drop a game's cached phases and press (before they are written again from the ledger)."""
+        self.conn.execute(delete(t.phases).where(t.phases.c.game_id == game_id))
+        self.conn.execute(delete(t.press).where(t.press.c.game_id == game_id))
 
     # -- the ledger --------------------------------------------------------------------------
 
     def last_entry(self, game_id: str) -> Entry | None:
+        """The newest entry of a game's ledger."""
         q = select(t.ledger).where(t.ledger.c.game_id == game_id).order_by(t.ledger.c.seq.desc()).limit(1)
         r = self.conn.execute(q).first()
         return _entry(r) if r is not None else None
 
-    def append(self, game_id: str, kind: str, payload: Any, when: datetime) -> Entry:
-        """Add an entry at the end of a game's ledger (the game's row must be locked)."""
-        entry = Entry.make(self.last_entry(game_id), kind, payload, when)
-        self.conn.execute(insert(t.ledger).values(game_id=game_id, seq=entry.seq, at=entry.at, kind=entry.kind,
-                                                  payload=entry.payload_text, prev_hash=entry.prev_hash,
-                                                  hash=entry.hash))
-        self.update_game(game_id, head_seq=entry.seq, head_hash=entry.hash)
-        return entry
-
-    def import_entry(self, game_id: str, entry: Entry) -> None:
-        """Copy an entry from an archive as it is (import only)."""
-        self.conn.execute(insert(t.ledger).values(game_id=game_id, seq=entry.seq, at=entry.at, kind=entry.kind,
-                                                  payload=entry.payload_text, prev_hash=entry.prev_hash,
-                                                  hash=entry.hash))
+    def append(self, game_id: str, entries: Sequence[Entry]) -> None:
+        """Add entries at the end of a game's ledger (in order, the first following the last; one statement)."""
+        if entries:
+            self.conn.execute(insert(t.ledger), [
+                {"game_id": game_id, "seq": e.seq, "at": e.at, "kind": e.kind, "payload": e.payload_text,
+                 "prev_hash": e.prev_hash, "hash": e.hash} for e in entries])
 
     def entry(self, game_id: str, seq: int) -> Entry | None:
         """One ledger entry by its sequence number."""
         r = self.conn.execute(select(t.ledger).where(and_(t.ledger.c.game_id == game_id, t.ledger.c.seq == seq))).first()
         return _entry(r) if r is not None else None
 
-    def entries(self, game_id: str) -> list[Entry]:
-        """The whole ledger of a game, in order."""
-        q = select(t.ledger).where(t.ledger.c.game_id == game_id).order_by(t.ledger.c.seq)
-        return [_entry(r) for r in self.conn.execute(q)]
-
-
-
-def _entry(r: Any) -> Entry:
-    m = r._mapping
-    return Entry(int(m["seq"]), m["at"], m["kind"], m["payload"], m["prev_hash"], m["hash"])
+    def entries(self, game_id: str, after: int = 0, upto: int | None = None, kinds: Iterable[str] | None = None) -> list[Entry]:
+        """A game's ledger in order: the entries after `after` (and up to `upto`), of some kinds only if given."""
+        q = select(t.ledger).where(and_(t.ledger.c.game_id == game_id, t.ledger.c.seq > after))
+        if upto is not None:
+            q = q.where(t.ledger.c.seq <= upto)
+        if kinds is not None:
+            q = q.where(t.ledger.c.kind.in_(list(kinds)))
+        return [_entry(r) for r in self.conn.execute(q.order_by(t.ledger.c.seq))]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from functools import cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -11,34 +12,69 @@ from ..rules.options import OptionError, RuleOptions
 PRESETS = Path(__file__).with_name("presets")
 
 
+@cache
+def _shipped_presets() -> tuple[str, ...]:
+    names = [p.stem for p in PRESETS.glob("*.toml") if p.stem != "options"]
+    return tuple(sorted(names, key=lambda n: (not n.isdigit(), n)))
+
+
 def preset_names() -> list[str]:
     """The presets shipped with gamesmaster, rulebooks first in order of date, then the magazines."""
-    names = [p.stem for p in PRESETS.glob("*.toml") if p.stem != "options"]
-    return sorted(names, key=lambda n: (not n.isdigit(), n))
+    return list(_shipped_presets())
+
+
+# Options are immutable values: each preset file is read once per process, and each rules
+# object a caller names is built once (a door reads the same few for every document).
+_PRESETS: dict[str, RuleOptions] = {}
+_RULES: dict[object, RuleOptions] = {}
+_RULES_KEPT = 256  # distinct rules objects remembered; callers may send any number
 
 
 def load_preset(name: str) -> RuleOptions:
     """The options of a named preset (OptionError if there is no such preset)."""
     key = str(name).strip().lower()
-    path = PRESETS / f"{key}.toml"
-    if key not in preset_names():
-        raise OptionError(f"unknown rule preset {name!r} (known: {', '.join(preset_names())})")
-    doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    values = doc.get("options", {})
-    return RuleOptions().with_values(values, preset=key)
+    options = _PRESETS.get(key)
+    if options is None:
+        if key not in _shipped_presets():
+            raise OptionError(f"unknown rule preset {name!r} (known: {', '.join(preset_names())})")
+        doc = tomllib.loads((PRESETS / f"{key}.toml").read_text(encoding="utf-8"))
+        options = _PRESETS[key] = RuleOptions().with_values(doc.get("options", {}), preset=key)
+    return options
+
+
+def _rules_key(spec: str | Mapping[str, Any] | None, default: str) -> object:
+    """A hashable key for a rules spec, or None when it has none (it is then built each time)."""
+    if spec is None or isinstance(spec, str):
+        return (spec, default)
+    try:
+        # The type is part of the key: {"koning": 1} must not come back as {"koning": true}.
+        items = tuple(sorted((k, type(v), v) for k, v in spec.items()))
+        hash(items)
+    except TypeError:
+        return None
+    return (items, default)
 
 
 def load_rules(spec: str | Mapping[str, Any] | None = None, default: str = "2023") -> RuleOptions:
     """Rule options from a preset name, or an object {"preset": ..., option: value, ...}."""
+    key = _rules_key(spec, default) if isinstance(spec, (str, Mapping)) or spec is None else None
+    options = _RULES.get(key) if key is not None else None
+    if options is not None:
+        return options
     if spec is None:
-        return load_preset(default)
-    if isinstance(spec, str):
-        return load_preset(spec)
-    if not isinstance(spec, Mapping):
+        options = load_preset(default)
+    elif isinstance(spec, str):
+        options = load_preset(spec)
+    elif not isinstance(spec, Mapping):
         raise OptionError(f"rules must be a preset name or an object of options, not {spec!r}")
-    values = dict(spec)
-    base = load_preset(str(values.pop("preset", default)))
-    return base.with_values(values)
+    else:
+        values = dict(spec)
+        options = load_preset(str(values.pop("preset", default))).with_values(values)
+    if key is not None:
+        if len(_RULES) >= _RULES_KEPT:
+            _RULES.clear()
+        _RULES[key] = options
+    return options
 
 
 # ---------------------------------------------------------------------------

@@ -1,1 +1,1 @@
-"""The website: the map drawing (mapsvg) and, later, the pages players use."""
+"""The website: pages, war rooms, the GM console, the JSON API and the live table."""

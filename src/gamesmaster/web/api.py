@@ -6,20 +6,22 @@ same thing. Credentials come in `Authorization: Bearer ...` only.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..gm import Gamesmaster, GMError
 from ..gm import credentials as cred
-from ..rules.position import power_id
+from ..gm.views import plain
 from ..variants import load_variant
 from . import site
-from .app import WebError
+from .app import WebError, drawing
+from .security import target_of
 
 router = APIRouter(prefix="/api")
 bearer = HTTPBearer(auto_error=False, description="a player's credential (ID.SECRET) or the GM credential")
@@ -50,22 +52,33 @@ def _gm(request: Request) -> Gamesmaster:
 
 def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:
     credential = auth.credentials.strip() if auth and auth.credentials else None
-    if credential and len(credential) > 200:
-        raise WebError(400, "that is not a credential (too long)")
-    if credential:
-        _limit(request)
-    is_gm = bool(credential) and request.app.state.secrets.check_gm(credential)
+    if not credential:
+        return Caller(None, False)
+    if len(credential) > 200 or not _PRINTABLE.match(credential):
+        raise WebError(400, "that is not a credential: a credential is ASCII letters, digits, '.', '-' and '_', "
+                            "at most 200 characters")
+    secrets_ = request.app.state.secrets
+    game = request.path_params.get("game")
+    player_form = cred.split_credential(credential) is not None or cred.is_token(credential)
+    known = (secrets_.known_gm(credential) if not player_form else
+             _gm(request).credential_known(game, credential) if game else cred.is_token(credential))
+    if not known:
+        _limit(request, target_of(game, credential))
+    is_gm = not player_form and secrets_.check_gm(credential)
     return Caller(credential, is_gm)
 
 
-def _limit(request: Request) -> None:
-    """429 while this client (or this game) has used up its failed credential attempts."""
+_PRINTABLE = re.compile(r"^[A-Za-z0-9._~+/=-]+$")
+
+
+def _limit(request: Request, target: str | None) -> None:
+    """429 while this client has used up its failed credential attempts (docs/security.md)."""
     limits = getattr(request.app.state, "limits", None)
     if limits is None:
         return
-    wait = limits.check(request.client.host if request.client else None, request.path_params.get("game"))
+    wait = limits.wait(request.client.host if request.client else None, target)
     if wait:
-        raise WebError(429, f"too many failed credential attempts: try again in {wait} seconds")
+        raise WebError(429, f"too many failed credential attempts from here: try again in {wait} seconds")
 
 
 def gm_only(request: Request, who: Caller = Depends(caller)) -> Caller:
@@ -73,18 +86,10 @@ def gm_only(request: Request, who: Caller = Depends(caller)) -> Caller:
         raise WebError(401, "this is a GM action: send the GM credential as 'Authorization: Bearer CREDENTIAL'")
     if not who.is_gm:
         limits = getattr(request.app.state, "limits", None)
-        if limits is not None and not cred.split_credential(who.credential):  # not a player's: a failed GM guess
-            limits.failed(request.client.host if request.client else None, None)
+        if limits is not None and not cred.split_credential(who.credential) and not cred.is_token(who.credential):
+            limits.failed(request.client.host if request.client else None, "gm")  # a failed GM guess
         raise WebError(403, "this is a GM action, and the credential sent is not the GM's")
     return who
-
-
-def _power(gm: Gamesmaster, game: str, power: str) -> str:
-    st = gm.status(game)
-    try:
-        return power_id(load_variant(st["variant"]), power)
-    except ValueError as exc:
-        raise WebError(404, str(exc)) from None
 
 
 # -- bodies -----------------------------------------------------------------------------
@@ -95,15 +100,15 @@ class Strict(BaseModel):
 
 
 class OrdersIn(Strict):
-    orders: Union[str, list[str]] = Field(description="the orders as written, one a line (or a list); "
+    orders: str | list[str] = Field(description="the orders as written, one a line (or a list); "
                                           "a 'next season:' part files conditional orders")
-    phase: Optional[str] = Field(None, description="refuse unless the game is in this phase, e.g. S1901M")
-    channel: Optional[Literal["web", "in-person", "mail", "console"]] = Field(
+    phase: str | None = Field(None, description="refuse unless the game is in this phase, e.g. S1901M")
+    channel: Literal["web", "in-person", "mail", "console"] | None = Field(
         None, description="GM only: how the orders came (default in-person); a player's are 'web'")
 
 
 class CheckIn(Strict):
-    orders: Union[str, list[str]]
+    orders: str | list[str]
 
 
 class ReadyIn(Strict):
@@ -112,48 +117,48 @@ class ReadyIn(Strict):
 
 class PressIn(Strict):
     text: str = Field(min_length=1, max_length=20000)
-    to: Optional[list[str]] = Field(None, description="powers for a private letter; none: public")
+    to: list[str] | None = Field(None, description="powers for a private letter; none: public")
     anonymous: bool = False
-    power: Optional[str] = Field(None, description="GM only: the power whose release this is (default: a GM notice)")
+    power: str | None = Field(None, description="GM only: the power whose release this is (default: a GM notice)")
 
 
 class ProposalIn(Strict):
     kind: Literal["draw", "concession"] = "draw"
-    powers: Optional[list[str]] = Field(None, description="a draw among these powers (default: every survivor)")
-    concede_to: Optional[str] = None
-    power: Optional[str] = Field(None, description="GM only: the power proposing")
+    powers: list[str] | None = Field(None, description="a draw among these powers (default: every survivor)")
+    concede_to: str | None = None
+    power: str | None = Field(None, description="GM only: the power proposing")
 
 
 class VoteIn(Strict):
     yes: bool
-    power: Optional[str] = Field(None, description="GM only: the power whose vote is entered")
+    power: str | None = Field(None, description="GM only: the power whose vote is entered")
 
 
 class SettingsIn(Strict):
     press: Literal["none", "public", "full", "anonymous"] = "full"
     tz: str = "UTC"
-    movement: Optional[str] = Field(None, description="'tue,fri 22:00' or '72h' (default 72h after results)")
-    min_gap: Optional[str] = None
-    retreats: Optional[str] = None
-    adjustments: Optional[str] = None
-    grace: Optional[str] = Field(None, description="NMR grace period, e.g. 24h")
+    movement: str | None = Field(None, description="'tue,fri 22:00' or '72h' (default 72h after results)")
+    min_gap: str | None = None
+    retreats: str | None = None
+    adjustments: str | None = None
+    grace: str | None = Field(None, description="NMR grace period, e.g. 24h")
     replacement: Literal["none", "standby", "successor", "gm"] = "none"
     early_movement: bool = False
     draw_vote: Literal["unanimous", "majority"] = "unanimous"
-    end_year: Optional[int] = None
+    end_year: int | None = None
 
 
 class GameIn(Strict):
     id: str = Field(description="1-64 lowercase letters, digits, '-' or '_'")
-    title: Optional[str] = None
+    title: str | None = None
     variant: str = "standard"
-    preset: Optional[str] = Field(None, description="a rule preset (default: the variant's)")
+    preset: str | None = Field(None, description="a rule preset (default: the variant's)")
     rules: dict[str, Any] = Field(default_factory=dict, description="options over the preset, e.g. {\"koning\": false}")
     settings: SettingsIn = Field(default_factory=SettingsIn)
     players: list[str] = Field(default_factory=list)
     standbys: list[str] = Field(default_factory=list)
-    assign: Optional[dict[str, str]] = Field(None, description="player name -> power (else drawn by lot)")
-    seed: Optional[int] = None
+    assign: dict[str, str] | None = Field(None, description="player name -> power (else drawn by lot)")
+    seed: int | None = None
     start: bool = True
 
 
@@ -163,13 +168,13 @@ class JoinIn(Strict):
 
 
 class StartIn(Strict):
-    seed: Optional[int] = None
-    assign: Optional[dict[str, str]] = None
+    seed: int | None = None
+    assign: dict[str, str] | None = None
 
 
 class ExtendIn(Strict):
-    hours: Optional[float] = Field(None, gt=0, le=24 * 365)
-    until: Optional[datetime] = Field(None, description="an ISO time with its zone")
+    hours: float | None = Field(None, gt=0, le=24 * 365)
+    until: datetime | None = Field(None, description="an ISO time with its zone")
     reason: str = ""
 
 
@@ -178,7 +183,7 @@ class ReasonIn(Strict):
 
 
 class ResumeIn(Strict):
-    until: Optional[datetime] = None
+    until: datetime | None = None
     reason: str = ""
 
 
@@ -190,16 +195,16 @@ class ReplaceIn(Strict):
 
 class CorrectIn(Strict):
     reason: str
-    orders: Optional[dict[str, Union[str, list[str]]]] = Field(None, description="power -> corrected orders")
-    rules: Optional[dict[str, Any]] = Field(None, description="corrected rule options (over the game's)")
+    orders: dict[str, str | list[str]] | None = Field(None, description="power -> corrected orders")
+    rules: dict[str, Any] | None = Field(None, description="corrected rule options (over the game's)")
 
 
 class DrawIn(Strict):
-    powers: Optional[list[str]] = None
+    powers: list[str] | None = None
     reason: str = ""
 
 
-def _text(orders: Union[str, list[str]]) -> str:
+def _text(orders: str | list[str]) -> str:
     return orders if isinstance(orders, str) else "\n".join(orders)
 
 
@@ -227,8 +232,8 @@ def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) 
     created = gm.create_game(body.id, title=body.title, variant=body.variant, rules=rules, settings=settings,
                              players=site.names(body.players), standbys=site.names(body.standbys), assign=body.assign,
                              seed=body.seed, start=body.start)
-    return {"game": created.game, "credentials": created.credentials, "powers": created.powers, "seed": created.seed,
-            "status": site.summary(gm.status(created.game))}
+    return {"game": created.game, "credentials": dict(created.credentials), "powers": dict(created.powers),
+            "seed": created.seed, "status": site.summary(gm.game(created.game))}
 
 
 def load_variant_default(variant: str) -> str:
@@ -239,33 +244,31 @@ def load_variant_default(variant: str) -> str:
 
 
 @router.get("/games/{game}", tags=["games"], summary="A game: phase, deadline, who has ordered (not what), "
-            "centres, the last results, public press")
-def get_game(game: str, request: Request) -> dict[str, Any]:
-    return site.game(_gm(request), game)
+            "centres, the last results, public press", response_class=JSONResponse)
+def get_game(game: str, request: Request) -> Response:
+    return Response(site.game_json(_gm(request), game), media_type="application/json")
 
 
-@router.get("/games/{game}/position", tags=["games"], summary="The position now, or at the start of a published phase")
-def get_position(game: str, request: Request, phase: Optional[str] = None) -> dict[str, Any]:
+@router.get("/games/{game}/position", tags=["games"], summary="The position now, or at the start of a published phase",
+            response_class=JSONResponse)
+def get_position(game: str, request: Request, phase: str | None = None) -> Response:
     gm = _gm(request)
-    st = gm.status(game)
-    if phase is None or site.parse_phase(phase) == st["phase"]:
-        if st["position"] is None:
-            raise GMError(f"{game} has not started: there is no position yet")
-        return st["position"]
-    return site.result_of(gm, game, phase)["position"]
+    if phase is None or site.parse_phase(phase) == str(gm.game(game).phase):
+        return Response(site.position_json(gm, game), media_type="application/json")
+    return JSONResponse(dict(gm.result(game, phase).position_doc))
 
 
 @router.get("/games/{game}/map.svg", tags=["games"], summary="The map (SVG): now, or a published phase with its results",
             response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}})
-def get_map_svg(game: str, request: Request, phase: Optional[str] = None, results: bool = True) -> Response:
-    return Response(site.map_svg(_gm(request), game, phase, results=results), media_type="image/svg+xml")
+def get_map_svg(game: str, request: Request, phase: str | None = None, results: bool = True) -> Response:
+    return drawing(request, site.map_svg(_gm(request), game, phase, results=results), "image/svg+xml")
 
 
 @router.get("/games/{game}/map.png", tags=["games"], summary="The map as PNG (for e-mail): any season",
             response_class=Response, responses={200: {"content": {"image/png": {}}}})
-def get_map_png(game: str, request: Request, phase: Optional[str] = None, results: bool = True,
-                width: int = Query(1200, ge=200, le=4000)) -> Response:
-    return Response(site.map_png(_gm(request), game, phase, results=results, width=width), media_type="image/png")
+def get_map_png(game: str, request: Request, phase: str | None = None, results: bool = True,
+                width: int = Query(1200, ge=site.MAP_WIDTHS[0], le=site.MAP_WIDTHS[1])) -> Response:
+    return drawing(request, site.map_png(_gm(request), game, phase, results=results, width=width), "image/png")
 
 
 @router.get("/games/{game}/results", tags=["games"], summary="Every published phase: orders, outcomes and reasons")
@@ -281,11 +284,37 @@ def get_result(game: str, phase: str, request: Request) -> dict[str, Any]:
 @router.get("/games/{game}/history", tags=["games"], summary="The phases published, and the centre counts by year")
 def get_history(game: str, request: Request) -> dict[str, Any]:
     gm = _gm(request)
-    st = gm.status(game)
+    st = gm.game(game)
     rows = gm.results(game)
-    return {"id": game, "phases": [{"phase": r["phase"], "title": site.phase_title(r["phase"]), "revision": r["revision"]}
-                                   for r in rows],
-            "current": st["phase"], "chart": site.centre_chart(gm, game, st, rows), "result": st["result"]}
+    return {"id": game, "phases": [{"phase": str(r.phase), "title": r.title, "revision": r.revision,
+                                    "record": {"seq": r.seq, "hash": r.entry_hash}} for r in rows],
+            "current": str(st.phase) if st.phase else None, "chart": site.centre_chart(st, rows),
+            "result": plain(st.result), "head": {"seq": st.head.seq, "hash": st.head.hash}}
+
+
+@router.get("/games/{game}/record", tags=["record"],
+            summary="The public record: the ledger up to the last publication, private entries sealed "
+                    "(what `gamesmaster verify --archive` checks)")
+def get_record_archive(game: str, request: Request) -> dict[str, Any]:
+    return _gm(request).archive(game)
+
+
+@router.get("/games/{game}/record/{phase}", tags=["record"],
+            summary="A published phase's whole record: every set of orders as sent, with times, salts and commitments")
+def get_phase_record(game: str, phase: str, request: Request) -> dict[str, Any]:
+    return site.phase_record_view(_gm(request).phase_record(game, phase))
+
+
+@router.get("/games/{game}/receipt", tags=["record"],
+            summary="What the record says of a receipt (anyone, once its phase is published; before, the power itself)")
+def get_receipt(game: str, request: Request, r: str = Query(..., max_length=300, description="the receipt"),
+                who: Caller = Depends(caller)) -> dict[str, Any]:
+    gm = _gm(request)
+    if who.is_gm:
+        check = gm.check_receipt(game, r, by_gm=True)
+    else:
+        check = gm.check_receipt(game, r, credential=who.credential)
+    return site.receipt_view(check)
 
 
 @router.get("/games/{game}/rules", tags=["games"], summary="The game's rule options in words, and how it is run")
@@ -304,18 +333,19 @@ def get_catalogue() -> dict[str, Any]:
 @router.get("/games/{game}/me", tags=["powers"], summary="Whose credential this is")
 def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     if who.is_gm:
-        return {"name": "the gamesmaster", "role": "gm", "power": None, "standby_for": None}
+        return {"name": "the gamesmaster", "role": "gm", "power": None, "powers": [], "standby_for": None}
     if not who.credential:
         raise WebError(401, "a credential is needed: send 'Authorization: Bearer CREDENTIAL'")
-    return _gm(request).identify(game, who.credential)
+    seat = _gm(request).identify(game, who.credential)
+    return {"name": seat.name, "role": seat.role, "power": seat.power, "powers": list(seat.powers),
+            "standby_for": seat.standby_for, "number": seat.number}
 
 
 @router.get("/games/{game}/powers/{power}/orders", tags=["powers"],
             summary="A power's orders on record, with the answer to each (only the power itself or the GM)")
 def get_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
-    gm = _gm(request)
-    rows = gm.orders_on_record(game, power, **who.acting())
-    return [{**r, "submitted_at": r["submitted_at"].isoformat() if r["submitted_at"] else None} for r in rows]
+    rows = _gm(request).orders_on_record(game, power, **who.acting())
+    return [plain(r) for r in rows]
 
 
 @router.post("/games/{game}/powers/{power}/orders", tags=["powers"],
@@ -327,7 +357,7 @@ def post_orders(game: str, power: str, body: OrdersIn, request: Request, who: Ca
     if body.channel and not who.is_gm and body.channel != "web":
         raise WebError(403, "only the GM names another channel: a player's orders through the API are 'web'")
     sub = gm.submit_orders(game, power, _text(body.orders), channel=channel, phase=body.phase, **kwargs)
-    return sub.as_dict()
+    return plain(sub)
 
 
 @router.delete("/games/{game}/powers/{power}/orders", tags=["powers"], summary="Withdraw a power's orders")
@@ -339,28 +369,16 @@ def delete_orders(game: str, power: str, request: Request, who: Caller = Depends
 @router.post("/games/{game}/powers/{power}/check", tags=["powers"],
              summary="How these orders would be read now (nothing is recorded)")
 def check_orders(game: str, power: str, body: CheckIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
-    gm = _gm(request)
-    pw = _power(gm, game, power)
-    gm.orders_on_record(game, pw, **who.acting())  # the same permission as reading the orders
-    st = gm.status(game)
-    pos = site.current_position(st)
-    if pos is None:
-        raise GMError(f"{game} has not started")
-    options = site.load_rules(st["rules"], default=load_variant(st["variant"]).default_rules)
-    return site.answers_for(pos, pw, _text(body.orders), options)
+    return site.answers(_gm(request).check(game, power, _text(body.orders), **who.acting()))
 
 
 @router.get("/games/{game}/powers/{power}/options", tags=["powers"], summary="Every legal order of the power now")
 def get_options(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
-    pw = _power(gm, game, power)
-    gm.orders_on_record(game, pw, **who.acting())
-    st = gm.status(game)
-    pos = site.current_position(st)
-    if pos is None:
-        raise GMError(f"{game} has not started")
-    options = site.load_rules(st["rules"], default=load_variant(st["variant"]).default_rules)
-    return site.legal_options(pos, pw, options)
+    legal = gm.legal_orders(game, power, **who.acting())
+    position = gm.game(game).position
+    assert position is not None
+    return site.legal_options(position, legal)
 
 
 @router.post("/games/{game}/powers/{power}/ready", tags=["powers"], summary="Mark the power ready (early movement)")
@@ -382,7 +400,7 @@ def get_press(game: str, request: Request, who: Caller = Depends(caller)) -> lis
         rows = gm.press(game, None, credential=who.credential)
     else:
         return site.public_press(gm, game)
-    return [{**p, "sent_at": p["sent_at"].isoformat()} for p in rows]
+    return [site.press_item(p) for p in rows]
 
 
 @router.post("/games/{game}/press", tags=["press"], status_code=201,
@@ -400,7 +418,7 @@ def post_press(game: str, body: PressIn, request: Request, who: Caller = Depends
 
 @router.get("/games/{game}/proposals", tags=["press"], summary="Open draw and concession proposals")
 def get_proposals(game: str, request: Request) -> list[dict[str, Any]]:
-    return [site.public_proposal(p) for p in _gm(request).proposals(game)]
+    return [site.public_proposal(p) for p in _gm(request).proposals(game) if p.status == "open"]
 
 
 @router.post("/games/{game}/proposals", tags=["press"], status_code=201, summary="Propose a draw or a concession")
@@ -438,9 +456,7 @@ def post_start(game: str, body: StartIn, request: Request, who: Caller = Depends
 
 
 def _processed(p: Any) -> dict[str, Any]:
-    return {"game": p.game, "phase": p.phase, "action": p.action, "next_phase": p.next_phase,
-            "deadline": p.deadline.isoformat() if p.deadline else None, "civil_disorder": list(p.civil_disorder),
-            "ended": p.ended, "results": list(p.results)}
+    return plain(p)
 
 
 @router.post("/games/{game}/process", tags=["GM"], summary="Process the phase now (deadline or not)")
@@ -477,7 +493,7 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
     gm = _gm(request)
     rules = None
     if body.rules:
-        current = gm.status(game)["rules"]
+        current = gm.game(game).rules_spec
         base = dict(current) if isinstance(current, dict) else {"preset": current}
         rules = {**base, **{k: site.rule_value(v) for k, v in body.rules.items()}}
     orders = {p: _text(o) for p, o in (body.orders or {}).items()} or None
@@ -489,18 +505,17 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
 def get_verify(game: str, request: Request, receipt: list[str] = Query(default=[]),
                who: Caller = Depends(gm_only)) -> dict[str, Any]:
     r = _gm(request).verify(game, receipts=receipt)
-    return {"game": r.game, "ok": r.ok, "entries": r.entries, "phases_replayed": r.phases_replayed,
-            "receipts_checked": r.receipts_checked, "problems": list(r.problems)}
+    return {**plain(r), "ok": r.ok}
 
 
 @router.post("/games/{game}/draw", tags=["GM"], summary="The GM declares a draw")
 def post_draw(game: str, body: DrawIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
     gm.declare_draw(game, powers=body.powers, reason=body.reason)
-    return {"result": gm.status(game)["result"]}
+    return {"result": plain(gm.game(game).result)}
 
 
-@router.get("/games/{game}/record", tags=["GM"], summary="The whole record (phases with corrections, press, ledger)")
+@router.get("/games/{game}/history/full", tags=["GM"],
+            summary="The whole record as the GM sees it (phases with corrections, all press, the whole ledger)")
 def get_record(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    from fastapi.encoders import jsonable_encoder
-    return jsonable_encoder(_gm(request).history(game))
+    return plain(_gm(request).history(game))

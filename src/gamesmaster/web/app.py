@@ -8,6 +8,7 @@ logged and answered with a plain 500 message, never a stack trace.
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused
 from ..store import StoreError
 from . import site
-from .security import SessionMiddleware, SignInLimits, SiteSecrets, csrf_token
+from .security import (
+    SessionMiddleware,
+    SignInLimits,
+    SiteSecrets,
+    csrf_token,
+    is_gm,
+    target_of,
+)
 
 HERE = Path(__file__).parent
 log = logging.getLogger(__name__)
@@ -49,6 +57,69 @@ class WebError(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+MAX_BODY = 256 * 1024  # the largest request body taken: a set of orders is at most 30,000 characters
+
+
+class BodyLimit:
+    """Refuse a request body over MAX_BODY bytes with a 413, by its Content-Length or as it streams in.
+
+    The body is read here, before any route sees it, so a refusal is always this clear 413 and never
+    a parser's complaint about a body cut short."""
+
+    def __init__(self, app: Any, max_bytes: int = MAX_BODY) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def _refuse(self, send: Any) -> None:
+        body = json.dumps({"detail": f"the request is too large: at most {self.max_bytes // 1024} KB"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        length = next((v for k, v in scope.get("headers", []) if k == b"content-length"), None)
+        if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
+            await self._refuse(send)
+            return
+        parts: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            parts.append(message.get("body", b""))
+            seen += len(parts[-1])
+            if seen > self.max_bytes:
+                await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(parts), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def drawing(request: Request, drawn: Any, media_type: str, filename: str | None = None) -> Response:
+    """A map as an HTTP answer: 304 when the browser has it already (its ETag names what it shows)."""
+    headers = {"ETag": drawn.etag, "Cache-Control": "public, max-age=60"}
+    if filename:
+        headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    if drawn.etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    return Response(drawn.content, media_type=media_type, headers=headers)
 
 
 def status_of(exc: Exception) -> int:
@@ -113,8 +184,8 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
         session = request.scope.get("session", {})
         ctx = {"request": request, "csrf": csrf_token(session) if "session" in request.scope else "",
-               "signed_in_gm": bool(session.get("gm")), "flash": session.pop("flash", []) if session else [],
-               "signed_games": sorted((session.get("players") or {}).keys())}
+               "signed_in_gm": is_gm(request), "flash": session.pop("flash", []) if session else [],
+               "signed_games": list(getattr(session, "games", ()))}
         ctx.update(context)
         response = templates.TemplateResponse(request, name, ctx, status_code=status)
         response.headers.setdefault("Cache-Control", "no-store")
@@ -128,7 +199,10 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
         if isinstance(exc, Refused) and exc.seq is not None:
             message += f" (recorded as ledger entry {exc.seq})"
         if isinstance(exc, Forbidden) and _is_api(request) and message.startswith("the credential is not valid"):
-            request.app.state.limits.failed(_client(request), request.path_params.get("game"))
+            auth = request.headers.get("authorization", "")
+            credential = auth.split(None, 1)[1].strip() if auth.lower().startswith("bearer ") and " " in auth else None
+            game = request.path_params.get("game")
+            request.app.state.limits.failed(_client(request), target_of(game, credential))
         return error_response(request, status_of(exc), message)
 
     @app.exception_handler(WebError)
@@ -168,14 +242,33 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     from . import live as live_table  # the live club table (issue 9)
     app.include_router(live_table.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    app.add_middleware(SessionMiddleware, secret_key=secrets.session_key)
+    app.add_middleware(SessionMiddleware, gm=gm)
+    app.add_middleware(BodyLimit)
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Any) -> Response:
-        response = await call_next(request)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        return response
-
+    app.add_middleware(SafetyHeaders)
     return app
+
+
+class SafetyHeaders:
+    """Headers every answer carries: no MIME sniffing, no framing, no referrer to other sites.
+
+    A plain ASGI middleware: Starlette's BaseHTTPMiddleware costs every request a task and a stream."""
+
+    HEADERS = ((b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+               (b"referrer-policy", b"same-origin"))
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                present = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *(h for h in self.HEADERS if h[0] not in present)]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)

@@ -23,18 +23,25 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ..gm import Forbidden, Gamesmaster, GMError, Refused
-from ..gm.live import LABELS, LiveConfig, LiveTable
-from ..gm.report import results_with_removals
-from ..rules import Position
-from ..variants import load_rules, load_variant
+from ..gm import Forbidden, Gamesmaster, GMError, PhaseResult, Refused
+from ..gm.live import LABELS, LiveConfig
+from ..gm.table import LiveTable
+from ..maps import render_map
+from ..variants import load_variant
 from . import site
 from .app import WebError
 from .pages import _field, _flash, form
+from .security import is_gm, player_token
 
 router = APIRouter(include_in_schema=False)
 POLL = 0.5  # seconds between looks at the store, per open table
@@ -64,10 +71,10 @@ def table_state(gm: Gamesmaster, game: str, tick: bool = True) -> dict[str, Any]
     if tick:
         table.tick(game)
     live = table.get(game)
-    st = gm.status(game)
+    st = gm.game(game)
     g = site.summary(st)
-    out: dict[str, Any] = {"game": game, "title": st["title"], "status": st["status"], "phase": st["phase"],
-                           "phase_title": st["phase_title"], "live": live is not None}
+    out: dict[str, Any] = {"game": game, "title": st.title, "status": st.status, "phase": g["phase"],
+                           "phase_title": st.phase_title, "live": live is not None}
     agreed: list[str] = []
     voters: list[str] = []
     if live is not None:
@@ -82,7 +89,7 @@ def table_state(gm: Gamesmaster, game: str, tick: bool = True) -> dict[str, Any]
                     "practice": cfg.practice, "config": cfg.to_dict(), "agreed": agreed, "voters": voters})
         if ls.period == "orders":
             out["label"] = "Retreats" if ls.phase.endswith("R") else "Builds and removals"
-        if ls.period in ("writing", "orders", "diplomacy") and st["phase"] != ls.phase:
+        if ls.period in ("writing", "orders", "diplomacy") and g["phase"] != ls.phase:
             out["label"] = "Processing"
     out["powers"] = [{"power": p["power"], "name": p["name"], "colour": p["colour"], "player": p["player"],
                       "centres": p["centres"], "units": p["units"], "to_order": p["to_order"],
@@ -98,15 +105,15 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
     phase = state.get("readout_phase")
     if state.get("period") != "readout" or not phase:
         return None
-    row = next((r for r in gm.results(game) if r["phase"] == phase), None)
+    row = next((r for r in gm.results(game) if str(r.phase) == phase), None)
     if row is None:
         return None
-    variant = load_variant(gm.status(game)["variant"])
-    record = site.phase_record(row, variant)
+    variant = row.variant
+    record = site.phase_record(row)
     channels = LiveTable(gm).channels(game, phase)
     step, steps = state["step"], state["steps"]
     movement = phase.endswith("M")
-    powers = sorted({r["power"] for r in row["results"]} | set((row["position"].get("units") or {}).keys()))
+    powers = sorted({r.power for r in row.results} | set((row.position_doc.get("units") or {}).keys()))
     powers = [p for p in variant.powers if p in powers]
     if movement:
         shown_powers = powers[:max(0, step)] if step <= len(powers) else powers
@@ -118,17 +125,17 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
         current = None
     orders = []
     for p in powers:
-        used = (row["orders"] or {}).get(p)
-        ch = channels.get(p, {})
+        used = row.orders.get(p)
+        channel = channels.get(p, ("", ""))[0]
         orders.append({"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
-                       "texts": list(used["texts"]) if used else [],
-                       "how": CHANNEL_WORDS.get(ch.get("channel", ""), ch.get("channel", "")) if used else
+                       "texts": list(used.texts) if used else [],
+                       "how": CHANNEL_WORDS.get(channel, channel) if used else
                        "no orders: civil disorder, its units hold" if movement else "no orders",
-                       "paper": ch.get("channel") == "in-person"})
+                       "paper": channel == "in-person"})
     results = [b for b in record["by_power"] if b["power"] in shown_powers]
     have = {b["power"] for b in results}
     for p in shown_powers:  # a power in civil disorder has no results of its own: say what became of its units
-        units = (row["position"].get("units") or {}).get(p) or []
+        units = (row.position_doc.get("units") or {}).get(p) or []
         if p not in have and units and movement:
             results.append({"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
                             "source": None, "results": [{"text": u, "order": f"{u} H", "result": "holds",
@@ -137,33 +144,29 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
     results.sort(key=lambda b: shown_powers.index(b["power"]))
     map_svg = _readout_map(variant, row, stage, shown_powers)
     # the centre tally as it stood in the phase read out, until the position after it is shown
-    centres = (row["next"] if stage == "after" else row["position"]).get("centers") or {}
+    centres = (row.next_doc if stage == "after" else row.position_doc).get("centers") or {}
     tally = sorted(({"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
                      "centres": len(centres.get(p) or [])} for p in variant.powers), key=lambda x: -x["centres"])
     return {"phase": phase, "title": site.phase_title(phase), "stage": stage, "step": step, "steps": steps,
             "current": current, "current_name": variant.powers[current].name if current else None,
             "orders": orders, "results": results, "map": map_svg, "next_title": record["next_title"],
-            "dislodged": [r for r in row["results"] if "dislodged" in (r.get("reason") or "")],
+            "dislodged": [r.to_dict() for r in row.results if "dislodged" in (r.reason or "")],
             "last": step + 1 >= steps, "tally": tally}
 
 
-def _readout_map(variant: Any, row: dict[str, Any], stage: str, shown: list[str]) -> str:
-    from .mapsvg import render_map
-
+def _readout_map(variant: Any, row: PhaseResult, stage: str, shown: list[str]) -> str:
     def make() -> str:
-        options = load_rules(row["rules"], default=variant.default_rules)
+        options = row.rules
         if stage == "after":
-            nxt = Position.from_dict(variant, row["next"])
-            return render_map(nxt, title=nxt.phase.title, width=1200, rules=options)
-        position = Position.from_dict(variant, row["position"])
+            return render_map(row.next, title=row.next.phase.title, width=1200, rules=options)
+        position = row.position
         if stage == "orders":
-            orders = {p: list(v["texts"]) for p, v in (row["orders"] or {}).items() if v.get("texts")}
+            orders = {p: list(u.texts) for p, u in row.orders.items() if u.texts}
             return render_map(position, orders=orders or None, title=position.phase.title, width=1200, rules=options)
-        rows = [r for r in results_with_removals(row) if r["power"] in shown]
-        outcomes = site.outcomes_of(position, rows, options) if rows else None
+        outcomes = row.outcomes(shown) or None
         return render_map(position, outcomes=outcomes, title=position.phase.title, width=1200, rules=options)
 
-    return site.inline_svg(site._cached(["live-readout", row["phase"], row["revision"], row["position"], stage, shown], make))
+    return site.inline_svg(site._cached(["live-readout", row.game, row.seq, stage, shown], make))
 
 
 def _main_context(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str, Any]:
@@ -245,9 +248,9 @@ def live_action(game: str, action: str, request: Request, data: FormData = Depen
     back = _back_to(data, game)
     try:
         if action in ("agree", "disagree"):
-            credential = (request.session.get("players") or {}).get(game)
+            credential = player_token(request, game)
             if credential is None:
-                if not request.session.get("gm"):
+                if not is_gm(request):
                     raise WebError(401, f"sign in to the war room of {game} first")
                 power = _field(data, "power")
                 everyone = table.agree(game, action == "agree", power=power, by_gm=True)
@@ -256,7 +259,7 @@ def live_action(game: str, action: str, request: Request, data: FormData = Depen
             _flash(request, "Everyone agrees: diplomacy is over, write your orders." if everyone else
                    ("You agree to end diplomacy." if action == "agree" else "You no longer agree to end diplomacy."))
             return RedirectResponse(back, status_code=303)
-        if not request.session.get("gm"):
+        if not is_gm(request):
             raise WebError(401, "the table's controls need the GM credential: sign in at /gm")
         if action == "pause":
             table.pause(game)
@@ -299,15 +302,15 @@ def live_action(game: str, action: str, request: Request, data: FormData = Depen
 
 @router.get("/gm/live", response_class=HTMLResponse)
 def live_form(request: Request) -> HTMLResponse:
-    if not request.session.get("gm"):
+    if not is_gm(request):
         return RedirectResponse("/gm", status_code=303)  # type: ignore[return-value]
-    return _render(request, "live_new.html", {"form": {}, "powers": site.powers_info("standard"),
+    return _render(request, "live_new.html", {"form": {}, "powers": site.powers_info(load_variant("standard")),
                                               "defaults": LiveConfig().to_dict()})
 
 
 @router.post("/gm/live", response_class=HTMLResponse)
 def live_create(request: Request, data: FormData = Depends(form)) -> Response:
-    if not request.session.get("gm"):
+    if not is_gm(request):
         raise WebError(401, "creating a game needs the GM credential: sign in at /gm")
     gm = _gm(request)
     practice = _field(data, "practice") == "1"
@@ -331,7 +334,7 @@ def live_create(request: Request, data: FormData = Depends(form)) -> Response:
                                        assign=assign, config=config, press=_field(data, "press") or "full")
     except GMError as exc:
         return _render(request, "live_new.html", {"form": dict(data.multi_items()), "error": str(exc),
-                                                  "powers": site.powers_info("standard"),
+                                                  "powers": site.powers_info(load_variant("standard")),
                                                   "defaults": LiveConfig().to_dict()}, status=400)
     lines = [f"{'Practice' if practice else 'Live'} game: the table view is at /games/{created.game}/table."]
     if practice:

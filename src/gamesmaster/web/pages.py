@@ -7,7 +7,7 @@ secret must be shown once (new credentials), which is rendered directly.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -16,10 +16,10 @@ from starlette.datastructures import FormData
 
 from ..gm import Forbidden, Gamesmaster, GMError, Refused
 from ..gm.settings import parse_duration, parse_time
-from ..variants import load_rules, load_variant
+from ..variants import load_variant
 from . import site
-from .app import WebError
-from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok
+from .app import WebError, drawing
+from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of
 
 router = APIRouter(include_in_schema=False)
 MAX_FIELD = 20000
@@ -85,13 +85,12 @@ def game_page(game: str, request: Request) -> HTMLResponse:
 
 
 @router.get("/games/{game}/history", response_class=HTMLResponse)
-def history_page(game: str, request: Request, phase: Optional[str] = None) -> HTMLResponse:
+def history_page(game: str, request: Request, phase: str | None = None) -> HTMLResponse:
     gm = _gm(request)
-    st = gm.status(game)
+    st = gm.game(game)
     rows = gm.results(game)
-    variant = load_variant(st["variant"])
-    steps = [r["phase"] for r in rows]
-    current = st["phase"] if st["status"] != "forming" else None
+    steps = [str(r.phase) for r in rows]
+    current = str(st.phase) if st.status != "forming" and st.phase else None
     if phase is not None and phase.strip().lower() != "now":
         wanted = site.parse_phase(phase)
         if wanted not in steps and wanted != current:
@@ -99,36 +98,72 @@ def history_page(game: str, request: Request, phase: Optional[str] = None) -> HT
         shown = wanted if wanted in steps else None
     else:
         shown = steps[-1] if steps and (phase is None) else None
-    record = site.phase_record(next(r for r in rows if r["phase"] == shown), variant) if shown else None
+    record = site.phase_record(next(r for r in rows if str(r.phase) == shown)) if shown else None
     keys = steps + (["now"] if current and current not in steps else [])
     here = shown or "now"
     i = keys.index(here) if here in keys else len(keys) - 1
     svg = site.inline_svg(site.map_svg(gm, game, shown)) if (shown or current) else None
-    chart = site.centre_chart(gm, game, st, rows)
+    chart = site.centre_chart(st, rows)
     return _render(request, "history.html", {
         "g": site.summary(st), "record": record, "map": svg, "steps": keys, "here": here,
         "prev": keys[i - 1] if i > 0 else None, "next": keys[i + 1] if i + 1 < len(keys) else None,
         "chart": site.chart_svg(chart) if chart["labels"] else None, "chart_data": chart,
-        "current_title": st["phase_title"]})
+        "current_title": st.phase_title})
 
 
 @router.get("/games/{game}/rules", response_class=HTMLResponse)
 def rules_page(game: str, request: Request) -> HTMLResponse:
     gm = _gm(request)
-    return _render(request, "rules.html", {"r": site.rules_view(gm, game), "g": site.summary(gm.status(game))})
+    return _render(request, "rules.html", {"r": site.rules_view(gm, game), "g": site.summary(gm.game(game))})
+
+
+def _record_page(request: Request, game: str, phase: str | None = None, receipt: str | None = None) -> HTMLResponse:
+    gm = _gm(request)
+    view = gm.game(game)
+    check = None
+    if receipt is not None:
+        if len(receipt) > 300:
+            raise WebError(400, "that is not a receipt (too long)")
+        check = gm.check_receipt(game, receipt.strip(), credential=_credential(request, game))
+    record = site.phase_record_view(gm.phase_record(game, phase)) if phase else None
+    phases = [{"phase": str(r.phase), "title": r.title, "revision": r.revision, "seq": r.seq} for r in gm.results(game)]
+    return _render(request, "record.html", {"g": site.summary(view), "phase_record": record, "phases": phases,
+                                            "check": site.receipt_view(check) if check else None})
+
+
+@router.get("/games/{game}/record", response_class=HTMLResponse)
+def record_page(game: str, request: Request) -> HTMLResponse:
+    return _record_page(request, game)
+
+
+@router.get("/games/{game}/record.json")
+def record_download(game: str, request: Request) -> Response:
+    doc = _gm(request).archive(game)
+    return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="{game}-record.json"',
+                                      "Cache-Control": "no-cache"})
+
+
+@router.get("/games/{game}/record/{phase}", response_class=HTMLResponse)
+def phase_record_page(game: str, phase: str, request: Request) -> HTMLResponse:
+    return _record_page(request, game, phase=phase)
+
+
+@router.get("/games/{game}/receipt", response_class=HTMLResponse)
+def receipt_page(game: str, request: Request, r: str = Query("", max_length=300)) -> HTMLResponse:
+    return _record_page(request, game, receipt=r)
 
 
 @router.get("/games/{game}/map.svg")
-def map_svg(game: str, request: Request, phase: Optional[str] = None, results: bool = True) -> Response:
-    return Response(site.map_svg(_gm(request), game, phase, results=results), media_type="image/svg+xml")
+def map_svg(game: str, request: Request, phase: str | None = None, results: bool = True) -> Response:
+    return drawing(request, site.map_svg(_gm(request), game, phase, results=results), "image/svg+xml")
 
 
 @router.get("/games/{game}/map.png")
-def map_png(game: str, request: Request, phase: Optional[str] = None, results: bool = True,
-            width: int = Query(1200, ge=200, le=4000)) -> Response:
+def map_png(game: str, request: Request, phase: str | None = None, results: bool = True,
+            width: int = Query(1200, ge=site.MAP_WIDTHS[0], le=site.MAP_WIDTHS[1])) -> Response:
     png = site.map_png(_gm(request), game, phase, results=results, width=width)
     name = f"{game}-{site.parse_phase(phase) if phase else 'now'}.png"
-    return Response(png, media_type="image/png", headers={"Content-Disposition": f'inline; filename="{name}"'})
+    return drawing(request, png, "image/png", name)
 
 
 # -- the war room -----------------------------------------------------------------------
@@ -138,15 +173,24 @@ def _address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
-def _limit(request: Request, game: str | None) -> None:
-    """429 while this client (or this game) has used up its failed sign-in attempts."""
-    wait = request.app.state.limits.check(_address(request), game)
+def _limit(request: Request, target: str | None) -> None:
+    """429 while this client has used up its failed sign-in attempts (docs/security.md)."""
+    wait = request.app.state.limits.wait(_address(request), target)
     if wait:
-        raise WebError(429, f"too many failed sign-in attempts: try again in {wait} seconds")
+        raise WebError(429, f"too many failed sign-in attempts from here: try again in {wait} seconds")
+
+
+def _renew(request: Request) -> str:
+    """A new session token at sign-in, carrying the session's sign-ins and data over; the old one ends."""
+    session = request.session
+    new = _gm(request).renew_session(session.token, dict(session))
+    session.renew(lambda: new)
+    return new
 
 
 def _credential(request: Request, game: str) -> str | None:
-    return (request.session.get("players") or {}).get(game)
+    """The session's token for acting in this game, if it is signed in to it."""
+    return player_token(request, game)
 
 
 @router.get("/games/{game}/war-room", response_class=HTMLResponse)
@@ -154,17 +198,15 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
     gm = _gm(request)
     credential = _credential(request, game)
     if credential is None:
-        return _render(request, "sign_in.html", {"g": site.summary(gm.status(game))})
+        return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
     try:
-        who = gm.identify(game, credential)
-    except Forbidden:
-        players = dict(request.session.get("players") or {})
-        players.pop(game, None)
-        request.session["players"] = players
-        _flash(request, "Your credential no longer holds for this game (a new player may have been put on the power): "
-               "sign in again.", "error")
-        return _render(request, "sign_in.html", {"g": site.summary(gm.status(game))})
-    view = site.war_room(gm, game, credential, who)
+        seat = gm.identify(game, credential)
+    except Forbidden as exc:
+        gm.sign_out(credential, game)
+        request.session.games = tuple(g for g in request.session.games if g != game)
+        _flash(request, f"{exc}.", "error")
+        return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
+    view = site.war_room(gm, game, credential, seat)
     svg = None
     if view["game"]["phase"]:
         mine = view["mine"]["orders"] if view.get("mine") else None
@@ -179,26 +221,28 @@ def sign_in(game: str, request: Request, data: FormData = Depends(form)) -> Resp
     credential = _field(data, "credential")
     if not credential:
         raise WebError(400, "enter your credential (the ID.SECRET you were given when the game was set up)")
-    _limit(request, game)
+    if not gm.credential_known(game, credential):
+        _limit(request, target_of(game, credential))
     try:
-        who = gm.identify(game, credential)
+        seat = gm.identify(game, credential)
     except Forbidden as exc:
-        request.app.state.limits.failed(_address(request), game)
+        request.app.state.limits.failed(_address(request), target_of(game, credential))
         _flash(request, str(exc), "error")
         return _back(_game_url(game, "/war-room"))
-    players = dict(request.session.get("players") or {})
-    players[game] = credential
-    request.session["players"] = players
-    power = who["power"] or who.get("standby_for")
-    _flash(request, f"Signed in as {who['name']}" + (f", {power.capitalize()}." if power else "."))
+    _renew(request)
+    gm.sign_in(request.session.token, game, credential)
+    request.session.games = tuple(sorted({*request.session.games, game}))
+    power = site.acts_for(seat)
+    _flash(request, f"Signed in as {seat.name}" + (f", {power.capitalize()}." if power else "."))
     return _back(_game_url(game, "/war-room"))
 
 
 @router.post("/games/{game}/sign-out")
 def sign_out(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    players = dict(request.session.get("players") or {})
-    players.pop(game, None)
-    request.session["players"] = players
+    token = request.session.token
+    if token is not None:
+        _gm(request).sign_out(token, game)  # every copy of the cookie is signed out with it
+    request.session.games = tuple(g for g in request.session.games if g != game)
     _flash(request, "Signed out.")
     return _back(_game_url(game))
 
@@ -208,10 +252,10 @@ def _player(request: Request, game: str) -> tuple[str, str]:
     credential = _credential(request, game)
     if credential is None:
         raise WebError(401, f"sign in to the war room of {game} first")
-    who = _gm(request).identify(game, credential)
-    power = who["power"] if who["role"] == "player" else who.get("standby_for")
+    seat = _gm(request).identify(game, credential)
+    power = site.acts_for(seat)
     if not power:
-        raise WebError(403, f"{who['name']} acts for no power in {game} now")
+        raise WebError(403, f"{seat.name} acts for no power in {game} now")
     return credential, power
 
 
@@ -255,13 +299,7 @@ async def war_room_check(game: str, request: Request) -> JSONResponse:
 
 def _check(request: Request, game: str, text: str) -> dict[str, Any]:
     credential, power = _player(request, game)
-    gm = _gm(request)
-    st = gm.status(game)
-    pos = site.current_position(st)
-    if pos is None:
-        raise GMError(f"{game} has not started")
-    options = load_rules(st["rules"], default=load_variant(st["variant"]).default_rules)
-    return site.answers_for(pos, power, text, options)
+    return site.answers(_gm(request).check(game, power, text, credential=credential))
 
 
 @router.post("/games/{game}/war-room/withdraw")
@@ -335,13 +373,13 @@ def war_room_vote(game: str, request: Request, data: FormData = Depends(form)) -
 
 
 def _require_gm(request: Request) -> None:
-    if not request.session.get("gm"):
+    if not is_gm(request):
         raise WebError(401, "the GM console needs the GM credential: sign in at /gm")
 
 
 @router.get("/gm", response_class=HTMLResponse)
 def gm_page(request: Request) -> HTMLResponse:
-    if not request.session.get("gm"):
+    if not is_gm(request):
         return _render(request, "gm_sign_in.html", {})
     return _render(request, "gm_console.html", {"games": site.games(_gm(request)), "cat": site.catalogue(),
                                                 "form": {}})
@@ -349,19 +387,26 @@ def gm_page(request: Request) -> HTMLResponse:
 
 @router.post("/gm/sign-in")
 def gm_sign_in(request: Request, data: FormData = Depends(form)) -> Response:
-    _limit(request, None)
-    if request.app.state.secrets.check_gm(_field(data, "credential")):
-        request.session["gm"] = True
+    secrets_ = request.app.state.secrets
+    credential = _field(data, "credential")
+    if not (credential and secrets_.known_gm(credential)):
+        _limit(request, "gm")
+    if secrets_.check_gm(credential):
+        token = _renew(request)
+        _gm(request).save_session(token, dict(request.session), gm_key=secrets_.gm_key)
+        request.session.gm_key = secrets_.gm_key
         _flash(request, "Signed in as the gamesmaster.")
     else:
-        request.app.state.limits.failed(_address(request), None)
+        request.app.state.limits.failed(_address(request), "gm")
         _flash(request, "That is not the GM credential.", "error")
     return _back("/gm")
 
 
 @router.post("/gm/sign-out")
 def gm_sign_out(request: Request, data: FormData = Depends(form)) -> Response:
-    request.session.pop("gm", None)
+    if request.session.token is not None:
+        _gm(request).save_session(request.session.token, gm_key=None)
+    request.session.gm_key = None
     _flash(request, "Signed out of the GM console.")
     return _back("/")
 
@@ -415,15 +460,12 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
 def gm_game_page(game: str, request: Request) -> HTMLResponse:
     _require_gm(request)
     gm = _gm(request)
-    st = gm.status(game)
-    view = site.game(gm, game)
-    variant = load_variant(st["variant"])
-    published = gm.results(game)
-    last = site.phase_record(published[-1], variant) if published else None
-    return _render(request, "gm_game.html", {"g": view, "st": st, "last": last, "proposals": gm.proposals(game),
-                                             "powers": site.powers_info(st["variant"]),
-                                             "tz": st["settings"]["schedule"]["tz"],
-                                             "press": [dict(p) for p in gm.press(game)][-30:]})
+    st = gm.game(game)
+    view = site.game(gm, game, st)
+    return _render(request, "gm_game.html", {"g": view, "st": st, "last": view["last_results"],
+                                             "proposals": gm.proposals(game), "powers": site.powers_info(st.variant),
+                                             "tz": st.settings.schedule.tz,
+                                             "press": list(gm.press(game))[-30:]})
 
 
 
@@ -451,6 +493,13 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             return _render(request, "gm_shown_once.html", {
                 "title": f"{name} now plays {power.capitalize()}", "game": game, "lines": [],
                 "credentials": [{"name": name, "power": power.upper(), "credential": secret}]})
+        elif action == "credential":
+            who = _field(data, "who")
+            secret = gm.new_credential(game, who, reason=reason)
+            return _render(request, "gm_shown_once.html", {
+                "title": f"A new credential for {who}", "game": game,
+                "lines": ["The old credential no longer works; the record says a new one was issued, and why."],
+                "credentials": [{"name": who, "power": None, "credential": secret}]})
         elif action == "orders":
             power = _field(data, "power")
             sub = gm.submit_orders(game, power, _field(data, "orders"), by_gm=True,
@@ -464,20 +513,20 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
                                       (f", next {site.phase_title(p.next_phase)}" if p.next_phase else "") for p in done))
         elif action == "extend":
             until = _field(data, "until")
-            tz = gm.status(game)["settings"]["schedule"]["tz"]
+            tz = gm.game(game).settings.schedule.tz
             if until:
                 gm.extend(game, until=parse_time(until, tz), reason=reason)
             else:
                 gm.extend(game, hours=parse_duration(_field(data, "by") or "24h"), reason=reason)
-            _flash(request, f"Deadline extended to {gm.status(game)['deadline_text']}.")
+            _flash(request, f"Deadline extended to {gm.game(game).deadline_text}.")
         elif action == "pause":
             gm.pause(game, reason=reason)
             _flash(request, "The game is paused.")
         elif action == "resume":
             until = _field(data, "until")
-            tz = gm.status(game)["settings"]["schedule"]["tz"]
+            tz = gm.game(game).settings.schedule.tz
             gm.resume(game, until=parse_time(until, tz) if until else None, reason=reason)
-            _flash(request, f"The game resumes: orders due {gm.status(game)['deadline_text']}.")
+            _flash(request, f"The game resumes: orders due {gm.game(game).deadline_text}.")
         elif action == "correct":
             power, text, rule = _field(data, "power"), _field(data, "orders"), _field(data, "rule")
             orders = {power: text} if power else None
@@ -486,7 +535,7 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
                 name, eq, value = rule.partition("=")
                 if not eq:
                     raise GMError("a corrected rule is written OPTION=VALUE, e.g. koning=false")
-                current = gm.status(game)["rules"]
+                current = gm.game(game).rules_spec
                 base = dict(current) if isinstance(current, dict) else {"preset": current}
                 rules = {**base, name.strip(): site.rule_value(value)}
             c = gm.correct(game, reason, orders=orders, rules=rules)

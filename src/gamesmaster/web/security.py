@@ -1,12 +1,18 @@
 """The site's secrets, sessions and CSRF tokens.
 
-- The session secret (random, generated into the data directory on first start) signs
-  the session cookie: HTTP-only, SameSite=Lax, and Secure when the request came over
-  https (directly, or through a proxy uvicorn trusts with --proxy-headers).
+- Sessions are kept on the server (gm.sessions): the cookie holds only a random token
+  (HTTP-only, SameSite=Lax, and Secure when the request came over https, directly or
+  through a proxy uvicorn trusts with --proxy-headers). A player's credential is used once,
+  to sign in; signing out ends the sign-in for every copy of the cookie, and so does
+  replacing the credential. The GM's sign-in holds while the GM credential is the one it
+  was made with: a new GM credential ends every GM session.
 - The GM credential is a site-wide secret; only its salted PBKDF2 hash is kept, in
   `web.json` in the data directory (or it is given by $GAMESMASTER_GM_CREDENTIAL).
-- Every POST form carries the session's CSRF token; the JSON API takes credentials in
-  the Authorization header only (never from cookies), so it needs no token.
+- Every POST form carries a CSRF token: a signed-in session's own, kept with it on the
+  server; a visitor who has not signed in gets one in a cookie of its own (gm_csrf), and the
+  form must send it back. Nothing is written to the store for a visitor who only reads, so
+  reading pages costs no write and a crawler cannot fill the sessions table. The JSON API
+  takes credentials in the Authorization header only (never from cookies), so it needs no token.
 """
 
 from __future__ import annotations
@@ -14,18 +20,22 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from starlette.concurrency import run_in_threadpool
 
 from ..gm import credentials as cred
+from ..gm.ratelimit import RateLimiter
+from ..ledger import fingerprint
 
 WEB_FILE = "web.json"
 GM_ENV = "GAMESMASTER_GM_CREDENTIAL"
 SESSION_COOKIE = "gm_session"
+CSRF_COOKIE = "gm_csrf"
 SESSION_MAX_AGE = 14 * 24 * 3600
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
@@ -33,22 +43,37 @@ CSRF_HEADER = "x-csrf-token"
 
 @dataclass
 class SiteSecrets:
-    """The session-signing key and the GM credential's hash; `new_gm_credential` is set
-    (in plain text) only when it was generated just now, to be shown once."""
+    """The GM credential's hash; `new_gm_credential` is set (in plain text) only when it was
+    generated just now, to be shown once."""
 
-    session_key: str
     gm_hash: str
     new_gm_credential: str | None = None
     path: Path | None = None
 
     def check_gm(self, credential: str | None) -> bool:
-        if not credential:
+        """Whether a credential is the GM's (checked the slow way once per process, then remembered)."""
+        if not credential or len(credential) > 200:
             return False
-        return cred.check_secret(credential.strip(), self.gm_hash)
+        credential = credential.strip()
+        if self.known_gm(credential):
+            return True
+        if cred.check_secret(credential, self.gm_hash):
+            cred.VERIFIED.add("(site)", credential, 0, self.gm_key)
+            return True
+        return False
+
+    def known_gm(self, credential: str) -> bool:
+        """Whether this process has already found this credential to be the GM's (no slow check needed)."""
+        return cred.VERIFIED.get("(site)", credential.strip()) == (0, self.gm_key)
+
+    @property
+    def gm_key(self) -> str:
+        """The fingerprint a GM session keeps of the GM credential it was made with."""
+        return fingerprint(self.gm_hash)
 
     @classmethod
-    def for_testing(cls, gm_credential: str) -> "SiteSecrets":
-        return cls(secrets.token_urlsafe(32), cred.hash_secret(gm_credential))
+    def for_testing(cls, gm_credential: str) -> SiteSecrets:
+        return cls(cred.hash_secret(gm_credential))
 
 
 def new_gm_credential() -> str:
@@ -68,8 +93,7 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
         except (OSError, json.JSONDecodeError):
             doc = {}
     changed = False
-    if not isinstance(doc.get("session_key"), str) or len(doc["session_key"]) < 32:
-        doc["session_key"] = secrets.token_urlsafe(48)
+    if doc.pop("session_key", None) is not None:  # cookies once signed with it; sessions are on the server now
         changed = True
     fresh = None
     env = os.environ.get(GM_ENV, "").strip()
@@ -87,47 +111,93 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
         os.replace(tmp, path)
-    return SiteSecrets(doc["session_key"], gm_hash, fresh, path)
+    return SiteSecrets(gm_hash, fresh, path)
 
 
 # -- sessions --------------------------------------------------------------------------
 
 
-class SessionMiddleware:
-    """Signed cookie sessions (itsdangerous): scope["session"] is a dict; Secure over https."""
+class WebSession(dict):  # type: ignore[type-arg]
+    """A visitor's session: the site's small data (CSRF token, flash messages) as a dict, and what the
+    gamesmaster's session record says of it (the games it is signed in to, whether it is the GM's).
 
-    def __init__(self, app: Any, secret_key: str, max_age: int = SESSION_MAX_AGE) -> None:
+    The cookie holds only the session's random token; everything else stays on the server."""
+
+    def __init__(self, token: str | None, data: dict[str, Any], games: tuple[str, ...] = (),
+                 gm_key: str | None = None, visitor_csrf: str | None = None) -> None:
+        super().__init__(data)
+        self.token = token
+        self.games = games
+        self.gm_key = gm_key
+        self.saved = dict(data)
+        self.new = token is None
+        self.visitor_csrf = visitor_csrf  # the CSRF token the gm_csrf cookie brought, for a visitor with no session
+        self.visitor_csrf_new = False  # made for this answer: the cookie is to be set
+
+    def ensure_token(self, make: Any) -> str:
+        """The session's token, made now if the visitor has none yet."""
+        if self.token is None:
+            self.token = make()
+        return self.token
+
+    def renew(self, make: Any) -> tuple[str | None, str]:
+        """A new token for a session about to sign in (a token known before sign-in is never trusted after):
+        (the old token, the new)."""
+        old, self.token, self.new = self.token, make(), True
+        if "csrf" not in self:  # the forms already open keep working once signed in
+            self["csrf"] = self.visitor_csrf or secrets.token_urlsafe(24)
+        self.saved = dict(self)  # written with the new token
+        return old, self.token
+
+    @property
+    def dirty(self) -> bool:
+        """Whether the data changed since it was read."""
+        return dict(self) != self.saved
+
+
+class SessionMiddleware:
+    """Server-side sessions through the gamesmaster: request.session is a WebSession; the cookie holds a token."""
+
+    def __init__(self, app: Any, gm: Any, max_age: int = SESSION_MAX_AGE) -> None:
         self.app = app
-        self.signer = URLSafeTimedSerializer(secret_key, salt="gamesmaster-session")
+        self.gm = gm
         self.max_age = max_age
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        initial: dict[str, Any] = {}
-        raw = _cookie(scope, SESSION_COOKIE)
-        if raw:
+        token = _cookie(scope, SESSION_COOKIE)
+        found = None
+        if token and len(token) <= 100:
             try:
-                data = self.signer.loads(raw, max_age=self.max_age)
-                if isinstance(data, dict):
-                    initial = data
-            except (BadSignature, ValueError):
-                initial = {}
-        scope["session"] = dict(initial)
-        had_cookie = bool(raw)
+                found = await run_in_threadpool(self.gm.session, token)
+            except Exception:  # noqa: BLE001 - the store away: a fresh session, the page says what is wrong
+                found = None
+        visitor = _cookie(scope, CSRF_COOKIE)
+        visitor = visitor if visitor and _CSRF_SHAPE.fullmatch(visitor) else None
+        if found is None:
+            session = WebSession(None, {}, visitor_csrf=visitor)
+        else:
+            session = WebSession(token, dict(found.data), tuple(sorted(found.seats)), found.gm_key, visitor)
+        scope["session"] = session
+        had_cookie = bool(token)
         secure = scope.get("scheme") == "https"
 
         async def send_wrapper(message: dict) -> None:
             if message["type"] == "http.response.start":
-                session = scope["session"]
                 headers = list(message.get("headers", []))
                 flags = "; Path=/; HttpOnly; SameSite=Lax" + ("; Secure" if secure else "")
-                if session and session != initial:
-                    value = self.signer.dumps(session)
-                    headers.append((b"set-cookie", f"{SESSION_COOKIE}={value}; Max-Age={self.max_age}{flags}".encode()))
-                elif not session and had_cookie:
+                if session.dirty and (session.token is not None or dict(session)):
+                    tok = session.ensure_token(self.gm.new_session_token)
+                    await run_in_threadpool(self.gm.save_session, tok, dict(session))
+                if session.token is not None and (session.new or session.token != token):
+                    headers.append((b"set-cookie",
+                                    f"{SESSION_COOKIE}={session.token}; Max-Age={self.max_age}{flags}".encode()))
+                elif had_cookie and found is None:
                     headers.append((b"set-cookie", f"{SESSION_COOKIE}=; Max-Age=0{flags}".encode()))
+                if session.visitor_csrf_new and session.visitor_csrf:
+                    headers.append((b"set-cookie", f"{CSRF_COOKIE}={session.visitor_csrf}{flags}".encode()))
                 message["headers"] = headers
             await send(message)
 
@@ -144,86 +214,86 @@ def _cookie(scope: dict, name: str) -> str | None:
     return None
 
 
+def is_gm(request: Any) -> bool:
+    """Whether the request's session signed in as the gamesmaster with the GM credential in force now."""
+    session = request.scope.get("session")
+    secrets_ = request.app.state.secrets
+    return isinstance(session, WebSession) and session.gm_key is not None and session.gm_key == secrets_.gm_key
+
+
+def player_token(request: Any, game: str) -> str | None:
+    """The session token to act with in a game, if the session is signed in to it."""
+    session = request.scope.get("session")
+    return session.token if isinstance(session, WebSession) and game in session.games else None
+
+
+_CSRF_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}")
+
+
 def csrf_token(session: dict[str, Any]) -> str:
-    """The session's CSRF token (made on first use)."""
+    """The CSRF token for the forms of a page: a stored session's own (made on first use), or for a
+    visitor without one, the token of the gm_csrf cookie (made now, and the cookie set, if it has none)."""
     token = session.get("csrf")
-    if not isinstance(token, str):
-        token = secrets.token_urlsafe(24)
-        session["csrf"] = token
+    if isinstance(token, str):
+        return token
+    if isinstance(session, WebSession):
+        if session.visitor_csrf is None:
+            session.visitor_csrf, session.visitor_csrf_new = secrets.token_urlsafe(24), True
+        if session.token is not None:  # a stored session (a message kept for the next page) adopts it
+            session["csrf"] = session.visitor_csrf
+        return session.visitor_csrf
+    token = secrets.token_urlsafe(24)
+    session["csrf"] = token
     return token
 
 
 def csrf_ok(session: dict[str, Any], sent: str | None) -> bool:
+    """Whether a form's token is the session's (or, for a visitor without one, the gm_csrf cookie's)."""
     token = session.get("csrf")
+    if not isinstance(token, str) and isinstance(session, WebSession) and not session.visitor_csrf_new:
+        token = session.visitor_csrf
     return isinstance(token, str) and isinstance(sent, str) and hmac.compare_digest(token, sent)
 
 
 # -- rate limiting of credential attempts ---------------------------------------------------
 
 
-class RateLimiter:
-    """Failed credential attempts, limited per key with a token bucket (in memory).
-
-    Each key (a client address, or a game) holds `burst` tokens, refilled at `rate` tokens a
-    second; every failed attempt takes one. A key with no token left is refused (HTTP 429)
-    before its credential is even checked, until a token has grown back. Limits are kept
-    per process: with N web processes a client gets at most N times the burst.
-    """
-
-    def __init__(self, burst: float, rate: float, clock: Any = None, max_keys: int = 100_000) -> None:
-        import threading
-        import time
-        self.burst, self.rate = float(burst), float(rate)
-        self.clock = clock or time.monotonic
-        self.max_keys = max_keys
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
-
-    def _level(self, key: str, now: float) -> float:
-        tokens, since = self._buckets.get(key, (self.burst, now))
-        return min(self.burst, tokens + (now - since) * self.rate)
-
-    def allowed(self, key: str) -> bool:
-        """Whether an attempt from KEY may be checked now (at least one token left)."""
-        with self._lock:
-            return self._level(key, self.clock()) >= 1.0
-
-    def failed(self, key: str) -> None:
-        """Take a token from KEY for a failed attempt."""
-        with self._lock:
-            now = self.clock()
-            if len(self._buckets) >= self.max_keys:  # bounded memory: forget the full buckets
-                self._buckets = {k: v for k, v in self._buckets.items() if self._level(k, now) < self.burst}
-                if len(self._buckets) >= self.max_keys:  # still full: keep the newest half
-                    newest = sorted(self._buckets.items(), key=lambda kv: kv[1][1])[-(self.max_keys // 2):]
-                    self._buckets = dict(newest)
-            self._buckets[key] = (max(0.0, self._level(key, now) - 1.0), now)
-
-    def retry_after(self, key: str) -> int:
-        """Seconds until KEY has a token again."""
-        with self._lock:
-            level = self._level(key, self.clock())
-        return max(1, int((1.0 - level) / self.rate + 0.999)) if level < 1.0 else 0
-
-
 class SignInLimits:
-    """The site's limits on failed credential attempts: per client address (10 at once, then
-    one every 6 seconds) and per game (30 at once, then one every 2 seconds, whoever tries)."""
+    """Failed credential attempts, limited so that guessing is slow and nobody is locked out.
+
+    Failures are counted per client address (10 at once, then one every 6 seconds) and per
+    credential being guessed (a game's player number, or the GM credential: 10 at once, then
+    one every 10 seconds). A request is refused (429) before its credential is checked only
+    when its own address has run out, or when the credential it names has run out and its
+    address has failed too: a player at an address with no failures is always heard, and a
+    signed-in session or a credential already checked is never limited at all (the doors do
+    not consult the limits for those)."""
 
     def __init__(self, clock: Any = None) -> None:
         self.by_address = RateLimiter(10, 1 / 6, clock)
-        self.by_game = RateLimiter(30, 1 / 2, clock)
+        self.by_target = RateLimiter(10, 1 / 10, clock)
 
-    def keys(self, address: str | None, game: str | None) -> list[tuple[RateLimiter, str]]:
-        keys = [(self.by_address, f"addr:{address or '-'}")]
-        if game:
-            keys.append((self.by_game, f"game:{game}"))
-        return keys
+    def wait(self, address: str | None, target: str | None = None) -> int:
+        """0 if a credential from this address for this target may be checked now, else the seconds to wait."""
+        addr = f"addr:{address or '-'}"
+        if not self.by_address.allowed(addr):
+            return self.by_address.retry_after(addr)
+        if target and not self.by_target.allowed(target) and self.by_address.failing(addr):
+            return self.by_target.retry_after(target)
+        return 0
 
-    def check(self, address: str | None, game: str | None = None) -> int:
-        """0 if an attempt may be made now, else the seconds to wait."""
-        return max((lim.retry_after(k) for lim, k in self.keys(address, game) if not lim.allowed(k)), default=0)
+    def failed(self, address: str | None, target: str | None = None) -> None:
+        """Count a failed attempt against the address and the credential it named."""
+        self.by_address.failed(f"addr:{address or '-'}")
+        if target:
+            self.by_target.failed(target)
 
-    def failed(self, address: str | None, game: str | None = None) -> None:
-        for lim, k in self.keys(address, game):
-            lim.failed(k)
+
+def target_of(game: str | None, credential: str | None) -> str | None:
+    """The limiter's name for the credential an attempt names: 'GAME:NUMBER', or 'gm'."""
+    if not credential:
+        return None
+    parts = cred.split_credential(credential)
+    if parts and game:
+        return f"{game}:{parts[0]}"
+    return "gm" if credential.strip().startswith("gm.") else None

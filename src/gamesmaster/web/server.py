@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import importlib.util
 import logging
 import os
 import signal
 import socket
+import subprocess
 import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..gm import Gamesmaster
-from ..gm.worker import describe
+from ..gm import Gamesmaster, GMError
+from ..gm.worker import Pass, describe
 from ..store import Store
 from ..store.db import DB_FILE, data_dir
 from .demo import DEMO_GAME, load_demo
@@ -36,6 +38,89 @@ class Options:
     worker_interval: float = 30.0
     new_gm_credential: bool = False
     worker: bool = True  # run the deadline worker in this process (--no-worker: web only)
+    daide: tuple[tuple[str, int], ...] = ()  # games served to DAIDE bots, each on its port (--daide GAME:PORT)
+    threads: int = 16  # requests a web process works on at once; more only queue for the GIL and the store
+    web_processes: int = 0  # web processes on the one socket (0: one a CPU, at most four)
+
+
+def default_web_processes() -> int:
+    """One web process a CPU (a process runs Python on one CPU at a time), at most four."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def site_server(app: Any) -> Any:
+    """The uvicorn server for the site (proxy headers trusted from loopback, as docs/deploy.md sets up)."""
+    import uvicorn
+    config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=True,
+                            timeout_graceful_shutdown=5, lifespan="off")
+    return uvicorn.Server(config)
+
+
+def run_server(server: Any, sock: socket.socket, threads: int) -> None:
+    """Serve on a listening socket until SIGINT or SIGTERM."""
+    import anyio.to_thread
+
+    async def run_site() -> None:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+        await server.serve(sockets=[sock])
+
+    def stop(signum: int, frame: Any) -> None:
+        server.should_exit = True
+
+    # Before uvicorn takes the signals over, and after (it raises the one that stopped it again),
+    # a signal asks the server to stop: the caller's cleanup still runs.
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with asyncio.Runner(loop_factory=server.config.get_loop_factory()) as runner:
+            runner.run(run_site())
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+class WebProcesses:
+    """More web processes on the same listening socket: the kernel shares the connections out.
+
+    Each has its own store connections and memo; what they share is the database. One that
+    dies is started again."""
+
+    def __init__(self, sock: socket.socket, url: str, data: Path, threads: int) -> None:
+        self.sock, self.url, self.data, self.threads = sock, url, data, threads
+        self.procs: list[subprocess.Popen] = []
+        self.stopping = threading.Event()
+        self.watch: threading.Thread | None = None
+
+    def _spawn(self) -> subprocess.Popen:
+        fd = self.sock.fileno()
+        env = {**os.environ, "GAMESMASTER_DATABASE_URL": self.url}
+        # The process stops when its stdin closes: when this one stops it, or dies.
+        return subprocess.Popen([sys.executable, "-m", "gamesmaster.web.process", "--fd", str(fd), "--data",
+                                 str(self.data), "--threads", str(self.threads)], pass_fds=(fd,), env=env,
+                                stdin=subprocess.PIPE)
+
+    def start(self, count: int) -> None:
+        self.procs = [self._spawn() for _ in range(count)]
+        self.watch = threading.Thread(target=self._watch, name="gamesmaster-web-processes", daemon=True)
+        self.watch.start()
+
+    def _watch(self) -> None:
+        while not self.stopping.wait(1.0):
+            for i, p in enumerate(self.procs):
+                if p.poll() is not None and not self.stopping.is_set():
+                    print(f"web process {p.pid} ended ({p.returncode}); starting another", file=sys.stderr, flush=True)
+                    self.procs[i] = self._spawn()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        for p in self.procs:
+            if p.stdin is not None:
+                p.stdin.close()
+        for p in self.procs:
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
 
 
 class Worker(threading.Thread):
@@ -47,9 +132,10 @@ class Worker(threading.Thread):
         self.stopping = threading.Event()
 
     def run(self) -> None:
+        one_pass = Pass(self.gm)
         while not self.stopping.is_set():
             try:
-                for p in self.gm.process_due():
+                for p in one_pass():
                     print(f"deadline: {describe(p)}", file=self.out, flush=True)
             except Exception as exc:  # noqa: BLE001 - the loop must go on; the error is reported
                 print(f"deadline worker: {exc}", file=sys.stderr, flush=True)
@@ -106,7 +192,7 @@ def start_mail(gm: Gamesmaster, host: str, port: int, out: TextIO) -> Any:
         return None
     module = importlib.import_module("gamesmaster.mail.server")
     handle = module.start(gm, host, port)
-    print(f"Mail intake: SMTP on {host}:{port}", file=out, flush=True)
+    print(f"Mail intake: SMTP on {host}:{getattr(handle, 'port', port)}", file=out, flush=True)
     return handle
 
 
@@ -120,8 +206,6 @@ def stop_mail(handle: Any) -> None:
 
 def serve(opts: Options, out: TextIO = sys.stdout) -> int:
     """Run the site until SIGINT or SIGTERM; returns the exit status."""
-    import uvicorn
-
     from .app import create_app
 
     data = (opts.data or data_dir()).expanduser()
@@ -130,7 +214,7 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
     gm = Gamesmaster(store)
     secrets = load_secrets(data, renew_gm=opts.new_gm_credential)
     demo = None
-    if opts.demo and not gm.games():
+    if opts.demo and not gm.game_ids():
         print("Loading the demo: the 1971 rulebook's sample game ...", file=out, flush=True)
         demo = load_demo(gm)
     sock = bind(opts.host, opts.port)
@@ -153,6 +237,17 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
         print(f"GM credential: as printed when {data} was set up (see {data / CREDENTIALS_FILE} if still there); "
               "gamesmaster serve --new-gm-credential makes a new one", file=out)
 
+    daide = None
+    if opts.daide:
+        from ..daide.server import start as start_daide
+        try:
+            daide = start_daide(gm, opts.daide, opts.host)
+        except (OSError, GMError) as exc:
+            sock.close()
+            store.dispose()
+            raise GMError(f"the DAIDE door cannot start: {exc}") from None
+        for game, port in daide.ports.items():
+            print(f"DAIDE: {game} on {host}:{port} (bots: docs/daide.md)", file=out, flush=True)
     worker = Worker(gm, opts.worker_interval, out)
     if opts.worker:
         worker.start()
@@ -164,20 +259,23 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
             mail = start_mail(gm, opts.host, opts.smtp_port, out)
         except Exception as exc:  # noqa: BLE001 - the site runs without it; say why
             print(f"mail intake not started: {exc}", file=sys.stderr, flush=True)
+    helpers = WebProcesses(sock, database_url(data), data, opts.threads)
+    count = opts.web_processes or default_web_processes()
+    if count > 1:
+        helpers.start(count - 1)
+        print(f"Web processes: {count} on one socket (this one and {count - 1} more)", file=out, flush=True)
     print("Press Ctrl-C to stop.", file=out, flush=True)
 
-    stopping = threading.Event()
-    previous = {sig: signal.signal(sig, lambda s, f: stopping.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
-    config = uvicorn.Config(create_app(gm, secrets), log_level="warning", access_log=False, proxy_headers=True,
-                            timeout_graceful_shutdown=5, lifespan="off")
-    server = uvicorn.Server(config)
+    server = site_server(create_app(gm, secrets))
+
     try:
-        server.run(sockets=[sock])
+        run_server(server, sock, opts.threads)
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        helpers.stop()
         if worker.is_alive():
             worker.stop()
+        if daide is not None:
+            daide.stop()
         if mail is not None:
             try:
                 stop_mail(mail)

@@ -12,17 +12,37 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from ..gm import Gamesmaster, GMError, NotFound, answer_orders
-from ..gm.conditional import parse_conditional, split_submission
-from ..gm.report import results_with_removals
+from ..gm import (
+    Checking,
+    Gamesmaster,
+    GameView,
+    GMError,
+    LegalOrders,
+    PhaseRecord,
+    PhaseResult,
+    PressItem,
+    ReceiptCheck,
+    RecordEntry,
+    Seat,
+)
 from ..gm.settings import Settings, parse_duration, parse_movement
-from ..rules import Outcome, Phase, PhaseError, Position, RuleOptions, format_order, parse_order
+from ..gm.state import Proposal
+from ..gm.views import plain
+from ..maps import render_map, render_png
+from ..rules import Phase, PhaseError, Position, RuleOptions, format_order
 from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
-from ..rules.possible import possible_orders
 from ..variants import load_rules, load_variant, preset_names, variant_names
-from ..variants.presets import describe_rules, options_catalogue, preset_title, value_key
+from ..variants.presets import (
+    describe_rules,
+    options_catalogue,
+    preset_title,
+    value_key,
+)
 
 GM = "GM"
 
@@ -46,8 +66,8 @@ def parse_phase(text: str) -> str:
         raise GMError(str(exc)) from None
 
 
-def powers_info(variant_name: str) -> list[dict[str, str]]:
-    variant = load_variant(variant_name)
+def powers_info(variant: Any) -> list[dict[str, str]]:
+    """The powers of a variant, for the GM console's choices."""
     return [{"power": p.id, "name": p.name, "adjective": p.adjective, "colour": p.colour}
             for p in variant.powers.values()]
 
@@ -59,47 +79,62 @@ def _iso(value: Any) -> Any:
 # -- games -------------------------------------------------------------------------------
 
 
-def summary(st: Mapping[str, Any]) -> dict[str, Any]:
-    """A game as the games list shows it (from gm.status): nothing secret."""
-    variant = load_variant(st["variant"])
-    powers = []
-    for p in st["powers"]:
-        info = variant.powers[p["power"]]
-        powers.append({"power": p["power"], "name": info.name, "colour": info.colour, "player": p["player"],
-                       "centres": p["centres"], "units": p["units"], "to_order": p["to_order"],
-                       "ordered": bool(p["ordered"] or p["standby_ordered"]), "ready": p["ready"],
-                       "missed": p["missed"], "standby": p["standby"]})
-    return {"id": st["id"], "title": st["title"], "status": st["status"], "variant": st["variant"],
-            "variant_title": variant.title, "rules": st["rules"], "phase": st["phase"] or None,
-            "phase_title": st["phase_title"], "deadline": _iso(st["deadline"]), "deadline_text": st["deadline_text"],
-            "powers": powers, "result": st["result"], "press": st["settings"]["press"],
-            "victory_centres": variant.victory_centres}
+def summary(view: GameView) -> dict[str, Any]:
+    """A game as the games list shows it: nothing secret."""
+    variant = view.variant
+    powers = [{"power": p.power, "name": p.name, "colour": p.colour, "player": p.player, "centres": p.centres,
+               "units": p.units, "to_order": p.to_order, "ordered": p.ordered or p.standby_ordered, "ready": p.ready,
+               "missed": p.missed, "standby": p.standby, "commitment": p.commitment, "submissions": p.submissions}
+              for p in view.powers]
+    return {"id": view.id, "title": view.title, "status": view.status, "variant": variant.name,
+            "variant_title": variant.title, "rules": view.rules_spec, "phase": str(view.phase) if view.phase else None,
+            "phase_title": view.phase_title, "deadline": _iso(view.deadline), "deadline_text": view.deadline_text,
+            "powers": powers, "result": plain(view.result), "press": view.settings.press,
+            "victory_centres": variant.victory_centres, "head": {"seq": view.head.seq, "hash": view.head.hash}}
 
 
 def games(gm: Gamesmaster) -> list[dict[str, Any]]:
     """Every game, with variant, season, deadline, powers and centre counts."""
-    out = []
-    for row in gm.games():
-        try:
-            out.append(summary(gm.status(row["id"])))
-        except GMError:  # a game removed meanwhile
-            continue
-    return out
+    return [summary(v) for v in gm.games()]
 
 
-def current_position(st: Mapping[str, Any]) -> Position | None:
-    if not st.get("position"):
-        return None
-    return Position.from_dict(load_variant(st["variant"]), st["position"])
+def game_json(gm: Gamesmaster, game_id: str) -> bytes:
+    """The game's public document (game() as JSON), written once for each state of the game."""
+    view = gm.game(game_id)
+    return written(("game", game_id, view.version), lambda: game(gm, game_id, view))
 
 
-def game(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
-    """A game's public page: summary, centre ownership, last results, public press, proposals."""
-    st = gm.status(game_id)
-    out = summary(st)
-    pos = current_position(st)
-    variant = load_variant(st["variant"])
-    out["settings"] = st["settings"]
+def position_json(gm: Gamesmaster, game_id: str) -> bytes:
+    """The position now as JSON, written once for each state of the game."""
+    view = gm.game(game_id)
+    if view.position is None:
+        raise GMError(f"{game_id} has not started: there is no position yet")
+    return written(("position", game_id, view.version), view.position.to_dict)
+
+
+def written(key: Any, make: Any) -> bytes:
+    """A JSON document kept by key (which must name everything it shows)."""
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
+    value = _WRITTEN.get(digest)
+    if value is None:
+        value = json.dumps(make(), ensure_ascii=False, separators=(",", ":"), default=_json_value).encode()
+        _WRITTEN.put(digest, value)
+    return value  # type: ignore[return-value]
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def game(gm: Gamesmaster, game_id: str, view: GameView | None = None) -> dict[str, Any]:
+    """A game's public page: summary, centre ownership, last results, public press, proposals, commitments."""
+    view = view or gm.game(game_id)
+    out = summary(view)
+    pos = view.position
+    variant = view.variant
+    out["settings"] = view.settings.to_dict()
     out["ownership"] = []
     if pos is not None:
         for p in variant.powers:
@@ -109,87 +144,81 @@ def game(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
         owned = {c for p in variant.powers for c in pos.centres_of(p)}
         out["unowned"] = sorted(c for c in variant.supply_centres if c not in owned)
     published = gm.results(game_id)
-    out["last_results"] = phase_record(published[-1], variant) if published else None
-    out["phases"] = [p["phase"] for p in published]
+    out["last_results"] = phase_record(published[-1]) if published else None
+    out["phases"] = [str(p.phase) for p in published]
     out["press"] = public_press(gm, game_id)
-    out["proposals"] = [public_proposal(p) for p in st["proposals"]]
-    out["players"] = [{"name": p["name"], "role": p["role"], "power": p["power"], "standby_for": p["standby_for"]}
-                      for p in st["players"] if p["role"] != "former"]
-    out["flags"] = st["flags"]
+    out["proposals"] = [public_proposal(p) for p in view.proposals]
+    out["players"] = [{"name": s.name, "role": s.role, "power": s.power, "powers": list(s.powers),
+                       "standby_for": s.standby_for} for s in view.players()]
+    out["deadlock"] = view.deadlock_pending
     return out
 
 
-def public_proposal(p: Mapping[str, Any]) -> dict[str, Any]:
-    return {"id": p["id"], "kind": p["kind"], "phase": p["phase"], "proposer": p["proposer"], "powers": p["powers"],
-            "status": p["status"], "votes_cast": len(p["votes"])}
+def public_proposal(p: Proposal) -> dict[str, Any]:
+    """A proposal as everyone may see it: how many have voted, not how."""
+    return {"id": p.id, "kind": p.kind, "phase": p.phase, "proposer": p.proposer, "powers": list(p.powers),
+            "status": p.status, "votes_cast": len(p.votes)}
+
+
+def press_item(p: PressItem) -> dict[str, Any]:
+    """A press item as JSON."""
+    return {"id": p.number, "phase": p.phase, "sent_at": _iso(p.sent_at), "sender": p.sender,
+            "to": list(p.to) if p.to is not None else None, "anonymous": p.anonymous, "text": p.text}
 
 
 def public_press(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
     """The press everyone may read: public releases and GM notices (anonymous senders hidden)."""
-    out = []
-    for p in gm.press(game_id):
-        if p["to"] is not None:
-            continue
-        item = dict(p)
-        if item["anonymous"]:
-            item["sender"] = "anonymous"
-        item["sent_at"] = _iso(item["sent_at"])
-        out.append(item)
-    return out
+    return [press_item(p) for p in gm.public_press(game_id)]
 
 
-def phase_record(row: Mapping[str, Any], variant: Any = None) -> dict[str, Any]:
-    """A published phase: its orders' results, grouped by power, and the centre counts after."""
-    variant = variant or load_variant(row["position"].get("variant", "standard"))
-    results = results_with_removals(row)
+def phase_record(r: PhaseResult) -> dict[str, Any]:
+    """A published phase: its orders' results, grouped by power, and the position after."""
+    variant = r.variant
     by_power: dict[str, list[dict[str, Any]]] = {}
-    for r in results:
-        by_power.setdefault(r["power"], []).append(r)
-    sources = {p: v.get("source") for p, v in (row.get("orders") or {}).items()}
-    nxt = row["next"]
-    return {"phase": row["phase"], "title": phase_title(row["phase"]), "revision": row["revision"],
-            "adjudicated_at": _iso(row["adjudicated_at"]), "results": results,
+    results = [x.to_dict() for x in r.results]
+    for x in results:
+        by_power.setdefault(x["power"], []).append(x)
+    return {"phase": str(r.phase), "title": r.title, "revision": r.revision,
+            "adjudicated_at": _iso(r.adjudicated_at), "results": results,
             "by_power": [{"power": p, "name": variant.powers[p].name if p in variant.powers else p,
                           "colour": variant.powers[p].colour if p in variant.powers else "#888",
-                          "source": sources.get(p), "results": rs} for p, rs in by_power.items()],
-            "not_ordered": [p for p in row["orders"] if not row["orders"][p].get("texts")] if row.get("orders") else [],
-            "next_phase": nxt.get("phase"), "next_title": phase_title(nxt.get("phase")), "winner": row["winner"],
-            "position": row["position"], "next": nxt}
+                          "source": r.orders[p].source if p in r.orders else None, "results": rs}
+                         for p, rs in by_power.items()],
+            "not_ordered": [p for p, u in r.orders.items() if not u.texts],
+            "civil_disorder": list(r.civil_disorder),
+            "next_phase": r.next_doc.get("phase"), "next_title": phase_title(r.next_doc.get("phase")),
+            "winner": r.winner, "position": r.position_doc, "next": r.next_doc,
+            "record": {"seq": r.seq, "hash": r.entry_hash},
+            "orders_used": {p: {"source": u.source, "number": u.number, "commitment": u.commitment, "seq": u.seq}
+                            for p, u in r.orders.items()}}
 
 
 def results(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
-    st = gm.status(game_id)
-    variant = load_variant(st["variant"])
-    return [phase_record(r, variant) for r in gm.results(game_id)]
+    """Every published phase, in order."""
+    return [phase_record(r) for r in gm.results(game_id)]
 
 
 def result_of(gm: Gamesmaster, game_id: str, phase: str) -> dict[str, Any]:
-    phase = parse_phase(phase)
-    for r in results(gm, game_id):
-        if r["phase"] == phase:
-            return r
-    raise NotFound(f"{phase_title(phase)} has not been published in {game_id}")
+    """One published phase."""
+    return phase_record(gm.result(game_id, phase))
 
 
-def centre_chart(gm: Gamesmaster, game_id: str, st: Mapping[str, Any] | None = None,
-                 published: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def centre_chart(view: GameView, published: Sequence[PhaseResult]) -> dict[str, Any]:
     """Supply-centre counts by power at the start of every year (and now): for the chart."""
-    st = st or gm.status(game_id)
-    variant = load_variant(st["variant"])
-    published = gm.results(game_id) if published is None else published
-    points: "OrderedDict[str, dict[str, int]]" = OrderedDict()
+    variant = view.variant
+    points: OrderedDict[str, dict[str, int]] = OrderedDict()
     for row in published:
-        pos = row["position"]
-        ph = Phase.parse(row["phase"])
+        pos = row.position_doc
+        ph = row.phase
         if ph.season == "S" and ph.is_movement:
             points[str(ph.year)] = {p: len(pos.get("centers", {}).get(p, [])) for p in variant.powers}
-    last = published[-1]["next"] if published else st.get("position")
+    last = published[-1].next_doc if published else (view.position.to_dict() if view.position else None)
     if last:
         ph = Phase.parse(last["phase"])
         label = str(ph.year) if ph.season == "S" and ph.is_movement else f"{ph.year} ({phase_title(last['phase'])})"
         if ph.season != "S" or not ph.is_movement or str(ph.year) not in points:
             points[label] = {p: len(last.get("centers", {}).get(p, [])) for p in variant.powers}
-        if st["status"] == "finished":
+        if view.status == "finished":
             points[label] = {p: len(last.get("centers", {}).get(p, [])) for p in variant.powers}
     return {"labels": list(points), "victory": variant.victory_centres,
             "series": [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
@@ -254,81 +283,127 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 250) -> 
 
 # -- maps --------------------------------------------------------------------------------
 
-_CACHE: "OrderedDict[str, str]" = OrderedDict()
-_CACHE_LOCK = threading.Lock()
-_CACHE_SIZE = 96
+class _Kept:
+    """Answers already made (maps drawn, documents written), by what they show: bounded by their total
+    size, the least recently used forgotten first."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.items: OrderedDict[str, str | bytes] = OrderedDict()
+        self.size = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> str | bytes | None:
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key: str, value: str | bytes) -> None:
+        with self.lock:
+            if key in self.items:
+                return
+            self.items[key] = value
+            self.size += len(value)
+            while self.size > self.max_bytes and len(self.items) > 1:
+                _, old = self.items.popitem(last=False)
+                self.size -= len(old)
 
 
-def _cached(key_parts: Any, make: Any) -> str:
+_DRAWN = _Kept(96 * 1024 * 1024)
+_WRITTEN = _Kept(32 * 1024 * 1024)
+# Drawing a map takes a CPU for a while: two at once at most, whoever asks for how many.
+_DRAWING = threading.BoundedSemaphore(2)
+MAP_WIDTHS = (200, 2400)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A map as drawn, with the tag that names exactly what it shows (for HTTP caching)."""
+
+    content: str | bytes
+    etag: str
+
+
+def _cached(key_parts: Any, make: Any) -> Drawn:
     key = hashlib.sha256(json.dumps(key_parts, sort_keys=True, default=str).encode()).hexdigest()
-    with _CACHE_LOCK:
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
-    value = make()
-    with _CACHE_LOCK:
-        _CACHE[key] = value
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return value
-
-
-def outcomes_of(position: Position, rows: Iterable[Mapping[str, Any]], options: RuleOptions) -> list[Outcome]:
-    """The published results as Outcomes (the canonical order read back) for drawing."""
-    out = []
-    for r in rows:
-        order = None
-        if r.get("order"):
-            reading = parse_order(r["order"], position, r["power"], options)
-            order = reading.order
-        out.append(Outcome(r["power"], r["text"], order, r["result"], r["reason"], tuple(r.get("notes") or ())))
-    return out
+    value = _DRAWN.get(key)
+    if value is None:
+        with _DRAWING:
+            value = _DRAWN.get(key)
+            if value is None:
+                value = make()
+                _DRAWN.put(key, value)
+    return Drawn(value, f'"{key[:32]}"')
 
 
 def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
             orders: Mapping[str, Sequence[str]] | None = None, highlight: str | None = None,
-            width: int = 1200) -> str:
+            width: int = 1200) -> Drawn:
     """The map of a game now (phase None) or of a published phase with its orders and results."""
-    from .mapsvg import render_map
-    st = gm.status(game_id)
-    variant = load_variant(st["variant"])
-    row = None
-    if phase is not None:
-        wanted = parse_phase(phase)
-        row = next((r for r in gm.results(game_id) if r["phase"] == wanted), None)
-        if row is None and wanted != st["phase"]:
-            raise NotFound(f"{phase_title(wanted)} has not been published in {game_id}")
-    if row is None:
-        if st["position"] is None:
-            raise GMError(f"{game_id} has not started: there is no map yet")
-        pos_doc, rules, rows = st["position"], st["rules"], []
+    view = gm.game(game_id)
+    published = None
+    if phase is not None and (view.phase is None or parse_phase(phase) != str(view.phase)):
+        published = gm.result(game_id, phase)
+        position, options = published.position, published.rules
+        key: Any = ["phase", game_id, published.seq, published.entry_hash, results]
     else:
-        pos_doc, rules, rows = row["position"], row["rules"], results_with_removals(row) if results else []
+        if view.position is None:
+            raise GMError(f"{game_id} has not started: there is no map yet")
+        position, options = view.position, view.rules
+        key = ["now", game_id, view.head.hash, str(view.phase), view.rules_spec]
 
     def make() -> str:
-        position = Position.from_dict(variant, pos_doc)
-        options = load_rules(rules, default=variant.default_rules)
-        outcomes = outcomes_of(position, rows, options) if rows else None
+        outcomes = published.outcomes() if published is not None and results and published.results else None
         return render_map(position, orders=orders, outcomes=outcomes, highlight_power=highlight,
                           title=position.phase.title, width=width, rules=options)
 
-    return _cached(["map", pos_doc, rules, rows, orders, highlight, width], make)
+    return _cached(["svg", key, orders, highlight, width], make)
 
 
 def map_png(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
-            width: int = 1200) -> bytes:
-    from .mapsvg import render_png
-    if not 200 <= width <= 4000:
-        raise GMError(f"width {width}: choose between 200 and 4000 pixels")
+            width: int = 1200) -> Drawn:
+    """The map as PNG (drawn once for each phase, size and results shown)."""
+    low, high = MAP_WIDTHS
+    if not low <= width <= high:
+        raise GMError(f"width {width}: choose between {low} and {high} pixels")
     svg = map_svg(gm, game_id, phase, results=results)
-    return render_png(svg, width)
+    return _cached(["png", svg.etag, width], lambda: render_png(str(svg.content), width))
 
 
-def inline_svg(svg: str) -> str:
+def inline_svg(drawn: Drawn | str) -> str:
     """An SVG document for inlining in HTML (no XML declaration)."""
+    svg = str(drawn.content) if isinstance(drawn, Drawn) else drawn
     if svg.startswith("<?xml"):
         svg = svg[svg.index("?>") + 2:].lstrip()
     return svg
+
+
+# -- the record ------------------------------------------------------------------------------
+
+
+def record_entry(e: RecordEntry) -> dict[str, Any]:
+    """A public record entry for the record page and the API."""
+    p = e.payload if e.payload is not None else {}
+    submitted = e.kind == "orders-submitted" and e.payload is not None
+    return {"seq": e.seq, "at": _iso(e.at), "kind": e.kind, "summary": e.summary, "sealed": e.payload is None,
+            "payload_sha256": e.payload_sha256, "prev_hash": e.prev_hash, "hash": e.hash,
+            "orders": list(p.get("orders") or []) if submitted else None,
+            "salt": p.get("salt") if submitted else None, "commitment": p.get("commitment") if submitted else None}
+
+
+def phase_record_view(record: PhaseRecord) -> dict[str, Any]:
+    """A published phase's whole record."""
+    return {"phase": str(record.phase), "title": record.phase.title, "result_seq": record.result_seq,
+            "head": {"seq": record.head.seq, "hash": record.head.hash},
+            "entries": [record_entry(e) for e in record.entries]}
+
+
+def receipt_view(check: ReceiptCheck) -> dict[str, Any]:
+    """What the record says of a receipt."""
+    return {"receipt": check.receipt, "ok": check.ok, "status": check.status, "message": check.message,
+            "seq": check.seq, "entry_hash": check.entry_hash}
 
 
 # -- rules ---------------------------------------------------------------------------------
@@ -336,9 +411,9 @@ def inline_svg(svg: str) -> str:
 
 def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
     """The game's rule options in words, and how it is run (press, deadlines, NMR, replacement)."""
-    st = gm.status(game_id)
-    variant = load_variant(st["variant"])
-    options = load_rules(st["rules"], default=variant.default_rules)
+    view = gm.game(game_id)
+    variant = view.variant
+    options = view.rules
     catalogue = options_catalogue()["option"]
     values = options.as_dict()
     lines = describe_rules(options)
@@ -352,7 +427,7 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
                       "question": entry["explanation"], "value": value_key(values[name]),
                       "text": line.split(": ", 1)[1] if ": " in line else line,
                       "changed": bool(base_values) and base_values.get(name) != values[name]})
-    settings = Settings.from_dict(st["settings"])
+    settings = view.settings
     running = [
         ("Press", {"none": "No press: only the gamesmaster's notices.",
                    "public": "Public announcements only; no private letters.",
@@ -376,10 +451,10 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
     ]
     if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
         running.append(("Short game", f"After {options.last_year}, the power with the most units on the board wins."))
-    return {"id": st["id"], "title": st["title"], "variant": st["variant"], "variant_title": variant.title,
+    return {"id": view.id, "title": view.title, "variant": variant.name, "variant_title": variant.title,
             "victory_centres": variant.victory_centres, "preset": base,
             "preset_title": preset_title(base) if base in preset_names() else base,
-            "rules": st["rules"], "options": items, "settings": [{"name": k, "text": v} for k, v in running],
+            "rules": view.rules_spec, "options": items, "settings": [{"name": k, "text": v} for k, v in running],
             "fixed": [{"title": e["title"], "section": e["section"], "text": e["explanation"]}
                       for e in options_catalogue().get("fixed", {}).values()]}
 
@@ -411,75 +486,77 @@ def _order_info(order: Order) -> dict[str, Any]:
             "dest": dest, "provinces": provs, "via": bool(getattr(order, "via_convoy", False))}
 
 
-def legal_options(position: Position, power: str, options: RuleOptions) -> list[dict[str, Any]]:
-    """The power's units (or its adjustments) with every legal order, from rules.possible."""
+def legal_options(position: Position, legal: LegalOrders) -> list[dict[str, Any]]:
+    """The power's units (or its adjustments) with every legal order."""
     out = []
-    for key, orders in possible_orders(position, power, options).items():
+    for key, orders in legal.by_unit.items():
         if key == "adjust":
             label = "Builds" if any(isinstance(o, (Build, Waive)) for o in orders) else "Removals"
             out.append({"key": key, "unit": label, "province": None, "orders": [_order_info(o) for o in orders]})
             continue
         unit = position.unit_at(key)
         if position.phase.is_retreat:
-            unit = next((d.unit for d in position.dislodged if d.unit.province == key and d.unit.power == power), unit)
+            unit = next((d.unit for d in position.dislodged if d.unit.province == key and d.unit.power == legal.power),
+                        unit)
         name = position.map.provinces[key].name
         out.append({"key": key, "unit": str(unit) if unit else key, "province": key, "name": name,
                     "orders": [_order_info(o) for o in orders]})
     return out
 
 
-def answers_for(position: Position, power: str, text: str, options: RuleOptions) -> dict[str, Any]:
-    """What the gamesmaster answers to these orders now (the same answer_orders the gm call uses)."""
-    lines, cond = split_submission(text)
-    answers, warnings = answer_orders(position, power, lines, options)
-    out: dict[str, Any] = {"answers": [{"text": a.text, "status": a.status, "order": a.order, "message": a.message,
-                                        "notes": list(a.notes)} for a in answers],
-                           "warnings": warnings, "conditional": cond, "clauses": [], "conditional_error": None}
-    if cond is not None:
-        try:
-            if not position.phase.is_movement:
-                raise GMError("conditional orders ('next season:') can be filed only with movement orders")
-            parsed = parse_conditional(cond, position, power, options)
-            out["clauses"] = [f"{c.label}: {'; '.join(c.orders) or '(no orders)'}" for c in parsed.clauses]
-        except GMError as exc:
-            out["conditional_error"] = str(exc)
-    return out
+def answers(checking: Checking) -> dict[str, Any]:
+    """The gamesmaster's answers to orders being written, as JSON."""
+    return {"answers": [{"text": a.text, "status": a.status, "order": a.order, "message": a.message,
+                         "notes": list(a.notes)} for a in checking.answers],
+            "warnings": list(checking.warnings), "conditional": checking.conditional,
+            "clauses": list(checking.clauses), "conditional_error": checking.conditional_error}
 
 
-def war_room(gm: Gamesmaster, game_id: str, credential: str, who: Mapping[str, Any]) -> dict[str, Any]:
+def acts_for(seat: Seat) -> str | None:
+    """The power a seat orders for now (its own, or the one it stands by for)."""
+    mine = seat.acts_for()
+    return mine[0] if mine else None
+
+
+def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat) -> dict[str, Any]:
     """A power's page: its units and legal options, its orders on record (answered), its press, the votes."""
-    st = gm.status(game_id)
-    variant = load_variant(st["variant"])
-    power = who["power"] if who["role"] == "player" else who.get("standby_for")
-    out: dict[str, Any] = {"game": summary(st), "who": dict(who), "power": power, "settings": st["settings"]}
+    view = gm.game(game_id)
+    variant = view.variant
+    power = acts_for(seat)
+    who = {"name": seat.name, "role": seat.role, "power": seat.power, "standby_for": seat.standby_for,
+           "number": seat.number}
+    out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": view.settings.to_dict()}
     if power is None:
-        out.update(orders=None, options=[], press=[], proposals=[], can_order=False, records=[])
+        out.update(orders=None, options=[], press=[], proposals=[], can_order=False, records=[], mine=None,
+                   orders_text="")
         return out
-    pos = current_position(st)
-    options = load_rules(st["rules"], default=variant.default_rules)
+    pos = view.position
     info = variant.powers[power]
     out["power_name"], out["colour"] = info.name, info.colour
-    me = next((p for p in st["powers"] if p["power"] == power), {})
+    me = next((p for p in out["game"]["powers"] if p["power"] == power), {})
     out["me"] = me
-    out["can_order"] = bool(st["status"] in ("active", "paused") and me.get("to_order"))
-    records = gm.orders_on_record(game_id, power, credential=credential)
+    out["can_order"] = bool(view.status in ("active", "paused") and me.get("to_order"))
     out["records"] = []
-    for r in records:
-        item = {k: _iso(v) for k, v in r.items()}
+    for r in gm.orders_on_record(game_id, power, credential=credential):
+        item = {"phase": r.phase, "power": r.power, "author": r.author, "orders": list(r.orders),
+                "conditional": r.conditional, "channel": r.channel, "entered_by": r.entered_by,
+                "submitted_at": _iso(r.submitted_at), "receipt": str(r.receipt), "condition": r.condition}
         if pos is not None and out["can_order"]:
-            item.update(answers_for(pos, power, "\n".join(r["orders"]), options))
+            text = "\n".join(r.orders) + (f"\nnext season:\n{r.conditional}" if r.conditional else "")
+            item.update(answers(gm.check(game_id, power, text, credential=credential)))
         out["records"].append(item)
-    mine = next((r for r in out["records"] if r["author"] == ("standby" if who["role"] == "standby" else "player")), None)
+    mine = next((r for r in out["records"] if r["author"] == ("standby" if seat.role == "standby" else "player")), None)
     out["mine"] = mine
     text = "\n".join(mine["orders"]) if mine else ""
     if mine and mine.get("conditional"):
         text += "\n\nnext season:\n" + mine["conditional"]
     out["orders_text"] = text
-    out["options"] = legal_options(pos, power, options) if pos is not None and out["can_order"] else []
-    out["press"] = [dict(p, sent_at=_iso(p["sent_at"])) for p in gm.press(game_id, power, credential=credential)]
-    out["proposals"] = [dict(public_proposal(p), my_vote=p["votes"].get(power)) for p in st["proposals"]]
+    out["options"] = (legal_options(pos, gm.legal_orders(game_id, power, credential=credential))
+                      if pos is not None and out["can_order"] else [])
+    out["press"] = [press_item(p) for p in gm.press(game_id, power, credential=credential)]
+    out["proposals"] = [dict(public_proposal(p), my_vote=p.votes.get(power)) for p in view.proposals]
     out["other_powers"] = [{"power": p, "name": variant.powers[p].name} for p in variant.powers if p != power]
-    out["early_movement"] = bool(st["settings"].get("early_movement"))
+    out["early_movement"] = view.settings.early_movement
     return out
 
 

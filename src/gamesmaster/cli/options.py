@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 
 
+class CommandError(Exception):
+    """A command that cannot go on; the message names the problem (exit status 2)."""
+
+
 def add_database_option(parser: argparse.ArgumentParser) -> None:
     """Add --db URL: the store to use, else $GAMESMASTER_DATABASE_URL, else SQLite in the data directory."""
     parser.add_argument("--db", metavar="URL", help="database URL (default: $GAMESMASTER_DATABASE_URL, else "

@@ -15,7 +15,8 @@ from typing import Any, TextIO
 
 from ..rules.geography import Location, Map, Terrain
 from ..rules.variant import Variant
-from .loader import DATA, VariantError, load_variant, load_variant_file, variant_names
+from ..variants.loader import DATA, VariantError, load_variant, load_variant_file, variant_names
+from .options import CommandError
 
 EXIT_PROBLEMS = 2
 
@@ -93,7 +94,6 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     """A summary of one variant (shipped name or file)."""
-    from ..cli import CommandError
 
     try:
         variant = _load(args.name)
@@ -105,7 +105,6 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     """Validate a variant file: 0 and a summary line, or 2 and one line per problem."""
-    from ..cli import CommandError
 
     path = _path(args.file)
     try:

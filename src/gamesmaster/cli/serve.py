@@ -8,33 +8,37 @@ from typing import TextIO
 
 from ..gm.errors import GMError
 from ..store import StoreError
+from .options import CommandError
 
 EXAMPLE = """examples:
   gamesmaster serve                                  # http://127.0.0.1:8000, with the demo game
   gamesmaster serve --host 0.0.0.0 --port 8080 --data /srv/gamesmaster --no-demo
   GAMESMASTER_DATABASE_URL=postgresql://gm@dbhost/games gamesmaster serve
+  gamesmaster serve --daide club7:16713              # and bots play club7 on port 16713
 """
-
-
-def _error(message: str) -> Exception:
-    from ..cli import CommandError  # late: gamesmaster.cli imports this module
-    return CommandError(message)
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the website."""
-    from .server import Options, serve
+    from ..web.server import Options, serve
+    from .daide import parse_games
     if not 0 <= args.port <= 65535:
-        raise _error(f"port {args.port} is not a port number (0-65535)")
+        raise CommandError(f"port {args.port} is not a port number (0-65535)")
+    if not 0 <= args.web_processes <= 64:
+        raise CommandError(f"--web-processes {args.web_processes}: between 1 and 64 (0: one a CPU, at most four)")
+    if not 1 <= args.threads <= 256:
+        raise CommandError(f"--threads {args.threads}: between 1 and 256")
     opts = Options(host=args.host, port=args.port, data=Path(args.data) if args.data else None, demo=args.demo,
                    mail=not args.no_mail, smtp_port=args.smtp_port, worker_interval=args.worker_interval,
-                   new_gm_credential=args.new_gm_credential, worker=not args.no_worker)
+                   new_gm_credential=args.new_gm_credential, worker=not args.no_worker,
+                   web_processes=args.web_processes, threads=args.threads,
+                   daide=tuple(parse_games(args.daide or ())))
     try:
         return serve(opts, out)
     except OSError as exc:
-        raise _error(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+        raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
     except (StoreError, GMError) as exc:
-        raise _error(str(exc)) from None
+        raise CommandError(str(exc)) from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,5 +59,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-worker", action="store_true",
                    help="do not run the deadline worker in this process (several web processes: run "
                         "`gamesmaster worker` processes beside them; docs/deploy.md)")
+    p.add_argument("--web-processes", type=int, default=0, metavar="N",
+                   help="web processes sharing the port (default 0: one a CPU, at most four)")
+    p.add_argument("--threads", type=int, default=16, metavar="N",
+                   help="requests each web process works on at once (default 16)")
     p.add_argument("--new-gm-credential", action="store_true", help="make a new GM credential (the old one stops working)")
+    p.add_argument("--daide", action="append", metavar="GAME[:PORT]",
+                   help="also serve this game to DAIDE bots on its port (default 16713; repeatable; docs/daide.md)")
     p.set_defaults(func=cmd_serve)

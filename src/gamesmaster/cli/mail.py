@@ -15,14 +15,9 @@ import threading
 from typing import Any, Callable, TextIO
 
 from ..gm import Gamesmaster, GMError
-from ..gm.cliopts import add_command, database_parent
-from ..store import Records, Store, StoreError
-from .config import MailConfig, MailConfigError
-
-
-def _error(message: str) -> Exception:
-    from ..cli import CommandError  # late: gamesmaster.cli imports this module
-    return CommandError(message)
+from ..mail.config import MailConfig, MailConfigError
+from ..store import Store, StoreError
+from .options import CommandError, add_command, database_parent
 
 
 def _setup(args: argparse.Namespace) -> tuple[Gamesmaster, MailConfig]:
@@ -33,12 +28,12 @@ def _setup(args: argparse.Namespace) -> tuple[Gamesmaster, MailConfig]:
                 raise MailConfigError(f"--address {args.address!r} is not an address (local@domain)")
             config = config.with_(address=args.address)
         if getattr(args, "relay", None):
-            from .config import _hostport
+            from ..mail.config import _hostport
             host, port = _hostport(args.relay, 25, "--relay")
             config = config.with_(relay_host=host, relay_port=port)
         return Gamesmaster(Store(args.db)), config
     except (StoreError, MailConfigError) as exc:
-        raise _error(str(exc)) from None
+        raise CommandError(str(exc)) from None
 
 
 def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster, MailConfig], int]) -> Callable[..., int]:
@@ -51,7 +46,7 @@ def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster, MailConfig
         try:
             return body(args, out, gm, config)
         except (GMError, StoreError, MailConfigError) as exc:
-            raise _error(str(exc)) from None
+            raise CommandError(str(exc)) from None
         finally:
             gm.store.dispose()
     handle.__doc__ = body.__doc__
@@ -60,12 +55,12 @@ def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster, MailConfig
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Run the SMTP intake, the dispatcher and the sender until interrupted."""
-    from .server import start
+    from ..mail.server import start
     try:
         server = start(gm, args.host, args.port, config=config, dispatch=not args.no_dispatch,
                        send=not args.no_send, imap=args.imap or None)
     except OSError as exc:
-        raise _error(f"cannot listen on {args.host or config.listen_host}:{args.port or config.listen_port}: {exc}") from None
+        raise CommandError(f"cannot listen on {args.host or config.listen_host}:{args.port or config.listen_port}: {exc}") from None
     out.write(f"Taking mail for {config.address} (and {config.game_address('GAME')}) on "
               f"{server.host}:{server.port}; sending through {config.relay_host}:{config.relay_port}. Ctrl-C stops.\n")
     out.flush()
@@ -86,8 +81,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: Ma
 
 def cmd_receive(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Read one mail (a file or stdin), obey it and queue the answer."""
-    from .intake import Intake
-    from .outbox import Sender
+    from ..mail.intake import Intake
+    from ..mail.outbox import Sender
     if args.file in (None, "-"):
         raw = sys.stdin.buffer.read()
     else:
@@ -106,9 +101,9 @@ def cmd_receive(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: 
 
 def cmd_poll(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Read the IMAP mailbox: once, or every --interval seconds."""
-    from .imap import ImapError, ImapPoller
-    from .intake import Intake
-    from .outbox import Sender
+    from ..mail.imap import ImapError, ImapPoller
+    from ..mail.intake import Intake
+    from ..mail.outbox import Sender
     changes: dict[str, Any] = {}
     for opt, attr in (("host", "imap_host"), ("user", "imap_user"), ("folder", "imap_folder")):
         if getattr(args, opt):
@@ -122,7 +117,7 @@ def cmd_poll(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: Mai
     try:
         poller = ImapPoller(Intake(gm, config), config)
     except ImapError as exc:
-        raise _error(str(exc)) from None
+        raise CommandError(str(exc)) from None
     sender = Sender(gm.store, config, gm.now)
     stop = threading.Event()
     while True:
@@ -134,7 +129,7 @@ def cmd_poll(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: Mai
                 sender.send_due()
         except ImapError as exc:
             if args.once:
-                raise _error(str(exc)) from None
+                raise CommandError(str(exc)) from None
             print(f"gamesmaster mail poll: {exc}", file=sys.stderr, flush=True)
         if args.once:
             return 0
@@ -146,8 +141,8 @@ def cmd_poll(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: Mai
 
 def cmd_dispatch(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Queue results, press and reminders, and send what is due: once, or every --interval seconds."""
-    from .notify import Dispatcher
-    from .outbox import Sender
+    from ..mail.notify import Dispatcher
+    from ..mail.outbox import Sender
     dispatcher = Dispatcher(gm, config)
     sender = Sender(gm.store, config, gm.now)
     stop = threading.Event()
@@ -167,8 +162,8 @@ def cmd_dispatch(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config:
 
 def cmd_outbox(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Show the outbox; retry failed mail; send what is due."""
-    from .outbox import Sender, retry
-    from .tables import MailRecords
+    from ..mail.outbox import Sender, retry
+    from ..store.mailbox import MailRecords
     if args.retry is not None:
         ids = None if args.retry == "failed" else [int(x) for x in args.retry.split(",") if x.strip().isdigit()]
         n = retry(gm.store, ids, gm.now())
@@ -194,30 +189,28 @@ def cmd_outbox(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: M
 
 def cmd_contact(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Show the players' addresses in a game, or set one (the GM, e.g. before the game starts)."""
-    from .tables import MailRecords
+    from ..store.mailbox import MailRecords
     now = gm.now()
+    players = gm.game(args.game).players()
     with gm.store.connect() as conn:
-        rec = Records(conn, gm.store.is_postgresql)
-        if rec.game(args.game) is None:
-            raise _error(f"no game {args.game!r}")
-        players = [p for p in rec.players(args.game) if p["role"] != "former"]
         mr = MailRecords(conn)
         if args.who:
             if not args.address or "@" not in args.address:
-                raise _error("give the address too: gamesmaster mail contact GAME PLAYER-OR-POWER ADDRESS")
+                raise CommandError("give the address too: gamesmaster mail contact GAME PLAYER-OR-POWER ADDRESS")
             key = args.who.strip().lower()
-            player = next((p for p in players if p["name"].lower() == key or (p["power"] or "").lower() == key
-                           or (p["standby_for"] or "").lower() == key and p["role"] == "standby"), None)
+            player = next((p for p in players if p.name.lower() == key or key in (x.lower() for x in p.acts_for())), None)
             if player is None:
-                raise _error(f"no player or power {args.who!r} in {args.game} "
-                             f"(players: {', '.join(p['name'] for p in players)})")
-            mr.set_contact(args.game, player["id"], args.address.strip(), now, "gm")
+                raise CommandError(f"no player or power {args.who!r} in {args.game} "
+                                   f"(players: {', '.join(p.name for p in players)})")
+            mr.set_contact(args.game, player.number, args.address.strip(), now, "gm")
         contacts = mr.contacts(args.game)
     out.write(f"Addresses in {args.game} (results, press and reminders go there):\n")
     for p in players:
-        what = (p["power"] or "-").capitalize() if p["role"] == "player" else f"stand-by{' for ' + p['standby_for'].capitalize() if p['standby_for'] else ''}"
-        c = contacts.get(p["id"])
-        out.write(f"  {p['name'][:20]:20} {what:20} {c['address'] + ' (' + c['source'] + ')' if c else '(none: results are not mailed)'}\n")
+        what = (", ".join(x.capitalize() for x in p.powers) or "-") if p.role == "player" else \
+            f"stand-by{' for ' + p.standby_for.capitalize() if p.standby_for else ''}"
+        c = contacts.get(p.number)
+        out.write(f"  {p.name[:20]:20} {what:20} "
+                  f"{c['address'] + ' (' + c['source'] + ')' if c else '(none: results are not mailed)'}\n")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The map renderer (gamesmaster.web.mapsvg): SVG drawn from the variant data, and PNG export."""
+"""The map renderer (gamesmaster.maps): SVG drawn from the variant data, and PNG export."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from gamesmaster.rules import Position, adjudicate
 from gamesmaster.variants import VariantError, load_geometry, load_variant, variant_names
-from gamesmaster.web.mapsvg import render_map, render_png
+from gamesmaster.maps import render_map, render_png
 
 ROOT = Path(__file__).resolve().parents[2]
 SVG = "{http://www.w3.org/2000/svg}"

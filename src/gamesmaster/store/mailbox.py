@@ -15,17 +15,16 @@ from sqlalchemy import (JSON, Column, ForeignKey, Index, Integer, LargeBinary, S
                         insert, or_, select, update)
 from sqlalchemy.engine import Connection
 
-from ..store.schema import UTCDateTime, metadata
+from .schema import UTCDateTime, metadata
 
 contacts = Table(
     "gm_mail_contacts", metadata,
-    Column("player_id", Integer, ForeignKey("gm_players.id"), primary_key=True),
-    Column("game_id", String(64), ForeignKey("gm_games.id"), nullable=False),
+    Column("game_id", String(64), ForeignKey("gm_games.id"), primary_key=True),
+    Column("player", Integer, primary_key=True),  # the player's number in the game
     Column("address", String(320), nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("source", String(32), nullable=False),  # mail (signed on by mail) or gm (set by the GM)
 )
-Index("ix_gm_mail_contacts_game", contacts.c.game_id)
 
 inbox = Table(
     "gm_mail_inbox", metadata,
@@ -88,20 +87,21 @@ class MailRecords:
     # -- contacts ------------------------------------------------------------------------
 
     def contacts(self, game_id: str) -> dict[int, dict[str, Any]]:
+        """The players' addresses of a game, by player number."""
         q = select(contacts).where(contacts.c.game_id == game_id)
-        return {r["player_id"]: r for r in _rows(self.conn.execute(q))}
+        return {r["player"]: r for r in _rows(self.conn.execute(q))}
 
-    def set_contact(self, game_id: str, player_id: int, address: str, now: datetime, source: str) -> str | None:
+    def set_contact(self, game_id: str, player: int, address: str, now: datetime, source: str) -> str | None:
         """Record a player's address; returns the address it replaces (None if new or the same)."""
-        old = self.conn.execute(select(contacts.c.address).where(contacts.c.player_id == player_id)).scalar()
+        key = and_(contacts.c.game_id == game_id, contacts.c.player == player)
+        old = self.conn.execute(select(contacts.c.address).where(key)).scalar()
         if old is None:
-            self.conn.execute(insert(contacts).values(player_id=player_id, game_id=game_id, address=address,
+            self.conn.execute(insert(contacts).values(game_id=game_id, player=player, address=address,
                                                       updated_at=now, source=source))
             return None
         if old.lower() == address.lower():
             return None
-        self.conn.execute(update(contacts).where(contacts.c.player_id == player_id)
-                          .values(address=address, updated_at=now, source=source))
+        self.conn.execute(update(contacts).where(key).values(address=address, updated_at=now, source=source))
         return old
 
     # -- inbox -----------------------------------------------------------------------------

@@ -12,26 +12,24 @@ import json
 import sys
 from typing import Any, Callable, TextIO
 
+from ..gm import Gamesmaster, GMError, Refused, report
+from ..gm.archive import export_game, import_game, import_sample
+from ..gm.record import verify_archive
+from ..gm.savedgame import describe as describe_import, export_saved_game, import_saved_game, is_saved_game
+from ..gm.views import plain
+from ..gm.live import LABELS
+from ..gm.table import LiveTable
+from ..gm.settings import parse_duration, parse_movement, parse_time
+from ..gm.worker import run as run_worker
 from ..store import Store, StoreError
-from . import report
-from .archive import export_game, import_game, import_sample
-from .cliopts import add_command, database_parent
-from .errors import GMError, Refused
-from .service import Gamesmaster
-from .settings import parse_duration, parse_movement, parse_time
-from .worker import run as run_worker
-
-
-def _error(message: str) -> Exception:
-    from ..cli import CommandError  # late: gamesmaster.cli imports this module
-    return CommandError(message)
+from .options import CommandError, add_command, database_parent
 
 
 def _gm(args: argparse.Namespace) -> Gamesmaster:
     try:
         return Gamesmaster(Store(args.db))
     except StoreError as exc:
-        raise _error(str(exc)) from None
+        raise CommandError(str(exc)) from None
 
 
 def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster], int]) -> Callable[[argparse.Namespace, TextIO], int]:
@@ -40,9 +38,9 @@ def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster], int]) -> 
         try:
             return body(args, out, gm)
         except Refused as exc:
-            raise _error(f"{exc} (recorded as ledger entry {exc.seq})") from None
+            raise CommandError(f"{exc} (recorded as ledger entry {exc.seq})") from None
         except (GMError, StoreError) as exc:
-            raise _error(str(exc)) from None
+            raise CommandError(str(exc)) from None
         finally:
             gm.store.dispose()
     handle.__doc__ = body.__doc__
@@ -65,7 +63,7 @@ def _pairs(text: str | None, what: str) -> dict[str, str]:
     for item in _names(text):
         name, eq, value = item.partition("=")
         if not eq or not name.strip() or not value.strip():
-            raise _error(f"{what}: write NAME=VALUE, comma-separated (got {item!r})")
+            raise CommandError(f"{what}: write NAME=VALUE, comma-separated (got {item!r})")
         out[name.strip()] = value.strip()
     return out
 
@@ -83,7 +81,7 @@ def _rule_value(text: str) -> Any:
 
 
 def _tz(gm: Gamesmaster, game: str) -> str:
-    return gm.status(game)["settings"]["schedule"]["tz"]
+    return gm.game(game).settings.schedule.tz
 
 
 # -- handlers ---------------------------------------------------------------------------
@@ -92,8 +90,7 @@ def _tz(gm: Gamesmaster, game: str) -> str:
 def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Create a game."""
     if getattr(args, "live", False) or getattr(args, "practice", False):
-        from .live import cmd_new_live  # a live club game or a newcomers' practice game (issue 9)
-        return cmd_new_live(args, out, gm)
+        return _new_live(args, out, gm)  # a live club game or a newcomers' practice game
     rules: Any = args.rules
     if args.rule:
         rules = {"preset": args.rules or "2023", **{k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()}}
@@ -111,14 +108,14 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
                     "grace_hours": parse_duration(args.grace) if args.grace else 0.0,
                     "early_movement": args.early_movement, "draw_vote": args.draw_vote, "end_year": args.end_year}
     except GMError as exc:
-        raise _error(str(exc)) from None
+        raise CommandError(str(exc)) from None
     players, standbys = _names(args.players), _names(args.standby)
     assign = _pairs(args.assign, "--assign") if args.assign else None
     created = gm.create_game(args.game, title=args.title, variant=args.variant, rules=rules, settings=settings,
                              players=players, standbys=standbys, assign=assign, seed=args.seed,
                              start=not args.no_start)
-    st = gm.status(args.game)
-    out.write(f"Created {args.game}: {st['status']}.\n")
+    st = gm.game(args.game)
+    out.write(f"Created {args.game}: {st.status}.\n")
     if created.seed is not None:
         out.write(f"Powers drawn by lot, seed {created.seed} (on the record).\n")
     elif created.powers:
@@ -147,7 +144,7 @@ def cmd_start(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         out.write(f"Powers drawn by lot with seed {created.seed}:\n")
     for name, power in created.powers.items():
         out.write(f"  {name:20} {power.capitalize()}\n")
-    out.write(report.status(gm.status(args.game)) + "\n")
+    out.write(report.status(gm.game(args.game)) + "\n")
     return 0
 
 
@@ -159,12 +156,12 @@ def cmd_games(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 def cmd_status(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Show a game."""
-    st = gm.status(args.game)
+    st = gm.game(args.game)
     if args.json:
-        out.write(json.dumps(st, default=str, indent=2) + "\n")
+        out.write(json.dumps(plain(st), indent=2, ensure_ascii=False) + "\n")
         return 0
     text = report.status(st)
-    if st["result"]:
+    if st.result:
         text = text.replace(report.final(st), gm.final_report(args.game))
     out.write(text + "\n")
     return 0
@@ -178,13 +175,13 @@ def cmd_orders(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         if not rows:
             out.write(f"No orders on record for {args.power.capitalize()}.\n")
         for r in rows:
-            src = f"{r['author']}, {r['channel']}, entered by {r['entered_by']}"
-            out.write(f"Orders of {r['power'].capitalize()} for {r['phase']} ({src}), receipt {r['receipt']}:\n")
-            out.writelines(f"  {o}\n" for o in r["orders"])
-            if r["note"] and r["note"].get("condition"):
-                out.write(f"  (conditional orders chosen by: {r['note']['condition']})\n")
-            if r["conditional"]:
-                out.write("  next season:\n" + "".join(f"    {line}\n" for line in r["conditional"].splitlines()))
+            src = f"{r.author}, {r.channel}, entered by {r.entered_by}"
+            out.write(f"Orders of {r.power.capitalize()} for {r.phase} ({src}), receipt {r.receipt}:\n")
+            out.writelines(f"  {o}\n" for o in r.orders)
+            if r.condition:
+                out.write(f"  (conditional orders chosen by: {r.condition})\n")
+            if r.conditional:
+                out.write("  next season:\n" + "".join(f"    {line}\n" for line in r.conditional.splitlines()))
         return 0
     if args.withdraw:
         seq = gm.withdraw_orders(args.game, args.power, **who)
@@ -221,7 +218,7 @@ def cmd_extend(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         new = gm.extend(args.game, until=parse_time(args.until, _tz(gm, args.game)), reason=args.reason or "")
     else:
         new = gm.extend(args.game, hours=parse_duration(args.by), reason=args.reason or "")
-    out.write(f"{args.game}: orders now due {gm.status(args.game)['deadline_text']} ({new.isoformat()}).\n")
+    out.write(f"{args.game}: orders now due {gm.game(args.game).deadline_text} ({new.isoformat()}).\n")
     return 0
 
 
@@ -236,7 +233,7 @@ def cmd_resume(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Resume a paused game."""
     until = parse_time(args.until, _tz(gm, args.game)) if args.until else None
     gm.resume(args.game, until=until, reason=args.reason or "")
-    out.write(f"{args.game} resumes: orders due {gm.status(args.game)['deadline_text']}.\n")
+    out.write(f"{args.game} resumes: orders due {gm.game(args.game).deadline_text}.\n")
     return 0
 
 
@@ -247,12 +244,20 @@ def cmd_replace(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     return 0
 
 
+def cmd_credential(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Give a player a new credential."""
+    secret = gm.new_credential(args.game, args.who, reason=args.reason or "")
+    out.write(f"A new credential for {args.who} in {args.game} (shown this once; the old one no longer works): "
+              f"{secret}\n")
+    return 0
+
+
 def cmd_correct(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Correct the last published phase."""
     orders = {power: _read(path) for power, path in (args.orders or [])}
     rules = None
     if args.rule:
-        current = gm.status(args.game)["rules"]
+        current = gm.game(args.game).rules_spec
         base = current if isinstance(current, dict) else {"preset": current}
         rules = {**base, **{k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()}}
     c = gm.correct(args.game, args.reason, orders=orders or None, rules=rules)
@@ -264,11 +269,11 @@ def cmd_press(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Send or read press."""
     if args.list:
         for p in gm.press(args.game, args.as_power):
-            to = "all" if p["to"] is None else ", ".join(p["to"])
-            out.write(f"[{p['sent_at']:%Y-%m-%d %H:%M}Z] {p['sender']} to {to}: {p['text']}\n")
+            to = "all" if p.to is None else ", ".join(p.to)
+            out.write(f"[{p.sent_at:%Y-%m-%d %H:%M}Z] {p.sender} to {to}: {p.text}\n")
         return 0
     if not args.text:
-        raise _error("press needs a TEXT (or --list to read)")
+        raise CommandError("press needs a TEXT (or --list to read)")
     text = _read(None) if args.text == "-" else args.text
     pid = gm.post_press(args.game, text, power=args.sender, to=_names(args.to) or None, anonymous=args.anonymous,
                         by_gm=True)
@@ -281,11 +286,11 @@ def cmd_draw(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Draws and concessions."""
     if args.declare:
         gm.declare_draw(args.game, powers=_names(args.powers) or None, reason=args.reason or "")
-        out.write(report.status(gm.status(args.game)) + "\n")
+        out.write(report.status(gm.game(args.game)) + "\n")
         return 0
     if args.vote is not None:
         if not args.power or args.yes == args.no:
-            raise _error("a vote needs --power POWER and one of --yes or --no")
+            raise CommandError("a vote needs --power POWER and one of --yes or --no")
         status = gm.vote(args.game, args.vote, args.yes, power=args.power, by_gm=True)
         out.write(f"{args.power.capitalize()} votes {'yes' if args.yes else 'no'} on proposal {args.vote}: {status}.\n")
         return 0
@@ -298,9 +303,9 @@ def cmd_draw(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     if not rows:
         out.write("No proposals.\n")
     for r in rows:
-        votes = ", ".join(f"{p.capitalize()} {'yes' if v else 'no'}" for p, v in r["votes"].items()) or "no votes"
-        out.write(f"{r['id']}: {r['kind']} {', '.join(p.capitalize() for p in r['powers'])} ({r['phase']}, "
-                  f"by {r['proposer']}): {r['status']}; {votes}\n")
+        votes = ", ".join(f"{p.capitalize()} {'yes' if v else 'no'}" for p, v in r.votes.items()) or "no votes"
+        out.write(f"{r.id}: {r.kind} {', '.join(p.capitalize() for p in r.powers)} ({r.phase}, "
+                  f"by {r.proposer}): {r.status}; {votes}\n")
     return 0
 
 
@@ -308,22 +313,54 @@ def cmd_history(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Show the record of a game."""
     h = gm.history(args.game)
     if args.json:
-        out.write(json.dumps(h, default=str, indent=2, ensure_ascii=False) + "\n")
+        out.write(json.dumps(plain(h), indent=2, ensure_ascii=False) + "\n")
     else:
         out.write(report.history(h, ledger=args.ledger) + "\n")
     return 0
 
 
-def cmd_verify(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
-    """Verify a game's record."""
-    r = gm.verify(args.game, receipts=args.receipt or ())
+def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    """Verify a game's record (in the store, or a downloaded public record with --archive: no store needed)."""
+    if args.archive:
+        if args.game:
+            raise CommandError("give either GAME (a game in the store) or --archive FILE, not both")
+        try:
+            doc = json.loads(_read(args.archive))
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{args.archive}: not JSON ({exc.msg} at line {exc.lineno})") from None
+        try:
+            r = verify_archive(doc, receipts=args.receipt or (), heads=args.head or ())
+        except GMError as exc:
+            raise CommandError(f"{args.archive}: {exc}") from None
+    else:
+        if not args.game:
+            raise CommandError("verify needs a GAME, or --archive FILE (a public record downloaded from the site)")
+        gm = _gm(args)
+        try:
+            r = gm.verify(args.game, receipts=args.receipt or (), heads=args.head or ())
+        except (GMError, StoreError) as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            gm.store.dispose()
     out.write(report.verify(r) + "\n")
     return 0 if r.ok else 1
 
 
+def cmd_rebuild(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Rewrite a game's tables from its ledger."""
+    gm.rebuild(args.game)
+    r = gm.verify(args.game)
+    out.write(f"{args.game}: the tables were written again from the ledger.\n" + report.verify(r) + "\n")
+    return 0 if r.ok else 1
+
+
 def cmd_export(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
-    """Write a game as one JSON archive."""
-    text = json.dumps(export_game(gm, args.game), ensure_ascii=False, indent=1) + "\n"
+    """Write a game as one JSON archive (or its public record, with --public)."""
+    if args.format == "saved-game":
+        doc = export_saved_game(gm, args.game)
+    else:
+        doc = gm.archive(args.game) if args.public else export_game(gm, args.game)
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     if args.file and args.file != "-":
         with open(args.file, "w", encoding="utf-8") as f:
             f.write(text)
@@ -341,17 +378,59 @@ def cmd_import(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
                   f"gamesmaster resume {game} to play on).\n")
         return 0
     if not args.file:
-        raise _error("import needs a FILE (an archive written by gamesmaster export) or --sample")
+        raise CommandError("import needs a FILE (an archive written by gamesmaster export, or a saved game) or --sample")
     try:
         doc = json.loads(_read(args.file))
     except json.JSONDecodeError as exc:
-        raise _error(f"{args.file}: not JSON ({exc.msg} at line {exc.lineno})") from None
+        raise CommandError(f"{args.file}: not JSON ({exc.msg} at line {exc.lineno})"
+                           + ("; one saved game a file, please" if exc.msg == "Extra data" else "")) from None
+    if is_saved_game(doc):
+        out.write(describe_import(import_saved_game(gm, doc, args.as_id, rules=args.rules)) + "\n")
+        return 0
     game = import_game(gm, doc, args.as_id)
     out.write(f"Imported {game}.\n")
     return 0
 
 
 # -- the parsers ------------------------------------------------------------------------
+
+def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """`gamesmaster new GAME --live|--practice --players ... [--assign ...] [--minutes writing=5,...]`."""
+    config: dict[str, Any] = {"practice": bool(args.practice)}
+    for pair in (args.minutes or "").split(","):
+        if pair.strip():
+            key, eq, value = pair.partition("=")
+            if not eq:
+                raise GMError(f"--minutes {pair.strip()!r}: write PERIOD=MINUTES, e.g. writing=5")
+            config[key.strip().replace("-", "_")] = value.strip()
+    players = [" ".join(n.split()) for n in (args.players or "").split(",") if n.strip()]
+    assign = None
+    if args.assign:
+        assign = {}
+        for pair in args.assign.split(","):
+            name, eq, power = pair.partition("=")
+            if not eq:
+                raise GMError(f"--assign {pair.strip()!r}: write NAME=POWER")
+            assign[name.strip()] = power.strip()
+        players = players or list(assign)
+    rules: Any = args.rules
+    created = LiveTable(gm).create(args.game, title=args.title, players=players, assign=assign, seed=args.seed,
+                                   config=config, variant=args.variant, rules=rules, press=args.press)
+    cfg, st = LiveTable(gm).get(args.game)  # type: ignore[misc]
+    kind = "practice game (no diplomacy; the powers nobody plays hold)" if cfg.practice else "live club game"
+    out.write(f"Created {args.game}: a {kind}.\n")
+    out.write(f"Periods: diplomacy {cfg.diplomacy_first:g} min first, {cfg.diplomacy:g} min later; writing "
+              f"{cfg.writing:g} min; retreats {cfg.retreats:g} min; builds {cfg.adjustments:g} min.\n")
+    out.write(f"Now: {LABELS[st.period]}, {st.left(gm.now()) or 0:.0f} seconds left. "
+              f"Table view: /games/{args.game}/table\n")
+    if created.seed is not None:
+        out.write(f"Powers drawn by lot, seed {created.seed} (on the record).\n")
+    out.write("Credentials (shown this once; give each player theirs):\n")
+    for name, secret in created.credentials.items():
+        out.write(f"  {name:20} {created.powers.get(name, '').capitalize():10} {secret}\n")
+    out.write(report.status(gm.game(args.game)) + "\n")
+    return 0
+
 
 def register(sub: Any) -> None:
     """Add the GM's commands to the `gamesmaster` command line."""
@@ -464,6 +543,12 @@ def register(sub: Any) -> None:
     p.add_argument("name", metavar="NAME")
     p.add_argument("--reason")
 
+    p = add("credential", "give a player a new credential (the old one stops working; the record says so)",
+            "  gamesmaster credential club7 France --reason 'lost it'\n  gamesmaster credential club7 'Ann'", cmd_credential)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("who", metavar="PLAYER-OR-POWER")
+    p.add_argument("--reason")
+
     p = add("correct", "correct the last published phase before the next is published",
             "  gamesmaster correct club7 --reason 'transcription: France sent A Par-Bur' --orders France fixed.txt\n"
             "  gamesmaster correct club7 --reason 'ruling' --rule koning=false", cmd_correct)
@@ -506,17 +591,36 @@ def register(sub: Any) -> None:
     p.add_argument("--ledger", action="store_true", help="also list every ledger entry")
     p.add_argument("--json", action="store_true")
 
-    p = add("verify", "check the ledger's chain and receipts and replay the game through the engine",
-            "  gamesmaster verify club7\n  gamesmaster verify club7 --receipt 'club7#14:72df...:5a32...'", cmd_verify)
-    p.add_argument("game", metavar="GAME")
+    p = add_command(sub, "verify", "replay a game from its ledger, audit every ruling, check receipts and tables",
+                    "  gamesmaster verify club7\n  gamesmaster verify club7 --receipt club7/S1901M/FRANCE/2:9f3a...\n"
+                    "  gamesmaster verify --archive club7-record.json --receipt club7/S1901M/FRANCE/2:9f3a...",
+                    cmd_verify, [common])
+    p.add_argument("game", nargs="?", metavar="GAME", help="a game in the store")
+    p.add_argument("--archive", metavar="FILE", help="verify a public record downloaded from the site instead "
+                   "(no store or GM credential needed)")
     p.add_argument("--receipt", action="append", metavar="RECEIPT", help="a receipt a player holds (repeatable)")
+    p.add_argument("--head", action="append", metavar="SEQ:HASH",
+                   help="a ledger head published with results (repeatable): it must be in the chain")
 
-    p = add("export", "write a whole game as one JSON archive", "  gamesmaster export club7 club7.json", cmd_export)
+    p = add("rebuild", "rewrite a game's tables from its ledger (after verify reports a table that differs)",
+            "  gamesmaster rebuild club7", cmd_rebuild)
+    p.add_argument("game", metavar="GAME")
+
+    p = add("export", "write a whole game as one JSON archive (--public: its public record)",
+            "  gamesmaster export club7 club7.json\n  gamesmaster export club7 club7-record.json --public\n"
+            "  gamesmaster export club7 club7-saved.json --format saved-game", cmd_export)
     p.add_argument("game", metavar="GAME")
     p.add_argument("file", nargs="?", metavar="FILE", help="default: stdout")
+    p.add_argument("--public", action="store_true", help="the public record (what anyone may check with "
+                   "verify --archive), not the GM's archive with credential hashes")
+    p.add_argument("--format", choices=("archive", "saved-game"), default="archive",
+                   help="saved-game: the diplomacy package's saved-game JSON (every phase's units, centres, orders, "
+                        "results, and press where the game allows)")
 
     p = add("import", "read a game from a JSON archive, or the rulebook's sample game as a demo",
-            "  gamesmaster import club7.json --as club7-copy\n  gamesmaster import --sample", cmd_import)
+            "  gamesmaster import club7.json --as club7-copy\n  gamesmaster import --sample\n"
+            "  gamesmaster import webdip-123.json --as webdip-123   # a saved game of the diplomacy package", cmd_import)
     p.add_argument("file", nargs="?", metavar="FILE")
     p.add_argument("--as", dest="as_id", metavar="GAME", help="the id to import under")
     p.add_argument("--sample", action="store_true", help="the 1971 rulebook's sample game (Spring 1901 to Winter 1902)")
+    p.add_argument("--rules", metavar="PRESET", help="for a saved game: the rule preset it is replayed by (default 2023)")

@@ -1,0 +1,84 @@
+"""`gamesmaster backup` and `gamesmaster restore`: the whole site in one file (gamesmaster.gm.backup)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..gm import Gamesmaster, GMError
+from ..gm.backup import backup, restore
+from ..store import Store, StoreError
+from ..store.db import data_dir
+from .options import CommandError, add_command, database_parent
+
+
+def _data(args: argparse.Namespace) -> Path:
+    return Path(args.data).expanduser() if args.data else data_dir()
+
+
+def _store(args: argparse.Namespace) -> Store:
+    try:
+        return Store(args.db)
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def cmd_backup(args: argparse.Namespace, out: TextIO) -> int:
+    """Write the whole site to FILE."""
+    store = _store(args)
+    try:
+        doc = backup(Gamesmaster(store), _data(args))
+    except (GMError, StoreError) as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        store.dispose()
+    text = json.dumps(doc, ensure_ascii=False) + "\n"
+    if args.file == "-":
+        out.write(text)
+    else:
+        tmp = Path(args.file + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, args.file)
+        print(f"backed up {len(doc['games'])} games to {args.file}", file=out)
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
+    """Restore FILE into an empty store, then verify every game."""
+    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    with source:
+        try:
+            doc = json.load(source)
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{args.file}: not JSON: {exc.msg} at line {exc.lineno}") from None
+    store = _store(args)
+    try:
+        games = restore(Gamesmaster(store), doc, _data(args))
+    except (GMError, StoreError) as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        store.dispose()
+    print(f"restored {len(games)} games; verify passes for every one: {', '.join(games) or '-'}", file=out)
+    return 0
+
+
+def register(sub: Any) -> None:
+    common = database_parent()
+    common.add_argument("--data", metavar="DIR", help="data directory holding web.json (default $GAMESMASTER_DATA "
+                        "or ~/.local/share/gamesmaster)")
+    p = add_command(sub, "backup", "write the whole site (games, mail, secrets) to one file",
+                    "  gamesmaster backup /srv/backups/site-$(date +%F).json", cmd_backup, [common],
+                    description="Write every game, the mail door's tables and the site's web.json to FILE "
+                                "(mode 0600), for `gamesmaster restore`.")
+    p.add_argument("file", metavar="FILE", help="where to write ('-' for stdout)")
+    p = add_command(sub, "restore", "restore a backup into an empty store and verify every game",
+                    "  GAMESMASTER_DATABASE_URL=postgresql://gm@db/new gamesmaster restore site.json", cmd_restore,
+                    [common], description="Restore a file written by `gamesmaster backup` into an empty store (and "
+                                          "data directory), then verify every game.")
+    p.add_argument("file", metavar="FILE", help="the backup ('-' for stdin)")

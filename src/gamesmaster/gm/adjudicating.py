@@ -1,0 +1,333 @@
+"""Closing a phase: the grace period, the orders in force, adjudication, civil disorder, the next phase.
+
+Every function here works inside one open `Transaction`; the deadline worker, the GM's
+"process now", a live table's clock and early processing all come through `close_phase`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Mapping, Sequence, TypedDict
+
+from ..ledger import commitment, new_salt
+from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act
+from ..rules.victory import deadlock, short_game_over
+from .conditional import evaluate, parse_conditional
+from .errors import GMError
+from .games import deadline_text
+from .standing import answer, orders_in_force
+from .state import GM, PLAYER, STANDBY, GameState, OrderSet
+from .tx import Transaction
+from .views import OrderResult, Processed
+
+# Test hook: a worker sleeps this many seconds inside the adjudication transaction,
+# after writing everything and before the commit (and touches the file, if named).
+PAUSE_ENV = "GAMESMASTER_TEST_PAUSE_BEFORE_COMMIT"
+PAUSE_FILE_ENV = "GAMESMASTER_TEST_PAUSE_FILE"
+
+CIVIL_DISORDER_EFFECT = {"M": "units hold and do not support each other",
+                         "R": "dislodged units are disbanded",
+                         "A": "no builds; any removals are made by the rule set's civil-disorder rule"}
+
+
+def early_due(state: GameState) -> bool:
+    """Whether the phase may be processed before its deadline: retreats and adjustments once every
+    power concerned has ordered; movement once every player is ready, where the game allows it."""
+    position = state.position
+    if state.status != "active" or position is None:
+        return False
+    concerned = powers_to_act(position)
+    played = [p for p in concerned if state.holder(p) or state.standby_for(p)]
+    have = {o.power for o in state.orders}
+    if position.phase.is_movement:
+        if not state.settings.early_movement or not played:
+            return False
+        return all(p in have and (h := state.holder(p)) is not None and h.ready for p in played)
+    return all(p in have for p in played)
+
+
+def run_early(tx: Transaction) -> list[Processed]:
+    """Process every phase that is due early, one after the other (retreats, then builds...)."""
+    done: list[Processed] = []
+    for _ in range(8):
+        if not early_due(tx.state):
+            break
+        done.append(close_phase(tx, "early"))
+    return done
+
+
+def close_phase(tx: Transaction, trigger: str) -> Processed:
+    """Adjudicate the current phase with the orders on record (or give the grace period first)."""
+    state = tx.state
+    position = state.position
+    assert position is not None
+    phase = state.phase or ""
+    used, civil_disorder = orders_in_force(state)
+    settings = state.settings
+    if trigger == "deadline" and settings.grace_hours > 0 and position.phase.is_movement and not state.grace_used:
+        missing = [p for p in civil_disorder if state.holder(p)]
+        if missing:
+            assert state.deadline_at is not None
+            deadline = state.deadline_at + timedelta(hours=settings.grace_hours)
+            tx.record("gm-action", {"action": "grace", "phase": phase, "missing": missing,
+                                    "deadline": deadline.isoformat()})
+            tx.notice(f"No orders yet from {', '.join(p.capitalize() for p in missing)}: the deadline for "
+                      f"{position.phase.title} is extended by the grace period to {deadline_text(tx.state)}.")
+            return Processed(state.id, phase, "grace", phase, deadline)
+    for power, u in used.items():
+        standby = state.standby_for(power)
+        if u.source != STANDBY and standby is not None:
+            tx.record("standby-released", {"power": power, "standby": standby.number, "name": standby.name,
+                                           "reason": "the player ordered"})
+    tx.record("deadline-closed", {"phase": phase, "trigger": trigger,
+                                  "used": {p: u.record() for p, u in used.items()},
+                                  "civil_disorder": civil_disorder})
+    orders = {p: list(u.orders.orders) for p, u in used.items()}
+    adj = adjudicate(position, orders, state.options)
+    if adj.waiting:
+        # The rule set leaves a civil-disorder power's removals to the GM (seed 004 s24,
+        # Armageddonia): nothing is carried out; the phase waits for the GM's orders.
+        due = ", ".join(f"{n} for {p.capitalize()}" for p, n in adj.waiting.items())
+        tx.record("gm-action", {"action": "awaiting-removals", "phase": phase, "removals": dict(adj.waiting)})
+        tx.notice(f"{position.phase.title} waits for the GM to choose removals ({due}); the GM enters them as "
+                  "that power's orders and processes the phase.")
+        return Processed(state.id, phase, "waiting", phase, None)
+    results = [o.as_dict() for o in adj.outcomes]
+    dislodged = [str(d.unit) for d in adj.dislodged]
+    chosen = choose_conditionals(state, {p: u.orders for p, u in used.items()}, results, dislodged, position)
+    tx.record("phase-adjudicated", {
+        "phase": phase, "revision": 0, "rules": state.rules_spec, "position": position.to_dict(), "orders": orders,
+        "used": {p: u.record() for p, u in used.items()}, "civil_disorder": civil_disorder, "results": results,
+        "dislodged": dislodged, "next": adj.next.to_dict(), "winner": adj.winner, "conditional": chosen,
+        "removed": [str(u) for u in adj.removed]})
+    for power, u in used.items():
+        if u.source == STANDBY:  # the stand-by's orders were used: the stand-by takes the country over
+            standby = state.standby_for(power)
+            assert standby is not None
+            reassign(tx, power, standby.number, "the stand-by's orders were used")
+    unplayed = [p for p in civil_disorder if state.holder(p) is None]
+    if unplayed:
+        tx.notice(f"Not played: {', '.join(p.capitalize() for p in unplayed)}, in civil disorder for "
+                  f"{position.phase.title} ({CIVIL_DISORDER_EFFECT[position.phase.kind]}).")
+    for power in civil_disorder:
+        if state.holder(power) is not None:
+            _civil_disorder(tx, power, position)
+    ended = advance(tx, adj, phase)
+    _test_pause()
+    return Processed(state.id, phase, "adjudicated", None if ended else tx.state.phase,
+                     None if ended else tx.state.deadline_at, tuple(civil_disorder),
+                     tx.state.result if ended else None, tuple(OrderResult.from_dict(r) for r in results))
+
+
+class Chosen(TypedDict):
+    """The clause of a power's conditional orders its season's results chose."""
+
+    condition: str
+    orders: list[str]
+
+
+class Result(TypedDict):
+    """How a game ends, as the game-ended entry records it."""
+
+    kind: str  # victory, short-game, draw, concession
+    winners: list[str]
+    phase: str
+    reason: str
+
+
+def choose_conditionals(state: GameState, sets: Mapping[str, OrderSet], results: Sequence[Mapping[str, Any]],
+                        dislodged: list[str], position: Position) -> dict[str, Chosen | None]:
+    """The clause each power's conditional orders choose on these results (None: no clause holds)."""
+    chosen: dict[str, Chosen | None] = {}
+    for power, orders in sets.items():
+        if not orders.conditional:
+            continue
+        try:
+            cond = parse_conditional(orders.conditional, position, power, state.options)
+        except GMError:
+            chosen[power] = None
+            continue
+        clause = evaluate(cond, results, dislodged)
+        chosen[power] = None if clause is None else {"condition": clause.label, "orders": list(clause.orders)}
+    return chosen
+
+
+def ending(nxt: Position, winner: str | None, state: GameState, phase: str) -> Result:
+    """How the engine's verdict ended the game, in words: a victory, a short game, or a shared lead."""
+    options = state.options
+    units = Counter(u.power for u in nxt.units.values())
+    if short_game_over(nxt, options):
+        best = max(units.values(), default=0)
+        top = sorted((p for p, n in units.items() if n == best), key=list(nxt.variant.powers).index)
+        after = f"the game ends after {options.last_year}"
+        if winner:
+            return {"kind": "short-game", "winners": [winner], "phase": phase,
+                    "reason": f"{after}: {winner.capitalize()} has the most units ({best})"}
+        return {"kind": "draw", "winners": top, "phase": phase,
+                "reason": f"{after}: {', '.join(p.capitalize() for p in top)} share the most units ({best})"}
+    assert winner is not None
+    rule = nxt.variant.victory_rule or options.victory
+    if rule == "centres":
+        how = f"controls {len(nxt.centres_of(winner))} supply centres"
+    elif rule == "units":
+        how = f"has {units[winner]} units on the board"
+    else:
+        how = f"has {units[winner]} of the {len(nxt.units)} units on the board"
+    return {"kind": "victory", "winners": [winner], "phase": phase, "reason": f"{winner.capitalize()} {how}"}
+
+
+def advance(tx: Transaction, adj: Adjudication, phase: str) -> bool:
+    """Open the phase the adjudication led to (or end the game); True when the game ended."""
+    state = tx.state
+    if adj.winner or adj.ended:
+        finish(tx, ending(adj.next, adj.winner, state, phase))
+        return True
+    open_phase(tx)
+    return tx.state.status == "finished"
+
+
+def open_phase(tx: Transaction) -> None:
+    """Publish the current phase's deadline (kept as time left while paused), then install conditional orders."""
+    state = tx.state
+    position = state.position
+    assert position is not None
+    deadline = state.settings.schedule.deadline(position.phase.kind, tx.now)
+    if state.status == "paused":
+        tx.record("phase-opened", {"phase": state.phase, "deadline": None,
+                                   "paused_remaining": (deadline - tx.now).total_seconds()})
+    else:
+        tx.record("phase-opened", {"phase": state.phase, "deadline": deadline.isoformat()})
+    install_conditionals(tx)
+    if position.phase.season == "S" and position.phase.is_movement:
+        _check_deadlock(tx)
+
+
+def install_conditionals(tx: Transaction) -> None:
+    """Conditional orders chosen earlier become the power's orders once their movement phase opens."""
+    state = tx.state
+    position = state.position
+    if position is None or not position.phase.is_movement:
+        return
+    concerned = set(powers_to_act(position))
+    for pending in state.pending:
+        if pending.power not in concerned or tx.state.order_set(pending.power, PLAYER) is not None:
+            continue  # nothing to order, or the player has already sent this phase's orders
+        lines = list(pending.orders)
+        submit(tx, pending.power, PLAYER, None, "conditional", "conditional orders", lines, None,
+               note={"condition": pending.condition, "filed_phase": pending.filed_phase})
+        answers, _ = answer(tx.state, pending.power, lines)
+        text = [f"Your conditional orders filed in {Phase.parse(pending.filed_phase).title} apply to "
+                f"{position.phase.title}: {pending.condition}."]
+        text += [f"  {a.text}: {a.message}" for a in answers] or ["  (no orders)"]
+        tx.notice("\n".join(text), to=[pending.power])
+
+
+def submit(tx: Transaction, power: str, author: str, by: object, channel: str, entered_by: str, lines: list[str],
+           conditional: str | None, note: Mapping[str, Any] | None = None) -> OrderSet:
+    """Record a power's set of orders (committed to with a fresh salt); returns it as on record."""
+    state = tx.state
+    phase = state.phase or ""
+    number = state.counts.get(power, 0) + 1
+    salt = new_salt()
+    committed = commitment(phase, power, number, lines, conditional, salt)
+    tx.record("orders-submitted", {
+        "phase": phase, "power": power, "author": author, "by": by, "channel": channel, "entered_by": entered_by,
+        "number": number, "orders": lines, "conditional": conditional, "salt": salt, "commitment": committed,
+        "note": dict(note) if note else None})
+    mine = tx.state.order_set(power, author)
+    assert mine is not None
+    return mine
+
+
+def _check_deadlock(tx: Transaction) -> None:
+    state = tx.state
+    options = state.options
+    if options.deadlock == "never":
+        return
+    position = state.position
+    assert position is not None
+    year = position.phase.year
+    span = [state.spring_centres.get(str(year - k)) for k in range(options.deadlock_years, -1, -1)]
+    known = [s for s in span if s is not None]
+    if len(known) < len(span):
+        return
+    verdict = deadlock([{c: p for p, cs in s.items() for c in cs} for s in known], options)
+    if verdict is None:
+        return
+    years = options.deadlock_years
+    if verdict == "draw":
+        finish(tx, {"kind": "draw", "winners": position.powers_alive(), "phase": state.phase or "",
+                    "reason": f"deadlock: no supply centre changed hands in {years} years"})
+        return
+    tx.record("gm-action", {"action": "deadlock", "years": years, "phase": state.phase, "year": year})
+    tx.notice(f"No supply centre has changed hands in {years} years. The gamesmaster will decide whether the game "
+              "goes on or is declared a draw; players may send an outline plan of campaign.")
+
+
+def finish(tx: Transaction, result: Result) -> None:
+    """End the game with this result; everyone is told."""
+    position = tx.state.position
+    summary: dict[str, dict[str, int]] = {}
+    if position is not None:
+        summary = {p: {"centres": len(position.centres_of(p)), "units": len(position.units_of(p))}
+                   for p in position.variant.powers}
+    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary})
+    ended = tx.state.result
+    assert ended is not None
+    tx.notice(f"The game is over: {ended.headline} ({ended.reason}).")
+
+
+def reassign(tx: Transaction, power: str, new: int, why: str) -> None:
+    """Put the player numbered `new` on a power (its player, if any, becomes a former player)."""
+    state = tx.state
+    old = state.holder(power)
+    seat = state.seat(new)
+    assert seat is not None
+    tx.record("player-replaced", {"power": power, "old": old.number if old else None, "new": new,
+                                  "old_name": old.name if old else None, "name": seat.name, "reason": why})
+    tx.notice(f"{seat.name} now plays {power.capitalize()}" + (f" in place of {old.name}" if old else "") + f" ({why}).")
+
+
+def _civil_disorder(tx: Transaction, power: str, position: Position) -> None:
+    state = tx.state
+    holder = state.holder(power)
+    assert holder is not None
+    missed = holder.missed + 1
+    tx.record("gm-action", {"action": "civil-disorder", "phase": str(position.phase), "power": power,
+                            "player": holder.number, "name": holder.name, "missed": missed})
+    text = (f"No orders from {power.capitalize()} ({holder.name}): civil disorder for {position.phase.title} "
+            f"({CIVIL_DISORDER_EFFECT[position.phase.kind]}).")
+    if position.phase.is_movement:
+        policy = state.settings.replacement
+        if policy == "standby" and state.standby_for(power) is None:
+            free = sorted((s for s in tx.state.seats if s.role == STANDBY and not s.standby_for),
+                          key=lambda s: (s.rank, s.number))
+            if free:
+                tx.record("standby-called", {"power": power, "standby": free[0].number, "name": free[0].name,
+                                             "player": holder.number, "phase": str(position.phase)})
+                text += (f" {free[0].name}, the stand-by, is asked to send the next move for {power.capitalize()};"
+                         f" if {holder.name} sends it instead, {holder.name} keeps the country.")
+            else:
+                text += f" Every stand-by is taken: volunteers are called for to stand by for {power.capitalize()}."
+        elif policy == "successor":
+            text += f" {holder.name} plays on until resigning, and then names a successor."
+        elif policy == "gm":
+            text += " The gamesmaster may appoint a neutral stand-by."
+    tx.notice(text)
+
+
+def _test_pause() -> None:
+    pause = os.environ.get(PAUSE_ENV)
+    if pause:
+        marker = os.environ.get(PAUSE_FILE_ENV)
+        if marker:
+            Path(marker).write_text(str(os.getpid()))
+        time.sleep(float(pause))
+
+
+__all__ = ["GM", "advance", "choose_conditionals", "close_phase", "early_due", "ending", "finish", "install_conditionals",
+           "open_phase", "reassign", "run_early", "submit"]

@@ -1,0 +1,127 @@
+"""Corrections: the GM puts right the last published phase before the next is published, on the record."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..rules import OptionError, Phase, Position, adjudicate, powers_to_act
+from ..variants import load_rules
+from . import limits
+from .adjudicating import advance, choose_conditionals, install_conditionals
+from .conditional import split_submission
+from .desk import Desk, power_of
+from .errors import GMError
+from .games import deadline_text
+from .state import OrderSet
+from .views import Correction
+
+
+def _norm(texts: Sequence[str]) -> list[str]:
+    return [str(t) for t in texts]
+
+
+def differences(last: Mapping[str, Any], results: Sequence[Mapping[str, Any]], nxt: Mapping[str, Any]) -> list[str]:
+    """What a correction changed: orders' results, and the units and centres after."""
+    out: list[str] = []
+    before = {(r["power"], r["text"]): r for r in last["results"]}
+    after = {(r["power"], r["text"]): r for r in results}
+    for key, r in after.items():
+        old = before.get(key)
+        if old is None:
+            out.append(f"{r['power']}: {r['text']!r} added: {r['result']} ({r['reason']})")
+        elif (old["order"], old["result"], old["reason"]) != (r["order"], r["result"], r["reason"]):
+            out.append(f"{r['power']}: {r['text']!r} was {old['result']} ({old['reason']}), now {r['result']} ({r['reason']})")
+    for key, r in before.items():
+        if key not in after:
+            out.append(f"{r['power']}: {r['text']!r} removed (was {r['result']})")
+    old_next = last["next"]
+    for field_ in ("units", "centers"):
+        a, b = old_next.get(field_, {}), nxt.get(field_, {})
+        for p in sorted(set(a) | set(b)):
+            if sorted(a.get(p, [])) != sorted(b.get(p, [])):
+                out.append(f"{p} {'units' if field_ == 'units' else 'centres'}: {', '.join(sorted(a.get(p, []))) or 'none'}"
+                           f" -> {', '.join(sorted(b.get(p, []))) or 'none'}")
+    if old_next.get("phase") != nxt.get("phase"):
+        out.append(f"next phase: {old_next.get('phase')} -> {nxt.get('phase')}")
+    return out
+
+
+class Corrections(Desk):
+    """Correcting an error in transcription or ruling, with the correction on the record."""
+
+    def correct(self, game_id: str, reason: str, *, orders: Mapping[str, str | Sequence[str]] | None = None,
+                rules: str | Mapping[str, Any] | None = None, phase: str | None = None) -> Correction:
+        """Correct the last published phase (an error in transcription or ruling) before the next is published.
+
+        The phase is adjudicated again with the corrected orders (and rules); the record
+        keeps the original, the correction, the reason and the difference; everyone is told."""
+        reason = limits.reason(reason)
+        if not reason.strip():
+            raise GMError("a correction needs a reason")
+        with self.transaction(game_id) as tx:
+            state = tx.state
+            if state.last_published is None:
+                raise GMError(f"{game_id}: no phase has been published yet, so there is nothing to correct")
+            original = tx.rec.entry(game_id, state.last_published)
+            assert original is not None
+            last = original.payload
+            corrected = last["phase"]
+            if phase is not None and phase.strip().upper() != corrected:
+                wanted = phase.strip().upper()
+                if any(r.phase == wanted for r in tx.rec.phases(game_id)):
+                    raise GMError(f"{Phase.parse(wanted).title} stands: {Phase.parse(corrected).title} has been "
+                                  "published since, and only the last published phase can be corrected")
+                raise GMError(f"{phase} has not been published in {game_id}")
+            if state.status == "finished" and (state.result is None or state.result.phase != corrected):
+                raise GMError(f"{game_id} ended by agreement after {corrected}: its last phase can no longer be corrected")
+            position = Position.from_dict(state.variant, last["position"])
+            rules_spec = rules if rules is not None else last["rules"]
+            try:
+                options = load_rules(rules_spec, default=state.variant.default_rules)
+            except OptionError as exc:
+                raise GMError(str(exc)) from None
+            texts = {p: _norm(t) for p, t in last["orders"].items()}
+            used = {p: dict(u) for p, u in (last.get("used") or {}).items()}
+            for name, given in (orders or {}).items():
+                pw = power_of(state, name)
+                if pw not in powers_to_act(position):
+                    raise GMError(f"{pw.capitalize()} had no orders to give in {position.phase.title}")
+                given = limits.orders_text(given if isinstance(given, str) else "\n".join(map(str, given)))
+                texts[pw] = split_submission(given)[0]
+                used[pw] = {"source": "correction"}
+            adj = adjudicate(position, texts, options)
+            results = [o.as_dict() for o in adj.outcomes]
+            dislodged = [str(d.unit) for d in adj.dislodged]
+            changed = differences(last, results, adj.next.to_dict())
+            if not changed and rules is None and not orders:
+                raise GMError("the correction changes nothing")
+            sets = {}
+            for power, u in used.items():
+                sub = tx.rec.entry(game_id, int(u["seq"])) if u.get("seq") else None
+                conditional = sub.payload.get("conditional") if sub is not None and sub.payload_text else None
+                if conditional:
+                    sets[power] = OrderSet(sub.seq, 0, power, "player", (), conditional, "", "", "", "")  # type: ignore[union-attr]
+            chosen = choose_conditionals(state.evolve(rules_spec=rules_spec), sets, results, dislodged, position)
+            was, reopened = state.phase, state.status == "finished"
+            tx.record("correction", {
+                "phase": corrected, "revision": int(last["revision"]) + 1, "number": state.published,
+                "reason": reason, "rules": rules_spec, "position": position.to_dict(), "orders": texts, "used": used,
+                "civil_disorder": last.get("civil_disorder") or [], "results": results, "dislodged": dislodged,
+                "next": adj.next.to_dict(), "winner": adj.winner, "conditional": chosen,
+                "removed": [str(u) for u in adj.removed],
+                "original": {"seq": original.seq, "revision": last["revision"]}, "difference": changed})
+            ended = False
+            if tx.state.phase == was and not adj.winner and not adj.ended and not reopened:
+                install_conditionals(tx)  # the same phase goes on from the corrected position
+            else:
+                ended = advance(tx, adj, corrected)
+            now = tx.state
+            text = [f"Correction of {position.phase.title}: {reason}."]
+            text += [f"  {d}" for d in changed] or ["  (the results are unchanged)"]
+            if now.phase != was and not ended:
+                text.append(f"  The next phase is now {now.position.phase.title if now.position else now.phase}; "  # type: ignore[union-attr]
+                            f"orders sent for {was} are void. Orders are due {deadline_text(now)}.")
+            elif not ended:
+                text.append("  Orders already sent for the next phase stand; check them against the corrected position.")
+            tx.notice("\n".join(text))
+            return Correction(game_id, corrected, reason, tuple(changed), None if ended else tx.state.phase)

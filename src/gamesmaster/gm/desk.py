@@ -1,0 +1,176 @@
+"""What every part of the gamesmaster stands on: the clock, transactions, and who is acting.
+
+`Desk` is the base of the `Gamesmaster`'s parts (games, submissions, deadlines,
+corrections, press and votes, players, the record): each opens a `Transaction` on one
+game through `transaction()` and finds out who is asking through `acting()`.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Callable, Iterator
+
+from ..ledger import fingerprint
+from ..rules import PositionError
+from ..rules.position import power_id
+from ..store import Records, Store
+from ..store.sessions import SessionRecords
+from . import credentials as cred
+from .errors import Forbidden, NotFound
+from .memo import Memo
+from .state import GM, PLAYER, STANDBY, GameState, Seat
+from .tx import Transaction, missing, rebuild, state_of
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """The time now, UTC."""
+    return datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who makes a request for a power: its player, its called stand-by, or the GM (seat None)."""
+
+    seat: Seat | None
+    power: str | None
+
+    @property
+    def is_gm(self) -> bool:
+        """True for the gamesmaster."""
+        return self.seat is None
+
+    @property
+    def author(self) -> str:
+        """Whose orders these are: the player's (also when the GM enters them) or the stand-by's."""
+        return STANDBY if self.seat is not None and self.seat.role == STANDBY else PLAYER
+
+    @property
+    def entered_by(self) -> str:
+        """The name the record gives the person who acted."""
+        return GM if self.seat is None else self.seat.name
+
+    @property
+    def by(self) -> object:
+        """What the ledger records of the credential used: the player and its fingerprint, or 'GM'."""
+        return GM if self.seat is None else {"player": self.seat.number, "key": self.seat.key}
+
+
+def power_of(state: GameState, name: str) -> str:
+    """A power's id from a name as written ('france', 'FRA'); NotFound names the problem."""
+    try:
+        return power_id(state.variant, name)
+    except PositionError as exc:
+        raise NotFound(str(exc)) from None
+
+
+def authenticate(rec: Records, state: GameState, credential: str | None, *, now: datetime | None = None) -> Seat:
+    """The seat a credential (or a session token) belongs to.
+
+    A credential is checked against its stored hash and the record's fingerprint of it,
+    the slow way once per process (`credentials.VERIFIED` remembers it after). A session
+    token holds while the seat it signed in as keeps the credential it signed in with."""
+    if not credential:
+        raise Forbidden("a credential is needed (the secret each player was given when the game was set up)")
+    if cred.is_token(credential):
+        return _session_seat(rec, state, credential, now or utc_now())
+    parts = cred.split_credential(credential)
+    seat = state.seat(parts[0]) if parts else None
+    if parts and seat is not None and seat.role != "former":
+        known = cred.VERIFIED.get(state.id, credential)
+        if known is not None and known == (seat.number, seat.key):
+            return seat
+        stored = rec.credential(state.id, seat.number)
+        if stored is not None and fingerprint(stored) == seat.key and cred.check_secret(parts[1], stored):
+            cred.VERIFIED.add(state.id, credential, seat.number, seat.key)
+            return seat
+    raise Forbidden(f"the credential is not valid for game {state.id}")
+
+
+def _session_seat(rec: Records, state: GameState, token: str, now: datetime) -> Seat:
+    row = SessionRecords(rec.conn).get(cred.token_id(token))
+    if row is None or row.expires_at <= now:
+        raise Forbidden("your sign-in has ended (signed out, or expired): sign in again with your credential")
+    mine = (row.seats or {}).get(state.id)
+    if not mine:
+        raise Forbidden(f"this sign-in is not for game {state.id}: sign in to it with your credential")
+    seat = state.seat(int(mine["player"]))
+    if seat is None or seat.role == "former" or seat.key != mine["key"]:
+        raise Forbidden(f"your sign-in to {state.id} has ended: the credential you signed in with was replaced "
+                        "(or another player now holds the seat); sign in again")
+    return seat
+
+
+def acting(rec: Records, state: GameState, power: str | None, credential: str | None, by_gm: bool, *,
+           now: datetime | None = None) -> Actor:
+    """Who acts, and for which power (None with by_gm and no power: the GM as such)."""
+    if by_gm:
+        return Actor(None, power_of(state, power) if power is not None else None)
+    seat = authenticate(rec, state, credential, now=now)
+    mine = seat.acts_for()
+    if power is None:
+        if not mine:
+            raise Forbidden(f"{seat.name} plays no power in {state.id}")
+        return Actor(seat, mine[0])
+    pw = power_of(state, power)
+    if pw not in mine:
+        raise Forbidden(f"this credential is {seat.name}'s, who does not play {pw.capitalize()} in {state.id}")
+    return Actor(seat, pw)
+
+
+class Desk:
+    """The store, the clock and the way into a game's record, shared by every part of the gamesmaster."""
+
+    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+        self.store = store
+        self.clock = clock or utc_now
+        self.memo = Memo()
+
+    def now(self) -> datetime:
+        """The time now (aware UTC), from the clock the gamesmaster was given."""
+        now = self.clock()
+        if now.tzinfo is None:
+            raise ValueError("the clock must return timezone-aware datetimes")
+        return now.astimezone(timezone.utc)
+
+    @contextmanager
+    def transaction(self, game_id: str, *, create: bool = False) -> Iterator[Transaction]:
+        """One change to one game, in one database transaction; its entries are written when the block ends."""
+        now = self.now()
+        with self.store.connect() as conn:
+            tx = Transaction(Records(conn, self.store.is_postgresql), game_id, now, create=create,
+                             known=self.memo.latest(game_id))
+            yield tx
+            tx.finish()
+        self.memo.keep(tx.state)  # committed: the next reader starts from here
+
+    @contextmanager
+    def reading(self) -> Iterator[Records]:
+        """A read-only look at the store."""
+        with self.store.connect(write=False) as conn:
+            yield Records(conn, self.store.is_postgresql)
+
+    def snapshot(self, rec: Records, game_id: str) -> GameState:
+        """A game's state as its row caches it (this process's copy when the ledger head is the same)."""
+        head = rec.head_hash(game_id)
+        state = self.memo.state(game_id, head) if head is not None else None
+        if state is None:
+            row = rec.game(game_id)
+            if row is None:
+                raise missing(rec, game_id)
+            state = state_of(row)
+            self.memo.keep(state)
+        return state
+
+    def rebuild(self, game_id: str) -> GameState:
+        """Rewrite a game's caches from its ledger (the repair for what `verify` finds in the tables)."""
+        with self.store.connect() as conn:
+            rec = Records(conn, self.store.is_postgresql)
+            if rec.game(game_id, lock=True) is None and rec.last_entry(game_id) is None:
+                raise missing(rec, game_id)
+            state = rebuild(rec, game_id, self.now())
+        self.memo.forget(game_id)
+        return state

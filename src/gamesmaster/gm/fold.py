@@ -1,0 +1,338 @@
+"""Folding a game's ledger into its state: the one place that says what each entry means.
+
+`apply(state, entry)` is the effect of one entry; `fold(entries)` replays a whole ledger
+from its first entry. The gamesmaster applies each entry it appends, to keep its cached
+state; `verify` folds the ledger again from nothing and compares. Decisions are not
+made here (who may order, what the orders mean, how the phase comes out): the entries
+record them, and `verify` checks them.
+
+Besides the new state, `apply` returns the cache rows the entry adds: a published phase
+(and the superseding of the revision it corrects), or a press item.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Mapping
+
+from ..ledger import Entry, parse_stamp
+from ..rules import Phase
+from ..store.repo import PhaseRow, PressRow
+from .live import LiveConfig, LiveState
+from .settings import Settings
+from .state import (FORMER, PLAYER, Ending, GameState, Live, OrderSet, Pending, Proposal, Seat,
+                    replace_seat)
+
+
+@dataclass(frozen=True)
+class Superseded:
+    """A correction replaced the current revision of this phase."""
+
+    game_id: str
+    phase: str
+
+
+CacheRow = PhaseRow | PressRow | Superseded
+
+
+class FoldError(ValueError):
+    """An entry the state cannot take (out of place, or unreadable); the message says why."""
+
+
+def fold(entries: Iterable[Entry], game_id: str | None = None) -> tuple[GameState | None, list[CacheRow]]:
+    """A whole ledger replayed from its first entry: the state it ends in and every cache row."""
+    state: GameState | None = None
+    rows: list[CacheRow] = []
+    for entry in entries:
+        state, added = apply(state, entry, game_id)
+        rows.extend(added)
+    return state, rows
+
+
+def apply(state: GameState | None, entry: Entry, game_id: str | None = None) -> tuple[GameState, list[CacheRow]]:
+    """The state after one entry, and the cache rows the entry adds."""
+    if state is None:
+        if entry.kind != "game-created" or entry.payload_text is None:
+            raise FoldError(f"the ledger must begin with the game's creation, not {entry.kind}")
+        return _created(entry, game_id or ""), []
+    step = _STEPS.get(entry.kind)
+    if step is None:
+        raise FoldError(f"unknown kind of entry {entry.kind!r}")
+    payload = entry.payload
+    rows: list[CacheRow] = []
+    if payload is None:  # a sealed entry (a public copy): only what everyone may know of it
+        new = _sealed(state, entry)
+    else:
+        new = step(state, payload, entry, rows)
+    new = new.evolve(head_seq=entry.seq, head_hash=entry.hash)
+    if entry.kind in _PUBLISHING:
+        new = new.evolve(public_seq=entry.seq, public_hash=entry.hash)
+    return new, rows
+
+
+# Entries that publish: everything up to them is public (private letters sealed).
+_PUBLISHING = frozenset({"game-started", "phase-opened", "game-ended"})
+
+
+def _sealed(state: GameState, entry: Entry) -> GameState:
+    if entry.kind == "press":
+        return state.evolve(press_count=state.press_count + 1)
+    return state
+
+
+def _created(entry: Entry, game_id: str) -> GameState:
+    p = entry.payload
+    settings = Settings.from_dict(p["settings"])
+    return GameState(id=game_id or p.get("id", ""), title=p["title"], variant_name=p["variant"], rules_spec=p["rules"],
+                     settings=settings, created=entry.at, start_position=p.get("position"),
+                     head_seq=entry.seq, head_hash=entry.hash)
+
+
+# -- players -------------------------------------------------------------------------------------
+
+
+def _joined(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    number = int(p["player"])
+    if number != len(s.seats) + 1:
+        raise FoldError(f"player {number} joins out of turn (there are {len(s.seats)} players)")
+    seat = Seat(number, p["name"], p["role"], _powers(p.get("powers") or ()), None, int(p.get("rank") or 0), p["key"])
+    return s.evolve(seats=s.seats + (seat,))
+
+
+def _credential(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    return s.evolve(seats=replace_seat(s.seats, int(p["player"]), key=p["key"]))
+
+
+def _drawn(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    drawn = p["powers"]  # player name -> power, or powers where one player commands several
+    seats = tuple(replace(x, powers=_powers(drawn[x.name])) if x.role == PLAYER and x.name in drawn else x
+                  for x in s.seats)
+    return s.evolve(seats=seats)
+
+
+def _powers(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _started(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    return _new_phase(s.evolve(status="active"), p["position"]).evolve(deadline=p.get("deadline"), phase_opened=e.seq)
+
+
+def _standby_called(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=p["power"]))
+
+
+def _standby_released(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=None))
+
+
+def _replaced(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    seats = s.seats
+    if p.get("old") is not None:
+        seats = replace_seat(seats, int(p["old"]), role=FORMER, ready=False)
+    seats = replace_seat(seats, int(p["new"]), role=PLAYER, powers=_powers(p["power"]), standby_for=None, missed=0)
+    return s.evolve(seats=seats)
+
+
+def _resigned(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    if p.get("successor"):
+        return s  # the successor's joining and taking over are entries of their own
+    return s.evolve(seats=replace_seat(s.seats, int(p["player"]), role=FORMER, ready=False))
+
+
+# -- orders ----------------------------------------------------------------------------------------
+
+
+def _submitted(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    if p["phase"] != s.phase:
+        raise FoldError(f"orders for {p['phase']} taken while the game was in {s.phase}")
+    note = p.get("note") or {}
+    new = OrderSet(e.seq, int(p["number"]), p["power"], p["author"], tuple(p["orders"]), p.get("conditional"),
+                   p["channel"], p["entered_by"], p["commitment"], e.at, note.get("condition"), note.get("filed_phase"))
+    kept = tuple(o for o in s.orders if not (o.power == new.power and o.author == new.author))
+    pending = s.pending
+    if new.filed_phase:  # conditional orders installed: no longer pending
+        pending = tuple(x for x in pending if not (x.power == new.power and x.filed_phase == new.filed_phase))
+    return s.evolve(orders=kept + (new,), counts={**s.counts, new.power: new.number}, pending=pending)
+
+
+def _withdrawn(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    return s.evolve(orders=tuple(o for o in s.orders if not (o.power == p["power"] and o.author == p["author"])))
+
+
+def _ready(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    holder = s.holder(p["power"])
+    if holder is None:
+        return s
+    return s.evolve(seats=replace_seat(s.seats, holder.number, ready=bool(p["ready"])))
+
+
+def _nothing(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    return s
+
+
+# -- phases ------------------------------------------------------------------------------------------
+
+
+def _phase_row(s: GameState, p: Mapping[str, Any], e: Entry, number: int) -> PhaseRow:
+    used = p.get("used") or {}
+    orders = {power: {"texts": list(texts), **(used.get(power) or {})} for power, texts in p["orders"].items()}
+    return PhaseRow(s.id, p["phase"], int(p["revision"]), number, True, p["rules"], p["position"], orders,
+                    p["results"], p["next"], p.get("winner"), list(p.get("civil_disorder") or ()),
+                    parse_stamp(e.at), e.seq, e.hash)
+
+
+def _chosen(s: GameState, p: Mapping[str, Any]) -> tuple[Pending, ...]:
+    """Pending conditional orders after a phase (re)adjudicated: those its conditions chose.
+
+    Conditional orders are filed with movement orders and installed when the next
+    movement phase opens; whatever a movement phase's adjudication finds still pending
+    had no phase to apply to, and lapses."""
+    phase = p["phase"]
+    kept = () if Phase.parse(phase).is_movement else tuple(x for x in s.pending if x.filed_phase != phase)
+    chosen = tuple(Pending(power, phase, tuple(c["orders"]), c["condition"])
+                   for power, c in sorted((p.get("conditional") or {}).items()) if c)
+    return kept + chosen
+
+
+def _new_phase(s: GameState, nxt: Mapping[str, Any]) -> GameState:
+    """The state moved on to the position a phase led to: orders, readiness and the grace period start afresh."""
+    phase = Phase.parse(nxt["phase"])
+    spring = dict(s.spring_centres)
+    if phase.season == "S" and phase.is_movement:
+        spring[str(phase.year)] = {pw: tuple(cs) for pw, cs in (nxt.get("centers") or {}).items() if cs}
+    new_year = phase.season == "S" and phase.is_movement
+    return s.evolve(phase=str(phase), position_doc=nxt, orders=(), counts={}, grace_used=False, deadline=None,
+                    deadlock_year=None if new_year else s.deadlock_year, spring_centres=spring,
+                    seats=tuple(replace(x, ready=False) if x.ready else x for x in s.seats))
+
+
+def _lapse(proposals: tuple[Proposal, ...]) -> tuple[Proposal, ...]:
+    return tuple(replace(x, status="lapsed") if x.status == "open" else x for x in proposals)
+
+
+def _adjudicated(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    if p["phase"] != s.phase:
+        raise FoldError(f"{p['phase']} adjudicated while the game was in {s.phase}")
+    rows.append(_phase_row(s, p, e, s.published + 1))
+    s = s.evolve(published=s.published + 1, last_published=e.seq, pending=_chosen(s, p), proposals=_lapse(s.proposals))
+    return _new_phase(s, p["next"])
+
+
+def _corrected(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    rows.append(Superseded(s.id, p["phase"]))
+    rows.append(_phase_row(s, p, e, int(p["number"])))
+    phase = p["phase"]
+    s = s.evolve(last_published=e.seq, pending=_chosen(s, p), rules_spec=p["rules"],
+                 orders=tuple(o for o in s.orders if o.filed_phase != phase))
+    if s.status == "finished":
+        s = s.evolve(status="active", result=None)
+    nxt = p["next"]
+    if nxt["phase"] == s.phase:
+        return s.evolve(position_doc=nxt)  # the same phase, from the corrected position: orders sent stand
+    return _new_phase(s, nxt)
+
+
+def _opened(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    if p["phase"] != s.phase:
+        raise FoldError(f"{p['phase']} opened while the game was in {s.phase}")
+    return s.evolve(deadline=p.get("deadline"), paused_remaining=p.get("paused_remaining"), phase_opened=e.seq)
+
+
+def _ended(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    return s.evolve(status="finished", result=Ending.from_dict(p), deadline=None, paused_remaining=None,
+                    proposals=_lapse(s.proposals))
+
+
+# -- the GM's actions on the clock -------------------------------------------------------------------------
+
+
+def _gm_action(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    action = p["action"]
+    if action == "grace":
+        return s.evolve(deadline=p["deadline"], grace_used=True)
+    if action == "extend":
+        return s.evolve(deadline=p["new"])
+    if action == "pause":
+        return s.evolve(status="paused", deadline=None, paused_remaining=p.get("remaining_seconds"))
+    if action == "resume":
+        return s.evolve(status="active", deadline=p["deadline"], paused_remaining=None)
+    if action == "awaiting-removals":
+        return s.evolve(deadline=None)
+    if action == "deadlock":
+        return s.evolve(deadlock_year=int(p["year"]))
+    if action == "civil-disorder":
+        return s.evolve(seats=replace_seat(s.seats, int(p["player"]), missed=int(p["missed"]), ready=False))
+    if action == "bots":
+        return s.evolve(bots={"open": list(p.get("open") or ()), "civil_disorder": bool(p.get("civil_disorder"))})
+    return s  # declare-draw and the like: the entries that follow carry their effect
+
+
+def _live(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    config = LiveConfig.from_dict(p["config"]) if p.get("config") else (s.live.config if s.live else None)
+    if config is None:
+        raise FoldError("a live table's entry before the table was set up")
+    state = LiveState.from_dict(p["state"])
+    live = Live(config, state)
+    if s.status != "active":
+        return s.evolve(live=live)
+    deadline = state.deadline(config)
+    return s.evolve(live=live, deadline=deadline.isoformat() if deadline else None)
+
+
+# -- press and votes ------------------------------------------------------------------------------------------
+
+
+def _press(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    number = s.press_count + 1
+    to = p.get("to")
+    rows.append(PressRow(s.id, number, p.get("phase"), parse_stamp(e.at), p["sender"], list(to) if to else None,
+                         bool(p.get("anonymous")), p["text"], e.seq))
+    return s.evolve(press_count=number)
+
+
+def _proposed(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    votes = {} if p["proposer"] == "GM" else {p["proposer"]: True}
+    proposal = Proposal(int(p["proposal"]), p["kind"], p["phase"], p["proposer"], tuple(p["powers"]), votes, "open", e.at)
+    return s.evolve(proposals=s.proposals + (proposal,))
+
+
+def _voted(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    number = int(p["proposal"])
+    return s.evolve(proposals=tuple(replace(x, votes={**x.votes, p["power"]: bool(p["yes"])}) if x.id == number else x
+                                    for x in s.proposals))
+
+
+def _decided(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    number = int(p["proposal"])
+    return s.evolve(proposals=tuple(replace(x, status=p["status"]) if x.id == number else x for x in s.proposals))
+
+
+Step = Callable[[GameState, Mapping[str, Any], Entry, list], GameState]
+_STEPS: dict[str, Step] = {
+    "player-joined": _joined,
+    "credential-replaced": _credential,
+    "lots-drawn": _drawn,
+    "powers-assigned": _drawn,
+    "game-started": _started,
+    "orders-submitted": _submitted,
+    "orders-withdrawn": _withdrawn,
+    "orders-refused": _nothing,
+    "ready": _ready,
+    "deadline-closed": _nothing,
+    "phase-adjudicated": _adjudicated,
+    "correction": _corrected,
+    "phase-opened": _opened,
+    "game-ended": _ended,
+    "gm-action": _gm_action,
+    "standby-called": _standby_called,
+    "standby-released": _standby_released,
+    "player-replaced": _replaced,
+    "player-resigned": _resigned,
+    "press": _press,
+    "draw-proposed": _proposed,
+    "draw-vote": _voted,
+    "draw-result": _decided,
+    "live": _live,
+}
+KINDS = frozenset(_STEPS) | {"game-created"}

@@ -1,0 +1,175 @@
+"""Setting a game up: creation with its rules and settings, players and stand-bys, the lot."""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from typing import Any, Mapping, Sequence
+
+from ..ledger import fingerprint
+from ..rules import OptionError, Position, PositionError
+from ..variants import VariantError, load_rules, load_variant
+from . import credentials as cred
+from . import limits
+from .desk import Desk, power_of
+from .errors import GMError, NotFound
+from .settings import Settings, show_time
+from .state import PLAYER, STANDBY, GameState
+from .tx import Transaction
+from .views import Created
+
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+def deadline_text(state: GameState) -> str:
+    """The deadline as the game's time zone shows it ('paused' while paused)."""
+    if state.status == "paused":
+        return "paused"
+    if state.status == "forming":
+        return "not started"
+    return show_time(state.deadline_at, state.settings.schedule.tz)
+
+
+def add_seat(tx: Transaction, name: str, role: str, rank: int = 0) -> str:
+    """Sign a player or stand-by up; returns the credential ('NUMBER.SECRET'), shown this once."""
+    name = limits.name(name, "a player's name")
+    if not name:
+        raise GMError("a player needs a name")
+    state = tx.state
+    if state.seat_named(name):
+        raise GMError(f"there is already a player called {name!r} in {state.id}")
+    secret = cred.new_secret()
+    stored = cred.hash_secret(secret)
+    number = len(state.seats) + 1  # the player's number in this game, part of the credential
+    tx.record("player-joined", {"player": number, "name": name, "role": role, "rank": rank, "powers": [],
+                                "key": fingerprint(stored)})
+    tx.rec.put_credential(state.id, number, stored)
+    return f"{number}.{secret}"
+
+
+def playable_powers(state: GameState) -> list[str]:
+    """The powers players may hold: every power of the variant but the set-up's neutral ones."""
+    return [p for p in state.variant.powers if p not in state.variant.neutral]
+
+
+class Games(Desk):
+    """Creating games, signing players up and drawing the powers by lot."""
+
+    def create_game(self, game_id: str, *, title: str | None = None, variant: str = "standard",
+                    rules: str | Mapping[str, Any] | None = None, settings: Settings | Mapping[str, Any] | None = None,
+                    players: Sequence[str] = (), standbys: Sequence[str] = (),
+                    assign: Mapping[str, str] | None = None, seed: int | None = None, start: bool = True,
+                    position: Mapping[str, Any] | None = None) -> Created:
+        """Create a game; with players it starts at once (powers by lot, or as assigned)."""
+        if not isinstance(game_id, str) or not GAME_ID.match(game_id):
+            raise GMError(f"game id {str(game_id)[:80]!r}: use 1-64 lowercase letters, digits, '-' or '_', "
+                          "starting with a letter or digit")
+        if title is not None:
+            title = limits.name(title, "the game's title") or None
+        sett = settings if isinstance(settings, Settings) else Settings.from_dict(settings)
+        rules_spec: Any = rules
+        if sett.end_year:
+            # The players' agreed last year is the rules' short game: one rule for the
+            # engine, the corrections and verify's replay alike.
+            base = {"preset": rules} if isinstance(rules, str) or rules is None else dict(rules)
+            rules_spec = {k: v for k, v in {**base, "last_year": int(sett.end_year)}.items() if v is not None}
+        try:
+            var = load_variant(variant)
+            opts = load_rules(rules_spec, default=var.default_rules)
+        except (VariantError, OptionError) as exc:
+            raise GMError(str(exc)) from None
+        if rules_spec is None:
+            rules_spec = opts.preset
+        if position is not None:
+            try:
+                Position.from_dict(var, position)
+            except PositionError as exc:
+                raise GMError(f"starting position: {exc}") from None
+        creds: dict[str, str] = {}
+        with self.transaction(game_id, create=True) as tx:
+            tx.record("game-created", {"title": title or game_id, "variant": var.name, "rules": rules_spec,
+                                       "rule_options": opts.as_dict(), "settings": sett.to_dict(),
+                                       "position": dict(position) if position else None})
+            for name in players:
+                creds[name] = add_seat(tx, name, PLAYER)
+            for rank, name in enumerate(standbys, 1):
+                creds[name] = add_seat(tx, name, STANDBY, rank=rank)
+        created = Created(game_id, creds)
+        if players and start:
+            started = self.assign_powers(game_id, assign) if assign else self.draw_lots(game_id, seed)
+            created = Created(game_id, creds, started.powers, started.seed)
+        return created
+
+    def join_game(self, game_id: str, name: str, standby: bool = False) -> str:
+        """Sign a player (or a stand-by) up for a game; returns the credential, shown once."""
+        with self.transaction(game_id) as tx:
+            state = tx.state
+            if standby:
+                rank = 1 + max([s.rank for s in state.seats if s.role == STANDBY] or [0])
+                return add_seat(tx, name, STANDBY, rank=rank)
+            if state.status != "forming":
+                raise GMError(f"{game_id} has started: new players come in as replacements (replace_player)")
+            seats = playable_powers(state)
+            if len([s for s in state.seats if s.role == PLAYER]) >= len(seats):
+                raise GMError(f"{game_id} is full: {len(seats)} powers to play")
+            return add_seat(tx, name, PLAYER)
+
+    def draw_lots(self, game_id: str, seed: int | None = None) -> Created:
+        """Draw the powers by lot, recording the seed ('the only element of chance'), and start."""
+        seed = secrets.randbits(63) if seed is None else int(seed)
+        return self._start(game_id, seed=seed)
+
+    def assign_powers(self, game_id: str, assign: Mapping[str, str]) -> Created:
+        """Give the players the powers the GM assigns ({player name: power}), and start."""
+        return self._start(game_id, assign=assign)
+
+    def _start(self, game_id: str, seed: int | None = None, assign: Mapping[str, str] | None = None) -> Created:
+        with self.transaction(game_id) as tx:
+            state = tx.state
+            if state.status != "forming":
+                raise GMError(f"{game_id} has already started")
+            names = [s.name for s in state.seats if s.role == PLAYER]
+            if not names:
+                raise GMError(f"{game_id} has no players yet")
+            powers = playable_powers(state)
+            if len(names) > len(powers):
+                raise GMError(f"{len(names)} players for {len(powers)} powers")
+            if assign is not None:
+                chosen = _assigned(state, names, assign, powers)
+                tx.record("powers-assigned", {"powers": chosen})
+            else:
+                drawn = random.Random(seed).sample(powers, len(names))
+                chosen = dict(zip(names, drawn))
+                tx.record("lots-drawn", {"seed": seed, "players": names, "powers": chosen,
+                                         "method": "random.Random(seed).sample(powers, len(players))",
+                                         "all_powers": powers})
+            start = tx.state.start_position
+            position = Position.from_dict(state.variant, start) if start else Position.initial(state.variant)
+            deadline = state.settings.schedule.deadline(position.phase.kind, tx.now)
+            tx.record("game-started", {"phase": str(position.phase), "position": position.to_dict(),
+                                       "deadline": deadline.isoformat()})
+            unplayed = [p for p in powers if p not in chosen.values()]
+            text = f"The game begins: {position.phase.title}, orders due {deadline_text(tx.state)}."
+            if unplayed:
+                text += f" Not played (in civil disorder): {', '.join(p.capitalize() for p in unplayed)}."
+            tx.notice(text)
+        return Created(game_id, {}, chosen, seed)
+
+
+def _assigned(state: GameState, names: list[str], assign: Mapping[str, str], powers: list[str]) -> dict[str, str]:
+    chosen: dict[str, str] = {}
+    for name, power in assign.items():
+        seat = state.seat_named(name)
+        if seat is None or seat.role != PLAYER:
+            raise NotFound(f"no player {name!r} in {state.id} (players: {', '.join(names)})")
+        pw = power_of(state, power)
+        if pw not in powers:
+            raise GMError(f"{pw.capitalize()} is neutral in this set-up: nobody plays it")
+        if pw in chosen.values():
+            raise GMError(f"{pw.capitalize()} is assigned twice")
+        chosen[seat.name] = pw
+    missing = [n for n in names if n not in chosen]
+    if missing:
+        raise GMError(f"no power assigned to {', '.join(missing)}")
+    return chosen

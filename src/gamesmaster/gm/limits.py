@@ -1,0 +1,58 @@
+"""How much the gamesmaster takes from anyone, and which characters: one rule for every door.
+
+Every text that comes from outside (orders, press, names, titles, reasons) goes through
+`clean`: it must fit its limit and hold no NUL, no other control character but tab and
+line breaks, and no lone surrogate (which no database can store). The limits are the
+same on SQLite and PostgreSQL, and each refusal names what was wrong.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import GMError
+
+ORDERS_LINES = 300  # a set of orders, conditional parts included (a power has at most 34 units)
+ORDERS_CHARS = 30_000
+PRESS_CHARS = 20_000
+NAME_CHARS = 200  # a player's or a game's name
+REASON_CHARS = 2_000  # a GM's reason, a correction's explanation
+RECEIPT_CHARS = 300
+
+_BAD = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+
+
+def clean(value: object, what: str, limit: int, *, lines: int | None = None) -> str:
+    """A text taken from outside, checked: GMError names the problem (too long, a character refused)."""
+    if not isinstance(value, str):
+        raise GMError(f"{what} must be text")
+    if len(value) > limit:
+        raise GMError(f"{what} is too long: at most {limit:,} characters, this has {len(value):,}")
+    bad = _BAD.search(value)
+    if bad:
+        ch = bad.group(0)
+        kind = ("a NUL character" if ch == "\x00" else
+                "a character that is half of a UTF-16 pair (a lone surrogate)" if "\ud800" <= ch <= "\udfff" else
+                f"the control character U+{ord(ch):04X}")
+        raise GMError(f"{what} holds {kind} at position {bad.start() + 1}: remove it and send again")
+    if lines is not None and value.count("\n") + 1 > lines:
+        raise GMError(f"{what} has too many lines: at most {lines}")
+    return value
+
+
+def orders_text(value: object) -> str:
+    """A set of orders as sent."""
+    return clean(value, "the orders", ORDERS_CHARS, lines=ORDERS_LINES)
+
+
+def name(value: object, what: str = "a name") -> str:
+    """A player's name or a game's title, its spaces tidied."""
+    text = " ".join(clean(value, what, NAME_CHARS * 4).split())
+    if len(text) > NAME_CHARS:
+        raise GMError(f"{what} is too long: at most {NAME_CHARS} characters")
+    return text
+
+
+def reason(value: object, what: str = "the reason") -> str:
+    """A GM's reason or note."""
+    return clean(value, what, REASON_CHARS)

@@ -1,0 +1,71 @@
+"""What this process has already worked out about a game at one ledger head.
+
+A game changes only by a new ledger entry, and every entry moves the head. So a state read
+from the store, and anything derived from it alone (the view the doors show, the published
+results, the public press), holds for as long as the head is where it was: a reader then
+pays for one small query (the head) instead of reading and decoding the whole game again.
+Nothing here is trusted beyond that: a different head is a different key.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, TypeVar
+
+from .state import GameState
+
+T = TypeVar("T")
+
+
+class Memo:
+    """Game states and values derived from them, by game and ledger head; the least recently used forgotten."""
+
+    def __init__(self, games: int = 512) -> None:
+        self.games = games
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[str, tuple[GameState, dict[str, Any]]] = OrderedDict()
+
+    def state(self, game_id: str, head_hash: str) -> GameState | None:
+        """The state of a game at this head, if this process has it."""
+        with self._lock:
+            kept = self._kept.get(game_id)
+            if kept is None or kept[0].head_hash != head_hash:
+                return None
+            self._kept.move_to_end(game_id)
+            return kept[0]
+
+    def latest(self, game_id: str) -> GameState | None:
+        """The newest state of a game this process holds (whether it is still the head is the caller's to check)."""
+        with self._lock:
+            kept = self._kept.get(game_id)
+            return kept[0] if kept is not None else None
+
+    def keep(self, state: GameState) -> None:
+        """Remember a state (replacing an older head of the same game)."""
+        with self._lock:
+            kept = self._kept.get(state.id)
+            if kept is not None and kept[0].head_hash == state.head_hash:
+                return
+            self._kept[state.id] = (state, {})
+            self._kept.move_to_end(state.id)
+            while len(self._kept) > self.games:
+                self._kept.popitem(last=False)
+
+    def derived(self, state: GameState, name: str, make: Callable[[], T]) -> T:
+        """A value worked out from a game at its head (made once, by the first reader to ask)."""
+        with self._lock:
+            kept = self._kept.get(state.id)
+            values = kept[1] if kept is not None and kept[0] is state else None
+            if values is not None and name in values:
+                return values[name]  # type: ignore[no-any-return]
+        value = make()
+        if values is not None:
+            with self._lock:
+                values.setdefault(name, value)
+        return value
+
+    def forget(self, game_id: str) -> None:
+        """Drop what is kept of a game (its caches were rewritten)."""
+        with self._lock:
+            self._kept.pop(game_id, None)

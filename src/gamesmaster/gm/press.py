@@ -1,0 +1,188 @@
+"""Press and votes: releases, letters and GM notices; draws and concessions put to the survivors."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..store.repo import PressRow
+from . import limits
+from .adjudicating import Result, finish
+from .desk import Desk, acting, power_of
+from .errors import GMError, NotFound
+from .state import GM, GameState, Proposal
+from .tx import Transaction
+from .views import PressItem
+
+
+
+def can_read(row: PressRow, reader: str) -> bool:
+    """Whether a reader (a power, or GM) may read a press item."""
+    return reader == GM or row.recipients is None or row.sender == reader or reader in (row.recipients or [])
+
+
+def press_item(row: PressRow, reader: str) -> PressItem:
+    """A press item as a reader sees it: an anonymous sender hidden from all but the GM and the sender."""
+    sender = row.sender
+    if row.anonymous and reader not in (GM, sender):
+        sender = "anonymous"
+    return PressItem(row.number, row.phase, row.sent_at, sender, tuple(row.recipients) if row.recipients else None,
+                     row.anonymous, row.text, row.ledger_seq)
+
+
+def voters(state: GameState) -> list[str]:
+    """The powers with a vote: surviving powers that have a player."""
+    position = state.position
+    return [p for p in position.powers_alive() if state.holder(p)] if position else []
+
+
+class Press(Desk):
+    """Press releases, letters and GM notices; draw and concession votes."""
+
+    def post_press(self, game_id: str, text: str, *, power: str | None = None, to: Sequence[str] | None = None,
+                   anonymous: bool = False, credential: str | None = None, by_gm: bool = False) -> int:
+        """Press: a public announcement (to=None) or a letter to some powers, or a GM notice (by_gm, no power)."""
+        text = limits.clean(text, "the press release", limits.PRESS_CHARS)
+        if not text.strip():
+            raise GMError("the press release is empty")
+        with self.transaction(game_id) as tx:
+            state = tx.state
+            actor = acting(tx.rec, state, power, credential, by_gm, now=tx.now)
+            sender = actor.power or GM
+            recipients = sorted({power_of(state, p) for p in to}) if to else None
+            if sender != GM:
+                setting = state.settings.press
+                if setting == "none":
+                    raise GMError(f"{game_id} is played without press: only the gamesmaster's notices")
+                if recipients and setting == "public":
+                    raise GMError(f"{game_id} allows only public press: no private letters")
+                if anonymous and setting != "anonymous":
+                    raise GMError(f"{game_id} does not allow anonymous press (press setting: {setting})")
+                if recipients and sender in recipients and len(recipients) == 1:
+                    raise GMError("a letter to oneself is not press")
+            elif anonymous:
+                raise GMError("the gamesmaster's notices are never anonymous")
+            tx.press(sender, text.strip(), recipients, anonymous, actor.by)
+            return tx.state.press_count
+
+    def press(self, game_id: str, viewer: str | None = None, *, credential: str | None = None) -> tuple[PressItem, ...]:
+        """The press a viewer may read: the GM (no viewer, no credential) reads everything; a viewer
+        named without a credential is taken at its word (for the GM's own tools)."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            who = GM
+            if credential is not None:
+                who = acting(rec, state, viewer, credential, False, now=self.now()).power or GM
+            elif viewer is not None:
+                who = power_of(state, viewer)
+            return tuple(press_item(p, who) for p in rec.press(game_id) if can_read(p, who))
+
+    def public_press(self, game_id: str) -> tuple[PressItem, ...]:
+        """The press everyone may read: public releases and GM notices, anonymous senders hidden."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            return self.memo.derived(state, "public press", lambda: tuple(
+                press_item(p, "") for p in rec.press(game_id) if p.recipients is None))
+
+    def propose(self, game_id: str, *, kind: str = "draw", powers: Sequence[str] | None = None,
+                concede_to: str | None = None, power: str | None = None, credential: str | None = None,
+                by_gm: bool = False) -> int:
+        """Propose a draw (among the survivors, or the powers named) or a concession to one power."""
+        with self.transaction(game_id) as tx:
+            state = tx.state
+            if state.status not in ("active", "paused"):
+                raise GMError(f"{game_id} is {state.status}: no proposals")
+            proposer = acting(tx.rec, state, power, credential, by_gm, now=tx.now).power or GM
+            survivors = state.position.powers_alive()  # type: ignore[union-attr]
+            if kind == "draw":
+                share = sorted({power_of(state, p) for p in powers}) if powers else survivors
+                dead = [p for p in share if p not in survivors]
+                if dead:
+                    raise GMError(f"{', '.join(p.capitalize() for p in dead)} no longer in the game: a draw is shared by survivors")
+                share = [p for p in survivors if p in share]
+            elif kind == "concession":
+                if not concede_to:
+                    raise GMError("a concession names the power conceded to")
+                winner = power_of(state, concede_to)
+                if winner not in survivors:
+                    raise GMError(f"{winner.capitalize()} is not in the game")
+                share = [winner]
+            else:
+                raise GMError(f"unknown proposal {kind!r}: draw or concession")
+            number = len(state.proposals) + 1
+            tx.record("draw-proposed", {"proposal": number, "kind": kind, "proposer": proposer, "powers": share,
+                                        "phase": state.phase})
+            what = (f"a draw between {', '.join(p.capitalize() for p in share)}" if kind == "draw"
+                    else f"conceding the game to {share[0].capitalize()}")
+            tx.notice(f"Proposal {number}: {what}. Every surviving player votes yes or no before the "
+                      f"{state.position.phase.title} deadline ({state.settings.draw_vote}).")  # type: ignore[union-attr]
+            _tally(tx, number)
+            return number
+
+    def vote(self, game_id: str, proposal: int, yes: bool, *, power: str | None = None,
+             credential: str | None = None, by_gm: bool = False) -> str:
+        """A survivor votes on a proposal; returns its status (open, passed, rejected)."""
+        with self.transaction(game_id) as tx:
+            state = tx.state
+            actor = acting(tx.rec, state, power, credential, by_gm, now=tx.now)
+            if actor.power is None:
+                raise GMError("the gamesmaster does not vote: name the power whose vote is entered")
+            found = _proposal(state, proposal)
+            if found.status != "open":
+                raise GMError(f"proposal {proposal} is {found.status}: votes are closed")
+            if actor.power not in voters(state):
+                raise GMError(f"{actor.power.capitalize()} has no vote (only surviving powers with a player vote)")
+            tx.record("draw-vote", {"proposal": found.id, "power": actor.power, "yes": bool(yes), "by": actor.by})
+            return _tally(tx, found.id)
+
+    def declare_draw(self, game_id: str, *, powers: Sequence[str] | None = None, reason: str = "") -> None:
+        """The GM declares a draw (the deadlock rule 'ask-gm', or with every survivor's agreement given in person)."""
+        with self.transaction(game_id) as tx:
+            state = tx.state
+            if state.status not in ("active", "paused"):
+                raise GMError(f"{game_id} is {state.status}")
+            survivors = state.position.powers_alive()  # type: ignore[union-attr]
+            named = {power_of(state, x) for x in powers} if powers else set(survivors)
+            share = [p for p in survivors if p in named]
+            tx.record("gm-action", {"action": "declare-draw", "powers": share, "reason": limits.reason(reason)})
+            finish(tx, {"kind": "draw", "winners": share, "phase": state.phase or "",
+                        "reason": reason or "declared by the gamesmaster"})
+
+    def proposals(self, game_id: str) -> tuple[Proposal, ...]:
+        """Every draw and concession proposal of a game."""
+        with self.reading() as rec:
+            return self.snapshot(rec, game_id).proposals
+
+
+def _proposal(state: GameState, number: int) -> Proposal:
+    found = next((p for p in state.proposals if p.id == int(number)), None)
+    if found is None:
+        raise NotFound(f"no proposal {number} in {state.id}")
+    return found
+
+
+def _tally(tx: Transaction, number: int) -> str:
+    state = tx.state
+    proposal = _proposal(state, number)
+    eligible = voters(state)
+    votes = {p: v for p, v in proposal.votes.items() if p in eligible}
+    yes = sum(1 for v in votes.values() if v)
+    no = sum(1 for v in votes.values() if not v)
+    if state.settings.draw_vote == "unanimous":
+        status = "rejected" if no else ("passed" if yes == len(eligible) and eligible else "open")
+    else:
+        status = "passed" if yes * 2 > len(eligible) else ("rejected" if no * 2 >= len(eligible) else "open")
+    if status == "open":
+        return status
+    tx.record("draw-result", {"proposal": number, "status": status, "yes": yes, "no": no, "voters": eligible})
+    if status == "rejected":
+        tx.notice(f"Proposal {number} is rejected; the game goes on.")
+        return status
+    result: Result
+    if proposal.kind == "draw":
+        result = {"kind": "draw", "winners": list(proposal.powers), "phase": state.phase or "",
+                  "reason": f"proposal {number} agreed by {'all' if no == 0 else yes} of the survivors"}
+    else:
+        result = {"kind": "concession", "winners": list(proposal.powers), "phase": state.phase or "",
+                  "reason": f"the other survivors conceded (proposal {number})"}
+    finish(tx, result)
+    return status

@@ -1,0 +1,183 @@
+"""Looking at games: the views every door renders (a game, the games, the published results, the history)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Mapping
+
+from ..ledger import Entry
+from ..rules import Phase, powers_to_act
+from ..store import Records
+from ..store.repo import PhaseRow
+from ..variants import load_variant
+from .desk import Desk
+from .errors import GMError
+from .games import deadline_text
+from .press import press_item
+from .state import GM, PLAYER, STANDBY, GameState
+from .views import GameView, LedgerHead, OrderResult, OrdersUsed, PhaseResult, PowerStatus, PressItem
+
+CIVIL_DISORDER_REMOVAL = "removed by the civil-disorder rule: too few removals were ordered"
+
+
+@dataclass(frozen=True)
+class History:
+    """The whole record as the GM sees it: every revision of every phase, all press, the ledger."""
+
+    game: GameView
+    phases: tuple[PhaseResult, ...]
+    press: tuple[PressItem, ...]
+    ledger: tuple[Entry, ...]
+
+
+def game_view(state: GameState) -> GameView:
+    """A game's state as the doors show it."""
+    position = state.position
+    concerned = set(powers_to_act(position)) if position is not None and state.status != "finished" else set()
+    powers = []
+    for p, info in state.variant.powers.items():
+        holder, standby = state.holder(p), state.standby_for(p)
+        mine, theirs = state.order_set(p, PLAYER), state.order_set(p, STANDBY)
+        committed = mine or (theirs if standby is not None else None)
+        powers.append(PowerStatus(
+            p, info.name, info.colour, holder.name if holder else None, standby.name if standby else None,
+            len(position.centres_of(p)) if position else 0, len(position.units_of(p)) if position else 0,
+            p in concerned, mine is not None, theirs is not None, bool(holder and holder.ready),
+            holder.missed if holder else 0, committed.commitment if committed and p in concerned else None,
+            state.counts.get(p, 0)))
+    return GameView(state.id, state.title, state.status, state.variant, state.options, state.rules_spec,
+                    state.settings, state.phase_value, position, state.deadline_at, deadline_text(state),
+                    state.seats, tuple(powers), tuple(p for p in state.proposals if p.status == "open"),
+                    state.result, state.live, state.deadlock_year is not None, state.published,
+                    LedgerHead(state.public_seq, state.public_hash), state.head_hash)
+
+
+def phase_result(row: PhaseRow) -> PhaseResult:
+    """A published phase (a row of the phases cache) as a view."""
+    variant = load_variant(str((row.position or {}).get("variant", "standard")))
+    orders = {p: OrdersUsed(tuple(v.get("texts") or ()), str(v.get("source") or "player"), v.get("seq"),
+                            v.get("number"), v.get("commitment")) for p, v in (row.orders or {}).items()}
+    return PhaseResult(row.game_id, Phase.parse(row.phase), row.revision, row.number, row.current, variant, row.rules,
+                       row.position, row.next, orders, tuple(with_removals(row.phase, row.results, row.position, row.next)),
+                       row.winner, tuple(row.civil_disorder or ()), row.adjudicated_at, row.ledger_seq, row.entry_hash)
+
+
+def with_removals(phase: str, results: list[Mapping[str, Any]], position: Mapping[str, Any],
+                  nxt: Mapping[str, Any]) -> list[OrderResult]:
+    """A phase's results and, after them, the units the civil-disorder rule removed.
+
+    In an adjustment phase a power that orders too few removals loses units by the rule
+    set's rule; no order of its own says so, but the position after the phase does: a
+    unit gone that no successful removal named was removed by the rule.
+    """
+    out = [OrderResult.from_dict(r) for r in results]
+    if not phase.endswith("A"):
+        return out
+    ordered = {r.order for r in out if r.result == "succeeds" and r.order}
+    after = (nxt or {}).get("units") or {}
+    for power, units in ((position or {}).get("units") or {}).items():
+        kept = set(after.get(power, ()))
+        for unit in units:
+            if unit not in kept and f"{unit} D" not in ordered:
+                out.append(OrderResult(power, "(civil disorder)", f"{unit} D", "succeeds", CIVIL_DISORDER_REMOVAL,
+                                       by_rule=True))
+    return out
+
+
+@dataclass(frozen=True)
+class GameHead:
+    """A game's place in the listing: enough to know whether anything happened since."""
+
+    id: str
+    status: str
+    head_seq: int
+    deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What a game's ledger recorded after some entry: each entry's kind, the phases and press among them."""
+
+    game: GameView
+    entries: tuple[tuple[int, str], ...]  # (seq, kind)
+    phases: Mapping[int, PhaseResult]  # by the entry that published them
+    press: Mapping[int, PressItem]  # by the entry that recorded them, as the GM sees it
+
+
+class Reading(Desk):
+    """What players, the GM and the public may look at."""
+
+    def game(self, game_id: str) -> GameView:
+        """A game at a glance: position, rules, seats, schedule, who has ordered (never what)."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            return self.memo.derived(state, "view", lambda: game_view(state))
+
+    def game_ids(self) -> list[str]:
+        """Every game's id, oldest first."""
+        with self.reading() as rec:
+            return rec.game_ids()
+
+    def heads(self) -> tuple[GameHead, ...]:
+        """Every game's status, ledger head and deadline (a cheap listing for background passes)."""
+        with self.reading() as rec:
+            return tuple(GameHead(r.id, r.status, r.head_seq, r.deadline) for r in rec.games())
+
+    def changes(self, game_id: str, after: int) -> Changes:
+        """What happened in a game after ledger entry `after` (for the mail door's dispatcher)."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            entries = tuple((e.seq, e.kind) for e in rec.entries(game_id, after=after))
+            phases = {r.ledger_seq: phase_result(r) for r in rec.phases(game_id, current_only=False)
+                      if r.ledger_seq > after}
+            press = {r.ledger_seq: press_item(r, GM) for r in rec.press(game_id) if r.ledger_seq > after}
+            return Changes(game_view(state), entries, phases, press)
+
+    def games(self) -> tuple[GameView, ...]:
+        """Every game, oldest first."""
+        from .tx import state_of
+        with self.reading() as rec:
+            return tuple(game_view(state_of(row)) for row in rec.games())
+
+    def results(self, game_id: str) -> tuple[PhaseResult, ...]:
+        """The published phases (current revisions), in order: what every player may see."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            return self.memo.derived(state, "results", lambda: tuple(phase_result(r) for r in rec.phases(game_id)))
+
+    def result(self, game_id: str, phase: str) -> PhaseResult:
+        """One published phase (its current revision)."""
+        wanted = parse_phase(phase)
+        for r in self.results(game_id):
+            if str(r.phase) == wanted:
+                return r
+        from .errors import NotFound
+        raise NotFound(f"{Phase.parse(wanted).title} has not been published in {game_id}")
+
+    def history(self, game_id: str) -> History:
+        """The whole record as the GM sees it: phases (with corrections), press, the ledger."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            return History(game_view(state), tuple(phase_result(r) for r in rec.phases(game_id, current_only=False)),
+                           tuple(press_item(p, GM) for p in rec.press(game_id)), tuple(rec.entries(game_id)))
+
+    def final_report(self, game_id: str) -> str:
+        """The final report of a finished game: how it ended, every power's centres and units, the centre chart."""
+        from . import report
+        view = self.game(game_id)
+        if view.result is None:
+            raise GMError(f"{game_id} is {view.status}: there is no final report until it ends")
+        return report.final(view, self.results(game_id))
+
+
+def parse_phase(text: str) -> str:
+    """A phase named in a request ('s1901m'); GMError names a bad one."""
+    try:
+        return str(Phase.parse(str(text).strip().upper()))
+    except ValueError as exc:
+        raise GMError(str(exc)) from None
+
+
+__all__ = ["CIVIL_DISORDER_REMOVAL", "History", "Reading", "Records", "game_view", "parse_phase", "phase_result",
+           "with_removals"]

@@ -1,0 +1,199 @@
+"""The public record: what anyone may see of a game's ledger, receipts checked, and `verify`.
+
+Once a phase's results are published, every entry of that phase is public: each
+submission as written, with its time, salt and commitment. Up to the last publication
+(`GameState.public_seq`) anyone may download the ledger; entries still private there
+are sealed (their payload replaced by its digest, which keeps the chain checkable):
+letters between powers, always, and the submissions of a phase not yet adjudicated.
+Nothing after the last publication is shown, so the record a player can see while a
+phase is open says nothing of the others' activity in it; the game page shows each
+power's commitment instead.
+
+`verify_archive` checks such a download on any machine, with no database and no GM.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..ledger import Entry, JSONObject, Receipt, parse_stamp
+from ..rules import Phase
+from ..store import Records
+from . import limits
+from .desk import Desk, authenticate
+from .errors import GMError, NotFound
+from .reading import parse_phase
+from .state import GameState
+from .verify import Tables, check_receipt, verify_entries
+from .views import LedgerHead, PhaseRecord, ReceiptCheck, RecordEntry, VerifyReport
+
+ARCHIVE_FORMAT = "gamesmaster-public-record"
+ARCHIVE_VERSION = 1
+_PHASE_PRIVATE = frozenset({"orders-submitted", "orders-withdrawn", "orders-refused", "ready"})
+_PUBLISHING = frozenset({"game-started", "phase-opened", "game-ended", "correction"})
+
+
+def public_head(entries: Sequence[Entry]) -> int:
+    """The last entry that published something: the public record ends there."""
+    return max((e.seq for e in entries if e.kind in _PUBLISHING), default=0)
+
+
+def public_copy(entries: Sequence[Entry]) -> list[Entry]:
+    """The ledger as anyone may see it: up to the last publication, private entries sealed."""
+    head = public_head(entries)
+    shown = [e for e in entries if e.seq <= head]
+    decided = {e.payload["phase"] for e in shown if e.kind in ("phase-adjudicated", "correction")}
+    return [e.seal() if _private(e, decided) else e for e in shown]
+
+
+def _private(e: Entry, decided: set[str]) -> bool:
+    p = e.payload
+    if e.kind == "press":
+        return bool(p.get("to"))  # a letter: only its parties may read it
+    return e.kind in _PHASE_PRIVATE and p.get("phase") not in decided
+
+
+def describe(e: Entry) -> str:
+    """One line saying what an entry records, for people reading the record."""
+    if e.sealed:
+        return "a letter between powers (sealed)" if e.kind == "press" else f"{e.kind} (sealed until its phase is published)"
+    p = e.payload
+    k = e.kind
+    by = p.get("entered_by") or ""
+    if k == "orders-submitted":
+        return (f"{p['power']} set #{p['number']} for {p['phase']} ({len(p['orders'])} orders, via {p['channel']}"
+                f"{', entered by ' + by if by else ''}); commitment {p['commitment'][:16]}...")
+    if k == "orders-withdrawn":
+        return f"{p['power']} withdrew its orders for {p['phase']}"
+    if k == "orders-refused":
+        return f"orders for {p.get('power')} refused: {p['reason']}"
+    if k == "deadline-closed":
+        used = ", ".join(f"{pw} #{u.get('number')}" for pw, u in (p.get("used") or {}).items())
+        cd = ", ".join(p.get("civil_disorder") or []) or "none"
+        return f"deadline of {p['phase']} closed ({p['trigger']}): orders used {used or 'none'}; civil disorder: {cd}"
+    if k in ("phase-adjudicated", "correction"):
+        what = "corrected" if k == "correction" else "adjudicated"
+        return f"{p['phase']} {what}: {len(p['results'])} orders, next {p['next'].get('phase')}"
+    if k == "press":
+        return f"{p['sender']} to {'everyone' if not p.get('to') else ', '.join(p['to'])}: {p['text'][:60]}"
+    if k == "player-joined":
+        return f"{p['name']} joined as {p['role']} (player {p['player']})"
+    if k == "gm-action":
+        return f"the gamesmaster: {p['action']}"
+    if k in ("phase-opened", "game-started"):
+        return f"{p['phase']} opened, orders due {p.get('deadline') or '(no deadline running)'}"
+    return k
+
+
+def record_entry(e: Entry) -> RecordEntry:
+    """A ledger entry as the public record shows it."""
+    return RecordEntry(e.seq, parse_stamp(e.at), e.kind, describe(e), e.payload, e.payload_digest, e.prev_hash, e.hash)
+
+
+def archive_doc(state: GameState, entries: Sequence[Entry]) -> JSONObject:
+    """A game's public record as one JSON document, for `gamesmaster verify --archive`."""
+    copy = public_copy(entries)
+    head = copy[-1] if copy else None
+    return {"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "game": state.id, "title": state.title,
+            "head": {"seq": head.seq, "hash": head.hash} if head else None,
+            "entries": [e.as_dict() for e in copy]}
+
+
+def read_archive(doc: Any) -> tuple[str, list[Entry], LedgerHead | None]:
+    """The game id, entries and stated head of a public record document; GMError names what is wrong."""
+    if not isinstance(doc, Mapping) or doc.get("format") != ARCHIVE_FORMAT:
+        raise GMError(f"not a gamesmaster public record (expected \"format\": \"{ARCHIVE_FORMAT}\")")
+    if doc.get("version") != ARCHIVE_VERSION:
+        raise GMError(f"public record version {doc.get('version')!r} is not one this gamesmaster reads ({ARCHIVE_VERSION})")
+    game = doc.get("game")
+    if not isinstance(game, str) or not isinstance(doc.get("entries"), list):
+        raise GMError("the public record lacks its game or its entries")
+    try:
+        entries = [Entry.from_dict(e) for e in doc["entries"]]
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise GMError(f"the public record's entries cannot be read: {exc}") from None
+    head = doc.get("head")
+    stated = LedgerHead(int(head["seq"]), str(head["hash"])) if isinstance(head, Mapping) else None
+    return game, entries, stated
+
+
+def verify_archive(doc: Any, receipts: Sequence[str] = (), heads: Sequence[str] = ()) -> VerifyReport:
+    """Verify a downloaded public record on its own: chain, replay of every published phase, receipts, heads."""
+    game, entries, stated = read_archive(doc)
+    extra = [f"{stated.seq}:{stated.hash}"] if stated else []
+    return verify_entries(game, entries, receipts=receipts, heads=[*heads, *extra])
+
+
+class Record(Desk):
+    """The record as players and the public may check it, and `verify` for the GM."""
+
+    def _entries(self, rec: Records, game_id: str) -> tuple[GameState, list[Entry]]:
+        state = self.snapshot(rec, game_id)
+        return state, rec.entries(game_id)
+
+    def public_record(self, game_id: str) -> tuple[RecordEntry, ...]:
+        """Every entry anyone may see now, private ones sealed."""
+        with self.reading() as rec:
+            _, entries = self._entries(rec, game_id)
+            return tuple(record_entry(e) for e in public_copy(entries))
+
+    def phase_record(self, game_id: str, phase: str) -> PhaseRecord:
+        """A published phase's whole record: every entry of that phase (letters sealed), in ledger order."""
+        wanted = parse_phase(phase)
+        with self.reading() as rec:
+            state, entries = self._entries(rec, game_id)
+            copy = public_copy(entries)
+        result = [e for e in copy if not e.sealed and e.kind in ("phase-adjudicated", "correction")
+                  and e.payload["phase"] == wanted]
+        if not result:
+            raise NotFound(f"{wanted} has not been published in {game_id}: its record is public once its results are")
+        mine = [e for e in copy if (e.sealed and e.seq <= result[-1].seq and _sealed_phase(e, copy) == wanted)
+                or (not e.sealed and e.payload.get("phase") == wanted)]
+        head = copy[-1]
+        return PhaseRecord(game_id, Phase.parse(wanted), tuple(record_entry(e) for e in mine), result[-1].seq,
+                           LedgerHead(head.seq, head.hash))
+
+    def archive(self, game_id: str) -> JSONObject:
+        """The public record as one JSON document (what `verify --archive` reads)."""
+        with self.reading() as rec:
+            state, entries = self._entries(rec, game_id)
+            return archive_doc(state, entries)
+
+    def check_receipt(self, game_id: str, text: str, *, credential: str | None = None,
+                      by_gm: bool = False) -> ReceiptCheck:
+        """What the record says of a receipt. Anyone may check one once its phase is published; before,
+        the power itself (with its credential) or the GM."""
+        text = limits.clean(text, "the receipt", limits.RECEIPT_CHARS).strip()
+        with self.reading() as rec:
+            state, entries = self._entries(rec, game_id)
+            private = by_gm
+            if credential:
+                seat = authenticate(rec, state, credential, now=self.now())
+                try:
+                    private = Receipt.parse(text).power in seat.acts_for()
+                except ValueError:
+                    private = False
+            shown = entries if private else public_copy(entries)
+            return check_receipt(game_id, text, shown, private=private)
+
+    def verify(self, game_id: str, receipts: Sequence[str] = (), heads: Sequence[str] = ()) -> VerifyReport:
+        """Replay the game from its ledger, audit every ruling, check receipts and heads, compare every cache."""
+        with self.reading() as rec:
+            row = rec.game(game_id)
+            entries = rec.entries(game_id)
+            if row is None and not entries:
+                raise NotFound(f"no game {game_id!r}")
+            tables = Tables(row, rec.credentials(game_id), rec.phases(game_id, current_only=False), rec.press(game_id))
+        return verify_entries(game_id, entries, tables=tables, receipts=receipts, heads=heads)
+
+
+def _sealed_phase(e: Entry, copy: Sequence[Entry]) -> str | None:
+    """The phase a sealed entry belongs to: the phase open when it was written."""
+    phase = None
+    for x in copy:
+        if x.seq > e.seq:
+            break
+        if not x.sealed and x.kind in ("game-started", "phase-opened"):
+            phase = x.payload["phase"]
+    return phase
+

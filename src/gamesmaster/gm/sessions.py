@@ -1,0 +1,144 @@
+"""Sign-in sessions: a credential is checked (slowly, on purpose) once, at sign-in; a token serves after.
+
+A session token reads 's.' and 43 random characters. The gamesmaster keeps only its
+SHA-256 (store.sessions), with the seats it signed in as: for each game, the player's
+number and the fingerprint of the credential used. Wherever a credential is taken, a
+session token is taken too (`desk.acting`); it holds for a game only while that player
+still holds the same credential, so replacing a credential (or the player) ends every
+session opened with it. Sessions last `LIFETIME` from their creation.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Mapping
+
+from ..ledger import JSONObject, fingerprint
+from ..store.sessions import SessionRecords, SessionRow
+from .credentials import TOKEN_PREFIX, VERIFIED, is_token, token_id
+from .desk import Desk, authenticate
+from .errors import Forbidden, GMError
+from .state import Seat
+
+LIFETIME = timedelta(days=14)
+
+
+@dataclass(frozen=True)
+class SeatKey:
+    """The seat a session signed in as in one game, and the fingerprint of the credential it used."""
+
+    player: int
+    key: str
+
+
+@dataclass(frozen=True)
+class Session:
+    """A sign-in session: the games it is signed in to, whether it is the GM's, and the site's data."""
+
+    seats: Mapping[str, SeatKey]
+    gm_key: str | None
+    data: JSONObject
+    expires_at: datetime
+
+
+def _session(row: SessionRow) -> Session:
+    seats = {g: SeatKey(int(v["player"]), str(v["key"])) for g, v in (row.seats or {}).items()}
+    return Session(seats, row.gm_key, dict(row.data or {}), row.expires_at)
+
+
+class Sessions(Desk):
+    """Sessions for the doors: open, read, sign in to a game, sign out, end."""
+
+    def new_session_token(self) -> str:
+        """A fresh token (nothing is stored until the session is saved)."""
+        return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+    def session(self, token: str | None) -> Session | None:
+        """The session a token opens (None: unknown, ended or expired)."""
+        if not is_token(token):
+            return None
+        with self.reading() as rec:
+            row = SessionRecords(rec.conn).get(token_id(token))  # type: ignore[arg-type]
+        if row is None or row.expires_at <= self.now():
+            return None
+        return _session(row)
+
+    def save_session(self, token: str, data: JSONObject | None = None, *, gm_key: str | None | bool = False) -> Session:
+        """Create or update a session's data (and its GM mark: a fingerprint, None to drop it, False to keep)."""
+        if not is_token(token):
+            raise GMError("not a session token")
+        now = self.now()
+        with self.store.connect() as conn:
+            records = SessionRecords(conn)
+            row = records.get(token_id(token))
+            if row is None or row.expires_at <= now:
+                row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+            if data is not None:
+                row = replace(row, data=dict(data))
+            if gm_key is not False:
+                row = replace(row, gm_key=gm_key)  # type: ignore[arg-type]
+            records.put(row)
+            return _session(row)
+
+    def sign_in(self, token: str, game_id: str, credential: str) -> Seat:
+        """Check a player's credential (the one slow check) and sign the session in to that game as that seat."""
+        if is_token(credential):
+            raise Forbidden("sign in with the credential you were given, not with a session")
+        with self.reading() as rec:
+            seat = authenticate(rec, self.snapshot(rec, game_id), credential, now=self.now())
+        now = self.now()
+        with self.store.connect() as conn:
+            records = SessionRecords(conn)
+            row = records.get(token_id(token))
+            if row is None or row.expires_at <= now:
+                row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+            seats = dict(row.seats or {})
+            seats[game_id] = {"player": seat.number, "key": seat.key}
+            records.put(replace(row, seats=seats))
+        return seat
+
+    def renew_session(self, token: str | None, data: JSONObject) -> str:
+        """A new token for a session (its sign-ins and GM mark carried over, the old token ended): a token
+        that was known before a sign-in is never the one trusted after it."""
+        new = self.new_session_token()
+        now = self.now()
+        with self.store.connect() as conn:
+            records = SessionRecords(conn)
+            old = records.get(token_id(token)) if is_token(token) else None  # type: ignore[arg-type]
+            if old is not None and old.expires_at > now:
+                records.delete(old.id)
+                records.put(SessionRow(token_id(new), now, now + LIFETIME, old.seats, old.gm_key, dict(data)))
+            else:
+                records.put(SessionRow(token_id(new), now, now + LIFETIME, {}, None, dict(data)))
+        return new
+
+    def sign_out(self, token: str, game_id: str | None = None) -> None:
+        """Sign a session out of one game (or end it: game None)."""
+        if not is_token(token):
+            return
+        with self.store.connect() as conn:
+            records = SessionRecords(conn)
+            row = records.get(token_id(token))
+            if row is None:
+                return
+            if game_id is None:
+                records.delete(row.id)
+                return
+            seats = {g: v for g, v in (row.seats or {}).items() if g != game_id}
+            records.put(replace(row, seats=seats))
+
+    def credential_known(self, game_id: str, credential: str) -> bool:
+        """Whether a credential (or a session token) needs no slow check: a session, or one this process checked."""
+        return is_token(credential) or VERIFIED.get(game_id, credential.strip()) is not None
+
+    def purge_sessions(self) -> int:
+        """Forget expired sessions; returns how many."""
+        with self.store.connect() as conn:
+            return SessionRecords(conn).purge(self.now())
+
+
+def gm_key(stored_hash: str) -> str:
+    """The fingerprint a GM session keeps of the GM credential's stored hash."""
+    return fingerprint(stored_hash)

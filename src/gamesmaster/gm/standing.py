@@ -1,0 +1,69 @@
+"""Which orders stand at a deadline, and who is in civil disorder: one rule for the service and `verify`.
+
+The orders in force for a phase are, for each power that has something to order, the
+last set its player submitted (by ledger order, DATC 4.D.1); failing that, the last set
+of the stand-by called for it; failing that, the power is in civil disorder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import check_orders, powers_to_act
+from .state import GM, PLAYER, STANDBY, GameState, OrderSet
+from .views import Answer
+
+
+@dataclass(frozen=True)
+class Used:
+    """The set of orders a power's results will be computed from, and its source."""
+
+    orders: OrderSet
+    source: str  # player, gm (entered by the gamesmaster), conditional, standby
+
+    def record(self) -> dict[str, object]:
+        """What the ledger says of it: the entry, the power's submission number, the commitment, the source."""
+        return {"seq": self.orders.seq, "number": self.orders.number, "commitment": self.orders.commitment,
+                "source": self.source}
+
+
+def source_of(orders: OrderSet) -> str:
+    """Where a set came from: its player, the GM typing it in, conditional orders, or the stand-by."""
+    if orders.author == STANDBY:
+        return STANDBY
+    if orders.channel == "conditional":
+        return "conditional"
+    return "gm" if orders.entered_by == GM else "player"
+
+
+def orders_in_force(state: GameState) -> tuple[dict[str, Used], list[str]]:
+    """The set each power's results come from, and the powers in civil disorder (no set on record)."""
+    position = state.position
+    if position is None:
+        return {}, []
+    used: dict[str, Used] = {}
+    civil_disorder: list[str] = []
+    for power in powers_to_act(position):
+        mine = state.order_set(power, PLAYER)
+        theirs = state.order_set(power, STANDBY)
+        if mine is not None:
+            used[power] = Used(mine, source_of(mine))
+        elif theirs is not None and state.standby_for(power) is not None:
+            used[power] = Used(theirs, STANDBY)
+        else:
+            civil_disorder.append(power)
+    return used, civil_disorder
+
+
+def answer(state: GameState, power: str, lines: list[str]) -> tuple[tuple[Answer, ...], tuple[str, ...]]:
+    """Each written order answered as the adjudicator will rule it, and the warnings on the whole set."""
+    position = state.position
+    assert position is not None
+    check = check_orders(position, power, lines, state.options)
+    answers = []
+    for c in check.orders:
+        if c.accepted:
+            answers.append(Answer(c.text, "accepted", c.canonical, f"accepted as '{c.canonical}'", c.reading.notes))
+        else:
+            answers.append(Answer(c.text, "invalid", c.canonical, c.reason or "invalid", c.reading.notes))
+    return tuple(answers), check.warnings()

@@ -1,0 +1,299 @@
+"""A game's state as its ledger leaves it: typed values, folded from the entries by `gm.fold`.
+
+Nothing here is a source of truth. `GameState` is what the ledger says the game is at
+a given entry; the store keeps a copy of it beside the ledger (a cache, rebuilt and
+compared by `verify`). Every value is immutable and turns into JSON and back
+(`to_dict`/`from_dict`) for that copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from datetime import datetime
+from functools import cached_property
+from typing import Any, Iterable, Mapping
+
+from ..ledger import JSONObject
+from ..rules import Phase, Position, RuleOptions
+from ..rules.variant import Variant
+from ..variants import load_rules, load_variant
+from .live import LiveConfig, LiveState
+from .settings import Settings
+
+GM = "GM"
+PLAYER, STANDBY, FORMER = "player", "standby", "former"
+
+
+def _plain(value: Any) -> Any:
+    """A value as JSON: dataclasses field by field, tuples as lists, mappings with text keys."""
+    if hasattr(value, "__dataclass_fields__"):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value) if f.init}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player of the game: the number in the credential, the power held or stood by for."""
+
+    number: int
+    name: str
+    role: str  # player, standby or former
+    powers: tuple[str, ...] = ()  # the powers played (role player): one, or several in a small set-up
+    standby_for: str | None = None  # the power a called stand-by may order for
+    rank: int = 0  # a stand-by's place in the queue
+    key: str = ""  # the fingerprint of the credential's stored hash (what the ledger records)
+    ready: bool = False
+    missed: int = 0  # movement phases missed
+
+    @property
+    def power(self) -> str | None:
+        """The (first) power played, if any."""
+        return self.powers[0] if self.powers else None
+
+    def acts_for(self) -> tuple[str, ...]:
+        """The powers this seat may order for now: those it plays, or the one it stands by for."""
+        if self.role == PLAYER:
+            return self.powers
+        if self.role == STANDBY and self.standby_for:
+            return (self.standby_for,)
+        return ()
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "Seat":
+        """Read to_dict's form."""
+        return cls(**{**doc, "powers": tuple(doc.get("powers") or ())})
+
+
+@dataclass(frozen=True)
+class OrderSet:
+    """A power's set of orders on record for the current phase (the last it submitted)."""
+
+    seq: int  # the ledger entry that records it
+    number: int  # the power's own submission number in this phase (its receipt's number)
+    power: str
+    author: str  # player or standby
+    orders: tuple[str, ...]
+    conditional: str | None
+    channel: str
+    entered_by: str
+    commitment: str
+    at: str  # ledger time
+    condition: str | None = None  # conditional orders installed: the condition that chose them
+    filed_phase: str | None = None  # ... and the phase they were filed with
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "OrderSet":
+        """Read to_dict's form."""
+        return cls(**{**doc, "orders": tuple(doc["orders"])})
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Conditional orders chosen when their season was adjudicated, waiting for their phase."""
+
+    power: str
+    filed_phase: str
+    orders: tuple[str, ...]
+    condition: str
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "Pending":
+        """Read to_dict's form."""
+        return cls(**{**doc, "orders": tuple(doc["orders"])})
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A draw or concession put to the vote of the surviving powers."""
+
+    id: int
+    kind: str  # draw or concession
+    phase: str
+    proposer: str
+    powers: tuple[str, ...]
+    votes: Mapping[str, bool]
+    status: str  # open, passed, rejected, lapsed
+    at: str
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "Proposal":
+        """Read to_dict's form."""
+        return cls(**{**doc, "powers": tuple(doc["powers"]), "votes": dict(doc["votes"])})
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A power's supply centres and units when the game ended."""
+
+    centres: int
+    units: int
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the game ended: a victory, a short game, a draw or a concession."""
+
+    kind: str
+    winners: tuple[str, ...]
+    phase: str
+    reason: str
+    at: str
+    summary: Mapping[str, Standing] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "Ending":
+        """Read to_dict's form (and the game-ended entry's payload)."""
+        summary = {p: Standing(int(s["centres"]), int(s["units"])) for p, s in (doc.get("summary") or {}).items()}
+        return cls(doc["kind"], tuple(doc["winners"]), doc["phase"], doc["reason"], doc["at"], summary)
+
+    @property
+    def headline(self) -> str:
+        """The result in a few words: 'France wins', 'a draw between England, France'."""
+        winners = ", ".join(p.capitalize() for p in self.winners)
+        return {"victory": f"{winners} wins", "short-game": f"{winners} wins the short game",
+                "draw": f"a draw between {winners}", "concession": f"conceded to {winners}"}.get(self.kind, self.kind)
+
+
+@dataclass(frozen=True)
+class Live:
+    """A live club game's table: the period lengths and where the table is."""
+
+    config: LiveConfig
+    state: LiveState
+
+    def to_dict(self) -> JSONObject:
+        """JSON for the snapshot."""
+        return {"config": self.config.to_dict(), "state": self.state.to_dict()}
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "Live":
+        """Read to_dict's form."""
+        return cls(LiveConfig.from_dict(doc["config"]), LiveState.from_dict(doc["state"]))
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything the ledger says about a game up to one entry."""
+
+    id: str
+    title: str
+    variant_name: str
+    rules_spec: Any  # the rules as the GM gave them: a preset name or {"preset": ..., option: value}
+    settings: Settings
+    created: str
+    start_position: Mapping[str, Any] | None = None  # a custom starting position
+    status: str = "forming"  # forming, active, paused, finished
+    phase: str | None = None
+    position_doc: Mapping[str, Any] | None = None
+    deadline: str | None = None  # ISO time, UTC
+    paused_remaining: float | None = None  # seconds left when paused
+    grace_used: bool = False  # the NMR grace period of this movement phase is spent
+    deadlock_year: int | None = None  # a deadlock waits for the GM's ruling
+    live: Live | None = None
+    seats: tuple[Seat, ...] = ()
+    orders: tuple[OrderSet, ...] = ()  # on record for the current phase
+    counts: Mapping[str, int] = field(default_factory=dict)  # submissions per power in the current phase
+    pending: tuple[Pending, ...] = ()
+    proposals: tuple[Proposal, ...] = ()
+    spring_centres: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)  # year -> centres
+    published: int = 0  # phases published (current revisions)
+    last_published: int | None = None  # the ledger entry that published the last phase
+    phase_opened: int = 0  # the ledger entry that opened the current phase
+    press_count: int = 0
+    result: Ending | None = None
+    head_seq: int = 0
+    head_hash: str = ""
+    public_seq: int = 0  # the last entry anyone may see: where the last results were published
+    public_hash: str = ""
+    # Seats open to DAIDE bots, as the GM last set them (gm.bots): {"open": [powers], "civil_disorder": bool}.
+    bots: Mapping[str, Any] = field(default_factory=dict)
+
+    # -- derived values ------------------------------------------------------------------------
+
+    @cached_property
+    def variant(self) -> Variant:
+        """The game's map and powers."""
+        return load_variant(self.variant_name)
+
+    @cached_property
+    def options(self) -> RuleOptions:
+        """The rule options the game is played by."""
+        return load_rules(self.rules_spec, default=self.variant.default_rules)
+
+    @cached_property
+    def position(self) -> Position | None:
+        """The position of the current phase (None before the game starts)."""
+        return Position.from_dict(self.variant, self.position_doc) if self.position_doc else None
+
+    @property
+    def deadline_at(self) -> datetime | None:
+        """The deadline as a datetime."""
+        return datetime.fromisoformat(self.deadline) if self.deadline else None
+
+    @property
+    def phase_value(self) -> Phase | None:
+        """The current phase as a value."""
+        return Phase.parse(self.phase) if self.phase else None
+
+    def seat(self, number: int) -> Seat | None:
+        """The seat with this player number."""
+        return self.seats[number - 1] if 1 <= number <= len(self.seats) else None
+
+    def holder(self, power: str) -> Seat | None:
+        """The player who plays a power."""
+        return next((s for s in self.seats if s.role == PLAYER and power in s.powers), None)
+
+    def standby_for(self, power: str) -> Seat | None:
+        """The stand-by called for a power."""
+        return next((s for s in self.seats if s.role == STANDBY and s.standby_for == power), None)
+
+    def seat_named(self, name: str) -> Seat | None:
+        """A current player or stand-by by name (any case)."""
+        key = " ".join(name.split()).lower()
+        return next((s for s in self.seats if s.name.lower() == key and s.role != FORMER), None)
+
+    def order_set(self, power: str, author: str = PLAYER) -> OrderSet | None:
+        """The set on record for a power from its player or its stand-by."""
+        return next((o for o in self.orders if o.power == power and o.author == author), None)
+
+    # -- JSON ------------------------------------------------------------------------------------
+
+    def to_dict(self) -> JSONObject:
+        """The state as JSON (the snapshot the store keeps)."""
+        doc = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        doc["settings"] = self.settings.to_dict()
+        doc["live"] = self.live.to_dict() if self.live else None
+        return doc
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "GameState":
+        """Read to_dict's form."""
+        d = dict(doc)
+        d["settings"] = Settings.from_dict(d["settings"])
+        d["live"] = Live.from_dict(d["live"]) if d.get("live") else None
+        d["seats"] = tuple(Seat.from_dict(s) for s in d.get("seats", ()))
+        d["orders"] = tuple(OrderSet.from_dict(o) for o in d.get("orders", ()))
+        d["pending"] = tuple(Pending.from_dict(p) for p in d.get("pending", ()))
+        d["proposals"] = tuple(Proposal.from_dict(p) for p in d.get("proposals", ()))
+        d["spring_centres"] = {y: {p: tuple(cs) for p, cs in v.items()} for y, v in d.get("spring_centres", {}).items()}
+        d["result"] = Ending.from_dict(d["result"]) if d.get("result") else None
+        return cls(**d)
+
+    def evolve(self, **changes: Any) -> "GameState":
+        """A copy with some fields changed (keeping the values derived from fields that did not)."""
+        new = replace(self, **changes)
+        kept = {"variant": ("variant_name",), "options": ("variant_name", "rules_spec"),
+                "position": ("variant_name", "position_doc")}
+        for name, inputs in kept.items():
+            if name in self.__dict__ and not any(i in changes for i in inputs):
+                new.__dict__[name] = self.__dict__[name]
+        return new
+
+
+def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:
+    """The seats with one of them changed."""
+    return tuple(replace(s, **changes) if s.number == number else s for s in seats)

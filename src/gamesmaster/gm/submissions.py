@@ -1,0 +1,200 @@
+"""Orders: a power's sets submitted, withdrawn, checked and shown back; readiness for early movement."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..ledger import Receipt, parse_stamp
+from ..rules import Phase, PhaseError, Position, RuleOptions, powers_to_act
+from ..rules.adjustments import balance
+from ..rules.possible import possible_orders
+from .adjudicating import run_early, submit
+from . import limits
+from .conditional import parse_conditional, split_submission
+from .desk import Actor, Desk, acting, authenticate
+from .errors import GMError, Refused
+from .games import deadline_text
+from .settings import show_time
+from .standing import answer
+from .state import GameState
+from .tx import Transaction
+from .views import Checking, LegalOrders, OrdersOnRecord, Seat, Submission
+
+CHANNELS = ("console", "web", "mail", "in-person", "conditional", "import", "daide")
+
+
+def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, text: str | None) -> Refused | None:
+    """Why orders cannot be taken now (recorded on the ledger), or None."""
+    state = tx.state
+    if state.status == "forming":
+        raise GMError(f"{state.id} has not started: the powers have not been drawn")
+    if state.status == "finished":
+        raise GMError(f"{state.id} is over: no more orders are taken")
+    position = state.position
+    assert position is not None
+    reason = None
+    if phase is not None and phase.strip().upper() != state.phase:
+        try:
+            title = Phase.parse(phase).title
+        except PhaseError:
+            title = phase
+        reason = (f"refused: these orders are for {title}, but the game is in {position.phase.title}"
+                  f" (orders for {title} are no longer taken)")
+    elif state.status == "active" and state.deadline_at is not None and tx.now > state.deadline_at:
+        reason = (f"refused: late. Orders for {position.phase.title} were due by {deadline_text(state)}; "
+                  f"these arrived {show_time(tx.now, state.settings.schedule.tz)}")
+    if reason is None:
+        return None
+    entry = tx.record("orders-refused", {"phase": state.phase, "power": actor.power, "by": actor.by,
+                                         "channel": channel, "entered_by": actor.entered_by, "reason": reason,
+                                         "text": text})
+    return Refused(reason, entry.seq)
+
+
+def check_text(state: GameState, power: str, text: str) -> Checking:
+    """How a submission would be read now: each order answered, the warnings, the conditional clauses."""
+    position = state.position
+    if position is None:
+        raise GMError(f"{state.id} has not started")
+    lines, cond = split_submission(text)
+    answers, warnings = answer(state, power, lines)
+    clauses: tuple[str, ...] = ()
+    error = None
+    if cond is not None:
+        try:
+            if not position.phase.is_movement:
+                raise GMError("conditional orders ('next season:') can be filed only with movement orders")
+            parsed = parse_conditional(cond, position, power, state.options)
+            clauses = tuple(f"{c.label}: {'; '.join(c.orders) or '(no orders)'}" for c in parsed.clauses)
+        except GMError as exc:
+            error = str(exc)
+    return Checking(power, tuple(lines), answers, warnings, cond, clauses, error)
+
+
+def legal_orders_in(position: Position, power: str, options: RuleOptions) -> LegalOrders:
+    """Every legal order of a power in a position, by unit ('adjust': builds and removals)."""
+    due = balance(position, power) if position.phase.is_adjustment else 0
+    return LegalOrders(power, {k: tuple(v) for k, v in possible_orders(position, power, options).items()}, due)
+
+
+def on_record(state: GameState, power: str, author: str | None) -> tuple[OrdersOnRecord, ...]:
+    """A power's sets on record (its player's or stand-by's, or both for author None)."""
+    out = []
+    for o in state.orders:
+        if o.power != power or (author is not None and o.author != author):
+            continue
+        out.append(OrdersOnRecord(state.phase or "", power, o.author, o.orders, o.conditional, o.channel, o.entered_by,
+                                  parse_stamp(o.at), Receipt(state.id, state.phase or "", power, o.number, o.commitment),
+                                  o.condition, o.filed_phase))
+    return tuple(out)
+
+
+class Submissions(Desk):
+    """Taking each power's orders before the deadline, and answering them order by order."""
+
+    def submit_orders(self, game_id: str, power: str, text: str | Sequence[str], *, credential: str | None = None,
+                      by_gm: bool = False, channel: str = "console", phase: str | None = None) -> Submission:
+        """A power's complete set of orders for the phase (replacing any earlier set), answered order by order.
+
+        Orders are one a line (or separated by ';'); a `next season:` part files
+        conditional orders for the next season (see gamesmaster.gm.conditional). GM-entered
+        orders (by_gm, e.g. handed over in person) say so on the record. Phases due early
+        as a result are processed in the same transaction."""
+        if channel not in CHANNELS:
+            raise GMError(f"unknown channel {channel!r} (one of {', '.join(CHANNELS)})")
+        if not isinstance(text, str):
+            text = "\n".join(text)
+        text = limits.orders_text(text)
+        refusal = None
+        with self.transaction(game_id) as tx:
+            actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
+            refusal = _refusal(tx, actor, phase, channel, text)
+            if refusal is None:
+                submission = self._take(tx, actor, channel, text)
+                processed = run_early(tx)
+                if processed:
+                    submission = Submission(**{**submission.__dict__, "processed": tuple(p.phase for p in processed)})
+        if refusal is not None:
+            raise refusal
+        return submission
+
+    def _take(self, tx: Transaction, actor: Actor, channel: str, text: str) -> Submission:
+        state = tx.state
+        position = state.position
+        power = actor.power
+        assert position is not None and power is not None
+        if power not in powers_to_act(position):
+            raise GMError(f"{power.capitalize()} has no orders to give in {position.phase.title}")
+        checked = check_text(state, power, text)
+        if checked.conditional_error:
+            raise GMError(checked.conditional_error)
+        mine = submit(tx, power, actor.author, actor.by, channel, actor.entered_by, list(checked.lines),
+                      checked.conditional)
+        state = tx.state
+        return Submission(state.id, state.phase or "", position.phase.title, power, actor.author, channel,
+                          actor.entered_by, checked.answers, checked.warnings, checked.clauses,
+                          Receipt(state.id, state.phase or "", power, mine.number, mine.commitment),
+                          state.deadline_at, deadline_text(state))
+
+    def withdraw_orders(self, game_id: str, power: str, *, credential: str | None = None, by_gm: bool = False,
+                        channel: str = "console") -> int:
+        """Withdraw a power's orders for this phase; returns the ledger entry that records it."""
+        refusal = None
+        with self.transaction(game_id) as tx:
+            actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
+            refusal = _refusal(tx, actor, None, channel, None)
+            if refusal is None:
+                state = tx.state
+                if state.order_set(actor.power or "", actor.author) is None:
+                    raise GMError(f"{(actor.power or '').capitalize()} has no orders on record for "
+                                  f"{state.position.phase.title}")  # type: ignore[union-attr]
+                entry = tx.record("orders-withdrawn", {"phase": state.phase, "power": actor.power,
+                                                       "author": actor.author, "by": actor.by, "channel": channel,
+                                                       "entered_by": actor.entered_by})
+        if refusal is not None:
+            raise refusal
+        return entry.seq
+
+    def orders_on_record(self, game_id: str, power: str, *, credential: str | None = None,
+                         by_gm: bool = False) -> tuple[OrdersOnRecord, ...]:
+        """A power's orders for the current phase: only the power itself (or its stand-by) and the GM may look."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            actor = acting(rec, state, power, credential, by_gm, now=self.now())
+            return on_record(state, actor.power or "", None if by_gm else actor.author)
+
+    def check(self, game_id: str, power: str, text: str, *, credential: str | None = None,
+              by_gm: bool = False) -> Checking:
+        """How these orders would be read now, order by order (nothing is recorded)."""
+        text = limits.orders_text(text)
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            actor = acting(rec, state, power, credential, by_gm, now=self.now())
+            return check_text(state, actor.power or "", text)
+
+    def legal_orders(self, game_id: str, power: str, *, credential: str | None = None,
+                     by_gm: bool = False) -> LegalOrders:
+        """Every legal order of the power now, by unit (builds and removals under 'adjust')."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            actor = acting(rec, state, power, credential, by_gm, now=self.now())
+            position = state.position
+            if position is None:
+                raise GMError(f"{game_id} has not started")
+            return legal_orders_in(position, actor.power or "", state.options)
+
+    def set_ready(self, game_id: str, power: str, ready: bool = True, *, credential: str | None = None,
+                  by_gm: bool = False) -> list[str]:
+        """Mark a power ready (or not) for early processing of a movement phase; returns phases processed."""
+        with self.transaction(game_id) as tx:
+            actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
+            if tx.state.holder(actor.power or "") is None:
+                raise GMError(f"{(actor.power or '').capitalize()} has no player")
+            tx.record("ready", {"phase": tx.state.phase, "power": actor.power, "ready": bool(ready), "by": actor.by})
+            return [p.phase for p in run_early(tx)]
+
+    def identify(self, game_id: str, credential: str) -> Seat:
+        """Whose a credential is (for the doors' sign-in)."""
+        with self.reading() as rec:
+            return authenticate(rec, self.snapshot(rec, game_id), credential, now=self.now())
+

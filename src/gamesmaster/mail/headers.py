@@ -1,0 +1,53 @@
+"""What may go into a header of a mail the gamesmaster sends, when any of it came from a mail received.
+
+A received mail's headers are hostile until shown otherwise: a Message-ID, a Subject or
+an address can carry a line break, or an RFC 2047 encoded word that the mail library
+decodes into one when it writes the header out again, and so add headers (a Reply-To)
+or text of the sender's choosing to the gamesmaster's answer. Everything taken from a
+received mail into an answer goes through these functions: a message id or an address
+is used only if it is of the plain, strict form, and a subject is reduced to one line of
+printable text with no encoded word left in it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MSG_ID = re.compile(r"^<[\x21-\x3b\x3d\x3f-\x7e]{1,244}>$")  # printable ASCII, no space, no < or >
+_ADDRESS = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.\-]{0,251}[A-Za-z0-9])?$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029\ud800-\udfff]")
+SUBJECT_CHARS = 200
+
+
+def message_id(value: str | None) -> str | None:
+    """A received Message-ID fit to quote in In-Reply-To and References, or None."""
+    if not value:
+        return None
+    value = value.strip()
+    if not _MSG_ID.match(value) or "=?" in value or value.count("@") > 1:
+        return None
+    return value
+
+
+def address(value: str | None) -> str | None:
+    """A plain mailbox address (local@domain, ASCII, no encoded word), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    if len(value) > 254 or "=?" in value or not _ADDRESS.match(value):
+        return None
+    return value
+
+
+def subject(value: str | None) -> str:
+    """A subject as one line of printable text, no encoded word in it, at most SUBJECT_CHARS characters."""
+    text = _CONTROL.sub(" ", value or "")
+    text = " ".join(text.split())
+    while "=?" in text:  # an encoded word would be decoded again when the header is written
+        text = text.replace("=?", "= ?")
+    return text[:SUBJECT_CHARS]
+
+
+def safe(value: str) -> bool:
+    """Whether a header value as written out holds no line break or control character."""
+    return not _CONTROL.search(value)
