@@ -65,7 +65,14 @@ def test_web_process_killed_during_submissions(kind, url_for, tmp_path):
             threads = [threading.Thread(target=hammer, args=(p,)) for p in sorted(creds)]
             for t in threads:
                 t.start()
-            time.sleep(rng.uniform(0.8, 2.0))  # a random point in the stream of submissions
+            # A random point in the stream of submissions: once this round's first one is
+            # acknowledged (however slow the machine), then a random while longer.
+            before = len(acked)
+            end = time.monotonic() + 60
+            while len(acked) == before and time.monotonic() < end and any(t.is_alive() for t in threads):
+                time.sleep(0.02)
+            assert len(acked) > before, f"round {round_}: no submission acknowledged in 60 s ({errors[:3]})"
+            time.sleep(rng.uniform(0.0, 1.2))
             proc.kill()
             kills += 1
             stop.set()
