@@ -257,6 +257,8 @@ class RandomBot:
         self.units: list[Unit] = []
         self.season = ""
         self.log: list[str] = []  # every message received, in order
+        self.pending: list[str] = []  # received while waiting for an answer, not yet handled
+        self.asked: list[int] = []  # for each SUB or MIS awaiting its MIS: the turn it was sent in
         self.sent: list[str] = []
         self.ended: str | None = None  # SLO/DRW as received
         self.summary: str | None = None
@@ -287,6 +289,8 @@ class RandomBot:
         """Send a message, keeping it in `sent`."""
         assert self.link is not None
         self.sent.append(written)
+        if (written.startswith("SUB ") or written == "MIS") and written not in self.noise:
+            self.asked.append(self.turns)  # the server answers each with one MIS
         self.link.send(written)
 
     def start(self) -> "RandomBot":
@@ -312,13 +316,16 @@ class RandomBot:
         """Answer every message until the game's summary (SMR)."""
         assert self.link is not None
         while self.summary is None:
-            try:
-                message = self.link.recv(30)
-            except Ended:
-                if self.ended:
-                    return
-                raise
-            self.log.append(message)
+            if self.pending:  # news that arrived while the bot waited for the answer to its noise
+                message = self.pending.pop(0)
+            else:
+                try:
+                    message = self.link.recv(30)
+                except Ended:
+                    if self.ended:
+                        return
+                    raise
+                self.log.append(message)
             head = message[:3]
             if head == "HLO":
                 t = tree(message)
@@ -329,6 +336,8 @@ class RandomBot:
             elif head == "NOW":
                 self.season, self.units = read_now(message)
                 self.turn()
+            elif head == "MIS" and (self.asked.pop(0) if self.asked else None) != self.turns:
+                pass  # the answer to a request sent before the latest NOW: it speaks of a turn now gone
             elif head == "MIS" and self.season == "WIN":
                 self.adjust(message)
             elif head == "MIS" and message != "MIS":
@@ -369,8 +378,11 @@ class RandomBot:
         while True:
             message = self.link.recv(30)
             self.log.append(message)
-            if message[:3] in ("HUH", "REJ", "PRN", "YES", "THX", "MIS"):
+            if message[:3] in ("HUH", "REJ", "PRN", "YES"):
                 return message
+            # Anything else is news (another turn, results, press): kept for the main loop, in order.
+            # Keeping it from the main loop once made the bot answer a new turn's MIS as the old one's.
+            self.pending.append(message)
 
     def move(self, u: Unit) -> str:
         """A random order for a unit: hold, or move to a place MDF says it can reach."""
@@ -411,6 +423,7 @@ class RandomBot:
         """Drop the connection without a word, connect again and take the seat back with IAM."""
         assert self.link is not None and self.power is not None
         self.link.close()
+        self.asked = []  # answers to what was asked on the old connection will never come
         self.link = Link(self.host, self.port).connect()
         self.rejoined = True
         self.say(f"IAM ({self.power}) ({self.passcode})")

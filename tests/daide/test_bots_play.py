@@ -79,7 +79,7 @@ def test_seven_bots_play_a_whole_game(gm):
         subs = [s for s in b.sent if s.startswith("SUB") and s not in b.noise]
         orders = sum(len(tree(s)) - 1 for s in subs)
         assert len(b.thx) == orders
-        assert all(t.endswith("(MBV)") for t in b.thx), [t for t in b.thx if not t.endswith("(MBV)")]
+        assert all(t.endswith("(MBV)") for t in b.thx), (b.name, [t for t in b.thx if not t.endswith("(MBV)")])
 
     # The observer saw every order's result, phase by phase (one ORD for each unit).
     results = gm.results("bots")

@@ -16,7 +16,7 @@ from typing import Sequence
 
 from ..gm.fates import BOUNCE, CUT, DISLODGED, DISRUPTED, NO_CONVOY, VOID, Fate
 from ..rules import (Build, Convoy, Disband, Hold, Location, Move, Order, Phase, Position, Remove, Retreat, Support,
-                     Unit, UnitType, Variant, Waive, format_order)
+                     Unit, UnitOrder, UnitType, Variant, Waive, format_order)
 from .syntax import Group, Reader, Unreadable, bracket
 from .tokens import COAST_IDS, COAST_TOKENS, T, Vocabulary, integer
 
@@ -188,7 +188,7 @@ class Written:
     @property
     def key(self) -> str:
         """Which unit the order is for: a later order for the same unit replaces it."""
-        return "waive" if isinstance(self.order, Waive) else self.order.unit.province
+        return self.order.unit.province if isinstance(self.order, UnitOrder) else "waive"
 
 
 def written(vocab: Vocabulary, order: Order) -> Written:
@@ -348,7 +348,8 @@ def _build_note(position: Position, power: str, order: Build) -> int:
 
 def order_tokens(vocab: Vocabulary, order: Order) -> list[int]:
     """An order in DAIDE tokens (for ORD and the history)."""
-    if isinstance(order, Waive):
+    if not isinstance(order, UnitOrder):
+        assert isinstance(order, Waive)
         return [vocab.powers[order.power], T.WVE]
     me = unit(vocab, order.unit)
     if isinstance(order, Hold):

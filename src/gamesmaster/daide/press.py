@@ -233,7 +233,9 @@ class _Words:
         power = self.vocab.variant.powers[self.vocab.power_ids[r.token()]]
         kind = "army" if r.token(T.AMY, T.FLT) == T.AMY else "fleet"
         item = r.peek()
-        token = item if isinstance(item, int) else item.items[0]  # type: ignore[union-attr]
+        token = item if isinstance(item, int) else item.items[0] if isinstance(item, Group) else None
+        if not isinstance(token, int):
+            raise Unreadable(r.i)
         r.i += 1
         return f"the {power.adjective} {kind} in {self.vocab.variant.map.provinces[self.vocab.province_ids[token]].name}"
 

@@ -653,6 +653,14 @@ class GameDoor:
 
     async def on_sub(self, conn: Connection, tokens: list[int], group: Group) -> None:
         """SUB [(turn)] (order) ...: orders into the bot's book, the book on the record, THX each, then MIS."""
+        # Under the news lock: these orders may complete the turn, and the bot must read its THX
+        # and MIS before the results they bring (a bot that stops at SMR would never see them).
+        async with self.lock:
+            await self._file(conn, group)
+        await self.refresh()
+
+    async def _file(self, conn: Connection, group: Group) -> None:
+        """The body of SUB: the orders filed and answered, without telling the news."""
         seat = self._seat(conn)
         position = self._position()
         assert seat.power is not None
@@ -699,13 +707,15 @@ class GameDoor:
             seat.book = candidate
         for i, w in enumerate(written):
             conn.send([T.THX, *bracket(w.tokens[1:-1]), *bracket(notes.get(i, T.MBV))])
-        missing = self.missing(seat, position)
+        # What is missing now: if other bots' orders completed the turn while these were filed, the
+        # NOW of the next turn has gone out already, and a MIS about the old turn would mislead.
+        current = self._position()
+        missing = self.missing(seat, current)
         conn.send(missing)
         if seat.receipt:  # as every door gives it: whoever gave the bot a credential can check the record
             conn.tell(f"Receipt: {seat.receipt}")
             seat.receipt = None
-        await self._ready_if_complete(seat, position, missing)
-        await self.refresh()
+        await self._ready_if_complete(seat, current, missing)
 
     @staticmethod
     def _merged(book: dict[str, board.Written], new: list[board.Written]) -> dict[str, board.Written]:

@@ -85,7 +85,7 @@ def int_value(token: int) -> int:
     return token - 0x4000 if token & 0x2000 else token
 
 
-def clamp(value: int) -> int:
+def clamp(value: float) -> int:
     """A count clamped into the integer range (deadlines far off are sent as the largest integer)."""
     return max(INT_MIN, min(INT_MAX, int(value)))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import Convoy, Disband, Hold, Move, Order, Position, Retreat, Support, Unit, UnitType, Waive
+from ..rules import Convoy, Disband, Hold, Move, Order, Position, Retreat, Support, Unit, UnitOrder, UnitType, Waive
 from .views import PhaseResult
 
 BOUNCE, CUT, VOID, NO_CONVOY, DISRUPTED, DISLODGED, DISBAND = (
@@ -34,7 +34,7 @@ class Fate:
     @property
     def unit(self) -> Unit | None:
         """The unit ordered (None for a waived build)."""
-        return None if isinstance(self.order, Waive) else self.order.unit
+        return self.order.unit if isinstance(self.order, UnitOrder) else None
 
 
 def fates(result: PhaseResult) -> list[Fate]:
@@ -51,7 +51,7 @@ def _followed(result: PhaseResult) -> dict[str, tuple[Order, bool]]:
     """The order each unit followed, by province (the first valid one; invalid ones do not count)."""
     out: dict[str, tuple[Order, bool]] = {}
     for o in result.outcomes():
-        if o.order is None or isinstance(o.order, Waive) or o.result == "invalid":
+        if not isinstance(o.order, UnitOrder) or o.result == "invalid":
             continue
         out.setdefault(o.order.unit.province, (o.order, o.result == "succeeds"))
     return out

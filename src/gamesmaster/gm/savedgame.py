@@ -29,9 +29,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, cast
 
-from ..ledger import JSONObject
+from ..ledger import JSONObject, JSONValue
 from ..rules import (Adjudication, Phase, PhaseError, Position, PositionError, RuleOptions, adjudicate,
                      format_order, powers_to_act)
 from ..rules.adjustments import balance
@@ -66,7 +66,7 @@ def saved_game(view: GameView, results: Sequence[PhaseResult], press: Sequence[P
     # A game without press has no messages in the package's sense (its own check refuses NO_PRESS
     # with messages), so the GM's notices stay out of it too.
     messages = _messages(view, press) if view.settings.press != "none" else {}
-    phases: list[JSONObject] = []
+    phases: list[dict[str, Any]] = []  # built loosely, then returned as the JSON it is
     since = None  # when each phase's position came about: the previous phase's adjudication
     for result in results:
         state = _state(view, result.position, result.civil_disorder)
@@ -86,7 +86,7 @@ def saved_game(view: GameView, results: Sequence[PhaseResult], press: Sequence[P
                        "results": {}, "messages": sorted(left, key=lambda m: m["time_sent"])})
     for phase in phases:
         phase["state"].update({"game_id": view.id, "map": board, "rules": rules})
-    return {"id": view.id, "map": board, "rules": rules, "phases": phases}
+    return {"id": view.id, "map": board, "rules": rules, "phases": cast(list[JSONValue], phases)}
 
 
 def _microseconds(when: datetime) -> int:
@@ -94,7 +94,7 @@ def _microseconds(when: datetime) -> int:
     return int(when.timestamp() * 1_000_000)
 
 
-def _state(view: GameView, position: Position, civil_disorder: Iterable[str]) -> JSONObject:
+def _state(view: GameView, position: Position, civil_disorder: Iterable[str]) -> dict[str, Any]:
     """A position as the package's state of a phase."""
     variant = position.variant
     disorder = set(civil_disorder)
@@ -106,7 +106,7 @@ def _state(view: GameView, position: Position, civil_disorder: Iterable[str]) ->
     for d in position.dislodged:
         units[d.unit.power].append(f"*{d.unit}")
         retreats[d.unit.power][str(d.unit)] = [str(loc) for loc in d.retreats or ()]
-    builds: dict[str, JSONObject] = {}
+    builds: dict[str, dict[str, Any]] = {}
     for p in variant.powers:
         count, homes = 0, []
         if position.phase.is_adjustment:

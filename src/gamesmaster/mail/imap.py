@@ -36,7 +36,7 @@ class ImapPoller:
         self.ssl_context = ssl_context
 
     def _client(self) -> Any:
-        from imapclient import IMAPClient
+        from imapclient import IMAPClient  # type: ignore[import-untyped]  # the package ships no types
 
         c = self.config
         try:

@@ -106,7 +106,7 @@ class MailServer:
         self._ready.wait(30)
         if self._error is not None:
             raise self._error
-        sockets = self._server.sockets if self._server else []
+        sockets: list[Any] = list(self._server.sockets) if self._server else []
         self.port = sockets[0].getsockname()[1] if sockets else port
         for lp in (self.send_loop, self.dispatch_loop):
             if lp is not None:

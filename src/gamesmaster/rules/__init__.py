@@ -6,7 +6,7 @@ from .victory import deadlock, most_units, winner
 from .geography import Location, Map, Province, Terrain, UnitType
 from .notation import Reading, format_order, parse_order
 from .options import OptionError, RuleOptions
-from .orders import Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, Waive
+from .orders import Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, UnitOrder, Waive
 from .phase import Phase, PhaseError
 from .position import Dislodgement, Position, PositionError, Unit
 from .variant import Power, Variant
@@ -14,6 +14,6 @@ from .variant import Power, Variant
 __all__ = [
     "Adjudication", "Outcome", "adjudicate", "Checked", "OrderCheck", "check_orders", "powers_to_act", "winner", "deadlock", "most_units", "Location", "Map", "Province", "Terrain",
     "UnitType", "Reading", "format_order", "parse_order", "OptionError", "RuleOptions", "Build",
-    "Convoy", "Disband", "Hold", "Move", "Order", "Remove", "Retreat", "Support", "Waive", "Phase",
+    "Convoy", "Disband", "Hold", "Move", "Order", "Remove", "Retreat", "Support", "UnitOrder", "Waive", "Phase",
     "PhaseError", "Dislodgement", "Position", "PositionError", "Unit", "Power", "Variant",
 ]
