@@ -72,9 +72,7 @@ class Sessions(Desk):
         now = self.now()
         with self.store.connect() as conn:
             records = SessionRecords(conn)
-            row = records.get(token_id(token))
-            if row is None or row.expires_at <= now:
-                row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+            row = _live_row(records, token, now)
             if data is not None:
                 row = replace(row, data=dict(data))
             if gm_key is not False:
@@ -91,9 +89,7 @@ class Sessions(Desk):
         now = self.now()
         with self.store.connect() as conn:
             records = SessionRecords(conn)
-            row = records.get(token_id(token))
-            if row is None or row.expires_at <= now:
-                row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+            row = _live_row(records, token, now)
             seats = dict(row.seats or {})
             seats[game_id] = {"player": seat.number, "key": seat.key}
             records.put(replace(row, seats=seats))
@@ -142,3 +138,11 @@ class Sessions(Desk):
 def gm_key(stored_hash: str) -> str:
     """The fingerprint a GM session keeps of the GM credential's stored hash."""
     return fingerprint(stored_hash)
+
+
+def _live_row(records: SessionRecords, token: str, now: datetime) -> SessionRow:
+    """The session's stored row, or a fresh one if it never was or has expired."""
+    row = records.get(token_id(token))
+    if row is None or row.expires_at <= now:
+        row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+    return row

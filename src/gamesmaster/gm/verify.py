@@ -476,8 +476,7 @@ def _compare_phases(r: Replay, stored: Sequence[PhaseRow]) -> list[str]:
             out.append(f"ledger entry {row.ledger_seq}: the published {key[0]} (revision {key[1]}) is missing from "
                        "the phases table")
             continue
-        diff = [f.name for f in fields(PhaseRow) if canonical(_jsonable(getattr(got, f.name))) !=
-                canonical(_jsonable(getattr(row, f.name)))]
+        diff = _differing(got, row)
         if diff:
             out.append(f"ledger entry {row.ledger_seq}: the phases table's row for {key[0]} (revision {key[1]}) "
                        f"differs from what this entry published ({', '.join(diff)})")
@@ -496,8 +495,7 @@ def _compare_press(r: Replay, stored: Sequence[PressRow]) -> list[str]:
         if got is None:
             out.append(f"ledger entry {row.ledger_seq} (press): press item {number} is missing from the press table")
         elif got != row and canonical(_jsonable(got.__dict__)) != canonical(_jsonable(row.__dict__)):
-            diff = [f.name for f in fields(PressRow) if canonical(_jsonable(getattr(got, f.name))) !=
-                    canonical(_jsonable(getattr(row, f.name)))]
+            diff = _differing(got, row)
             out.append(f"ledger entry {row.ledger_seq} (press): the press table's item {number} differs from this "
                        f"entry ({', '.join(diff)})")
     for number in sorted(set(have) - set(want)):
@@ -514,3 +512,9 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value
+
+
+def _differing(got: Any, want: Any) -> list[str]:
+    """The names of the fields in which a stored row differs from the one the ledger gives."""
+    return [f.name for f in fields(want) if canonical(_jsonable(getattr(got, f.name))) !=
+            canonical(_jsonable(getattr(want, f.name)))]
