@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 
 from . import legality
 from .adjustments import balance, can_build_somewhere
-from .notation import Reading, parse_order
+from .notation import Reading, parse_order, parse_orders
 from .options import RuleOptions
 from .orders import ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, UnitOrder, format_order
 from .position import Position
@@ -142,7 +142,11 @@ class Ballot:
         """Read and check one power's orders (DATC 4.D.3 for two orders to one unit)."""
         position, options = self.position, self.options
         base = len(self.readings)
-        given = [item if type(item) is Reading else read(position, power, item, options) for item in orders]
+        if position.phase.is_adjustment:  # where one written line may give several orders
+            given = [r for item in orders for r in (parse_orders(item, position, power, options)
+                                                   if isinstance(item, str) else [read(position, power, item, options)])]
+        else:
+            given = [item if type(item) is Reading else read(position, power, item, options) for item in orders]
         self.readings.extend(given)
         self.powers.extend([power] * len(given))
         phase = position.phase

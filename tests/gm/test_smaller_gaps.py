@@ -1,5 +1,6 @@
-"""Retreats in a running game, through the GM's console: Calhamer's second round, automatic
-retreats processed at once, an army's retreat written with a coast (issue 15)."""
+"""Issue 15's smaller gaps in a running game, through the GM's console: Calhamer's second round of
+retreats, phases with nothing to choose processed at once, an army's retreat written with a coast,
+builds joined by 'and' as the 1971 rulebook prints them."""
 
 from __future__ import annotations
 
@@ -123,3 +124,40 @@ def test_removing_every_unit_is_no_choice(console):
            "removed; F Bla (Turkey) is removed." in press and "civil disorder" not in press
     assert '"TURKEY"' not in console("status", "g", "--json").split('"units"')[-1].split("}")[0]
     assert "the record holds" in console("verify", "g")
+
+
+def test_an_army_s_retreat_written_with_a_coast_reads_the_coast_as_noise(console):
+    """Droidippy writes `A NWY R STP/SC`: the army retreats to St Petersburg, as a move would read it (DATC 6.B.12)."""
+    console.create("2023", {"phase": "S1901M", "units": {"RUSSIA": ["A NWY"], "ENGLAND": ["F NTH", "F SKA"]},
+                            "centers": {"RUSSIA": ["STP"], "ENGLAND": ["LON"]}})
+    console("orders", "g", "England", stdin="F Nth-Nwy\nF Ska S F Nth-Nwy")
+    assert "Next: Spring 1901 retreats" in console("process", "g", "--now")
+    out = console("orders", "g", "Russia", stdin="A NWY R STP/SC")
+    assert "accepted as 'A NWY R STP'" in out and "ignored the coast written for St Petersburg: armies go by land" in out
+    assert "Spring 1901 retreats processed at once" in out
+    assert '"A STP"' in console("status", "g", "--json")
+    assert "'A NWY R STP/SC' -> A NWY R STP succeeds" in console("history", "g")
+    assert "the record holds" in console("verify", "g")
+
+
+def test_the_sample_game_s_two_builds_in_one_sentence(console):
+    """The 1971 rulebook prints "Germany builds F Kiel and A Mun.": two builds, each answered and carried out."""
+    console.create("1971", {"phase": "W1901A", "units": {"GERMANY": ["A BER"]},
+                            "centers": {"GERMANY": ["BER", "KIE", "MUN"]}})
+    out = console("orders", "g", "Germany", stdin="Germany builds F Kiel and A Mun.")
+    assert "Germany builds F Kiel and A Mun.: accepted as 'F KIE B'" in out
+    assert "Germany builds F Kiel and A Mun.: accepted as 'A MUN B'" in out
+    assert "one of 2 orders written on one line, joined by 'and'" in out and "waived" not in out
+    console("process", "g", "--now")
+    history = console("history", "g")
+    assert "'Germany builds F Kiel and A Mun.' -> F KIE B succeeds" in history
+    assert "'Germany builds F Kiel and A Mun.' -> A MUN B succeeds" in history
+    assert "the record holds" in console("verify", "g")
+
+
+def test_a_line_of_builds_with_a_part_that_cannot_be_read_is_not_split(console):
+    """Nothing is guessed: the line stands unread, and the player is told why."""
+    console.create("1971", {"phase": "W1901A", "units": {"GERMANY": ["A BER"]},
+                            "centers": {"GERMANY": ["BER", "KIE", "MUN"]}})
+    out = console("orders", "g", "Germany", stdin="builds F Kiel and A Zzz")
+    assert "unreadable" in out and "accepted" not in out
