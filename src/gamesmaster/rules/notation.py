@@ -8,6 +8,9 @@ something open (an abbreviation such as "Nor" or "Tyr", an omitted unit type or
 location, a missing coast) every reading is tried against the position, and the
 order is followed only when exactly one reading makes a legal order (rulebook VII.4):
 each such guess is reported in a note. An order with two meanings is not followed.
+A coast written for an army's move or retreat is noise (DATC 6.B.12), and is noted.
+`parse_orders` reads one written line as several orders where the rulebook's sample game
+writes builds that way ("Germany builds F Kiel and A Mun.").
 """
 
 from __future__ import annotations
