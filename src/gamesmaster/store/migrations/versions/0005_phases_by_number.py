@@ -20,7 +20,7 @@ COLUMNS = ("game_id", "phase", "revision", "number", "current", "rules", "positi
            "winner", "civil_disorder", "adjudicated_at", "ledger_seq", "entry_hash")
 
 
-def _phases(name: str, key: tuple[str, ...]) -> None:
+def _phases(name: str, key: tuple[str, ...], key_name: str) -> None:
     op.create_table(
         name,
         sa.Column("game_id", sa.String(64), sa.ForeignKey("gm_games.id"), nullable=False),
@@ -38,21 +38,21 @@ def _phases(name: str, key: tuple[str, ...]) -> None:
         sa.Column("adjudicated_at", sa.DateTime, nullable=False),
         sa.Column("ledger_seq", sa.Integer, nullable=False),
         sa.Column("entry_hash", sa.String(64), nullable=False),
-        sa.PrimaryKeyConstraint(*key, name=f"pk_{name}"),
+        sa.PrimaryKeyConstraint(*key, name=key_name),
     )
 
 
-def _rekey(key: tuple[str, ...]) -> None:
+def _rekey(key: tuple[str, ...], key_name: str) -> None:
     cols = ", ".join(COLUMNS)
-    _phases("gm_phases_rekeyed", key)
+    _phases("gm_phases_rekeyed", key, key_name)
     op.execute(f"INSERT INTO gm_phases_rekeyed ({cols}) SELECT {cols} FROM gm_phases")
     op.drop_table("gm_phases")
     op.rename_table("gm_phases_rekeyed", "gm_phases")
 
 
 def upgrade() -> None:
-    _rekey(("game_id", "number", "revision"))
+    _rekey(("game_id", "number", "revision"), "pk_gm_phases_by_number")
 
 
 def downgrade() -> None:
-    _rekey(("game_id", "phase", "revision"))
+    _rekey(("game_id", "phase", "revision"), "pk_gm_phases_by_name")
