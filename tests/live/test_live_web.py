@@ -163,6 +163,8 @@ def test_press_is_open_only_in_the_diplomacy_periods(client, site_gm, clock):
     page, api = _send(client, creds, "FRANCE", "Psst, Germany")
     closed = "the press is closed: no diplomacy while orders are written (rulebook XIV.1)"
     assert closed in page and api.status_code in (400, 409) and closed in api.text
+    room = client.get("/games/club/war-room").text  # the war room says so instead of offering the form
+    assert 'id="press-closed"' in room and 'id="press-form"' not in room
     LiveTable(site_gm).end_period("club")  # writing over: the read-out
     page, api = _send(client, creds, "GERMANY", "Well played")
     assert "no diplomacy while the results are read out" in page and api.status_code in (400, 409)
@@ -174,7 +176,7 @@ def test_press_is_open_only_in_the_diplomacy_periods(client, site_gm, clock):
         LiveTable(site_gm).next_step("club")
     assert client.get("/games/club/table/state").json()["period"] == "diplomacy"
     page, _ = _send(client, creds, "GERMANY", "Fall plans?")
-    assert "Sent to everyone." in page
+    assert "Sent to everyone." in page and 'id="press-form"' in client.get("/games/club/war-room").text
 
 
 def test_press_is_closed_in_the_adjustments_at_the_table(client, site_gm, clock):
