@@ -172,7 +172,9 @@ def test_published_phases_keep_their_rows_when_rekeyed_by_play_number(store):
     gm.process("g", force=True)
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    for step, target in ((command.downgrade, "0004_sessions"), (command.upgrade, "head")):
+    from alembic.script import ScriptDirectory
+    before = ScriptDirectory(str(MIGRATIONS)).get_revision("0005_phases_by_number").down_revision
+    for step, target in ((command.downgrade, before), (command.upgrade, "head")):
         with store.engine.begin() as conn:
             cfg.attributes["connection"] = conn
             step(cfg, target)
