@@ -345,13 +345,18 @@ def test_a_deleted_an_inserted_and_a_reordered_phase(game):
     game.gm.process("t", force=True)  # F1901M published too
     rows = game.rows("gm_phases", "number")
     s, f = rows[0], rows[1]
-    game.sql("UPDATE gm_phases SET number=:n WHERE game_id='t' AND phase=:p", n=f["number"], p=s["phase"])
-    game.sql("UPDATE gm_phases SET number=:n WHERE game_id='t' AND phase=:p", n=s["number"], p=f["phase"])
+
+    def swap() -> None:  # the play numbers are the key: one goes aside while the other moves
+        game.sql("UPDATE gm_phases SET number=-1 WHERE game_id='t' AND number=:n", n=s["number"])
+        game.sql("UPDATE gm_phases SET number=:n WHERE game_id='t' AND number=:m", n=s["number"], m=f["number"])
+        game.sql("UPDATE gm_phases SET number=:n WHERE game_id='t' AND number=-1", n=f["number"])
+    swap()
     report = game.verify()
     assert named(report, s["ledger_seq"]) and named(report, f["ledger_seq"])
+    swap()
     game.sql("DELETE FROM gm_phases WHERE game_id='t' AND phase=:p", p=f["phase"])
     game.sql("INSERT INTO gm_phases (game_id, phase, revision, number, current, rules, position, orders, results, next, "
-             "winner, civil_disorder, adjudicated_at, ledger_seq, entry_hash) SELECT game_id, 'S1905M', revision, number, "
+             "winner, civil_disorder, adjudicated_at, ledger_seq, entry_hash) SELECT game_id, 'S1905M', revision, 99, "
              "current, rules, position, orders, results, next, winner, civil_disorder, adjudicated_at, ledger_seq, "
              "entry_hash FROM gm_phases WHERE game_id='t' AND phase=:p", p=s["phase"])
     report = game.verify()

@@ -142,3 +142,49 @@ def test_odd_requests_get_clear_refusals(client, site_gm):
     assert r.status_code == 400
     r = post(client, "/gm/live", {"id": "x1", "assign": "Ann"}, "/gm/live")
     assert r.status_code == 400 and "NAME=POWER" in r.text
+
+
+def _send(client, creds, power: str, text: str):
+    """Press from a power's war room (signed in) and through the API: (the flash shown, the API's answer)."""
+    client.cookies.clear()
+    post(client, "/games/club/sign-in", {"credential": creds[power]}, "/games/club/war-room")
+    page = post(client, "/games/club/war-room/press", {"text": text}, "/games/club/war-room").text
+    api = client.post("/api/games/club/press", json={"text": text + " (api)"},
+                      headers={"Authorization": f"Bearer {creds[power]}"})
+    return page, api
+
+
+def test_press_is_open_only_in_the_diplomacy_periods(client, site_gm, clock):
+    """Rulebook XIV.1: no diplomacy while orders are written and read out, nor in retreats and adjustments."""
+    creds = _club(site_gm)
+    page, api = _send(client, creds, "FRANCE", "Peace in the west?")
+    assert "Sent to everyone." in page and api.status_code == 201
+    LiveTable(site_gm).end_period("club")  # diplomacy over: writing
+    page, api = _send(client, creds, "FRANCE", "Psst, Germany")
+    closed = "the press is closed: no diplomacy while orders are written (rulebook XIV.1)"
+    assert closed in page and api.status_code in (400, 409) and closed in api.text
+    room = client.get("/games/club/war-room").text  # the war room says so instead of offering the form
+    assert 'id="press-closed"' in room and 'id="press-form"' not in room
+    LiveTable(site_gm).end_period("club")  # writing over: the read-out
+    page, api = _send(client, creds, "GERMANY", "Well played")
+    assert "no diplomacy while the results are read out" in page and api.status_code in (400, 409)
+    site_gm.post_press("club", "The read-out begins.", by_gm=True)  # the GM's notices still go out
+    texts = [p.text for p in site_gm.press("club")]
+    assert "Peace in the west?" in texts and "Peace in the west? (api)" in texts
+    assert not any(t.startswith(("Psst", "Well played")) for t in texts)
+    for _ in range(client.get("/games/club/table/state").json()["steps"]):
+        LiveTable(site_gm).next_step("club")
+    assert client.get("/games/club/table/state").json()["period"] == "diplomacy"
+    page, _ = _send(client, creds, "GERMANY", "Fall plans?")
+    assert "Sent to everyone." in page and 'id="press-form"' in client.get("/games/club/war-room").text
+
+
+def test_press_is_closed_in_the_adjustments_at_the_table(client, site_gm, clock):
+    created = site_gm.create_game("club", players=LIVE_NAMES, assign=dict(zip(LIVE_NAMES, LIVE_POWERS)),
+                                  settings={"press": "full"},
+                                  position={"phase": "W1901A", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]},
+                                            "centers": {"FRANCE": ["PAR", "BRE"], "GERMANY": ["MUN", "BER"]}})
+    creds = {created.powers[n]: c for n, c in created.credentials.items()}
+    LiveTable(site_gm).make_live("club", {})
+    page, api = _send(client, creds, "FRANCE", "Build where?")
+    assert "no diplomacy during retreats and adjustments (rulebook XIV.1)" in page and api.status_code in (400, 409)

@@ -344,3 +344,20 @@ def test_a_player_checks_a_receipt_and_the_record_by_mail(mailroom):
     files = {name: data for name, _, data in caught.attachments}
     doc = _json.loads(files["rec-record.json"])
     assert verify_archive(doc, receipts=[receipt]).ok
+
+
+def test_press_by_mail_is_closed_at_a_live_table_while_orders_are_written(mailroom):
+    """Rulebook XIV.1: the mail door refuses press outside the diplomacy period, as every door does."""
+    from gamesmaster.gm.table import LiveTable
+
+    room = mailroom
+    table = LiveTable(room.gm)
+    created = table.create("club", title="Club night", players=NAMES, assign=dict(zip(NAMES, POWERS)))
+    cred = {created.powers[n]: c for n, c in created.credentials.items()}
+    room.server.dispatcher.run_once()
+    text = room.answer(who("FRANCE"), f"SIGNON club France {cred['FRANCE']}\nBROADCAST\nPeace?\nENDPRESS\n")
+    assert "sent to everyone (1 line)" in text
+    table.end_period("club")
+    text = room.answer(who("FRANCE"), f"SIGNON club France {cred['FRANCE']}\nBROADCAST\nPsst\nENDPRESS\n")
+    assert "the press is closed: no diplomacy while orders are written (rulebook XIV.1)" in text
+    assert [p.text for p in room.gm.press("club") if p.sender == "FRANCE"] == ["Peace?"]

@@ -157,3 +157,29 @@ def test_the_migration_to_the_ledger_keeps_every_old_row(url_for):
         assert "gm_players" not in set(inspect(store.engine).get_table_names())
     finally:
         store.dispose()
+
+
+def test_published_phases_keep_their_rows_when_rekeyed_by_play_number(store):
+    """Migration 0005 keys gm_phases by play number (Calhamer's rounds share a phase name): rows survive it."""
+    from alembic import command
+    from alembic.config import Config
+
+    from gamesmaster.gm import Gamesmaster
+    from gamesmaster.store.db import MIGRATIONS
+
+    gm = Gamesmaster(store)
+    gm.create_game("g", players=["Ann", "Bob"])
+    gm.process("g", force=True)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    from alembic.script import ScriptDirectory
+    before = ScriptDirectory(str(MIGRATIONS)).get_revision("0005_phases_by_number").down_revision
+    for step, target in ((command.downgrade, before), (command.upgrade, "head")):
+        with store.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            step(cfg, target)
+        with store.connect(write=False) as conn:
+            assert [r.phase for r in Records(conn, store.is_postgresql).phases("g")] == ["S1901M"]
+    assert inspect(store.engine).get_pk_constraint("gm_phases")["constrained_columns"] == ["game_id", "number",
+                                                                                          "revision"]
+    assert gm.verify("g").ok

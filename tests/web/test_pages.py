@@ -314,3 +314,30 @@ def test_a_player_checks_a_receipt_and_reads_the_phase_s_record(client, game, si
         assert api["ok"] and api["status"] == "used"
         assert stranger.get("/games/club/receipt", params={"r": "x" * 400}).status_code == 422
         assert stranger.get("/games/club/record/F1901M").status_code == 404
+
+
+def test_a_retreat_phase_played_in_two_rounds_on_the_site(client, site_gm):
+    """Calhamer's rule (seed 004 s17): both rounds are published; the history steps past the phase once."""
+    position = {"phase": "S1901M", "units": {"AUSTRIA": ["A BOH"], "GERMANY": ["A MUN"], "RUSSIA": ["A GAL", "A SIL"],
+                                             "FRANCE": ["A BUR", "A RUH"]},
+                "centers": {"AUSTRIA": ["VIE"], "GERMANY": ["BER"], "RUSSIA": ["WAR"], "FRANCE": ["PAR"]}}
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    powers = ["AUSTRIA", "GERMANY", "RUSSIA", "FRANCE"]
+    site_gm.create_game("rounds", players=names, assign=dict(zip(names, powers)), position=position,
+                        rules={"preset": "2023", "retreat_clash": "calhamer"})
+    site_gm.submit_orders("rounds", "RUSSIA", "A Gal-Boh\nA Sil S A Gal-Boh", by_gm=True)
+    site_gm.submit_orders("rounds", "FRANCE", "A Bur-Mun\nA Ruh S A Bur-Mun", by_gm=True)
+    site_gm.process("rounds", force=True)
+    for orders in (("A Boh-Tyr", "A Mun-Tyr"), ("A Boh-Vie", "A Mun-Kie")):
+        site_gm.submit_orders("rounds", "AUSTRIA", orders[0], by_gm=True)
+        site_gm.submit_orders("rounds", "GERMANY", orders[1], by_gm=True)
+    assert str(site_gm.game("rounds").phase) == "F1901M"
+    results = client.get("/api/games/rounds/results").json()
+    assert [r["phase"] for r in results] == ["S1901M", "S1901R", "S1901R"]
+    assert client.get("/api/games/rounds/results/S1901R").json()["phase"] == "S1901R"
+    page = client.get("/games/rounds/history?phase=S1901R")
+    assert page.status_code == 200 and "A MUN R KIE" in page.text  # the phase's last round
+    assert 'id="next" href="?phase=now"' in page.text and 'id="prev" href="?phase=S1901M"' in page.text
+    record = plain(client.get("/games/rounds/record/S1901R"))  # every entry of both rounds
+    assert "A Mun-Tyr" in record and "S1901R adjudicated: 2 orders, next S1901R" in record
+    assert "A Mun-Kie" in record and "S1901R adjudicated: 2 orders, next F1901M" in record

@@ -14,7 +14,11 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence, TypedDict
 
 from ..ledger import commitment, new_salt
-from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act
+from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act, powers_to_choose
+from ..rules.options import RuleOptions
+from ..rules.orders import describe_unit
+from ..rules.position import Unit
+from ..rules.retreats import retreat_options
 from ..rules.victory import deadlock, short_game_over
 from .conditional import evaluate, parse_conditional
 from .errors import GMError
@@ -36,11 +40,12 @@ CIVIL_DISORDER_EFFECT = {"M": "units hold and do not support each other",
 
 def early_due(state: GameState) -> bool:
     """Whether the phase may be processed before its deadline: retreats and adjustments once every
-    power concerned has ordered; movement once every player is ready, where the game allows it."""
+    power with a choice to make has ordered (at once if none has); movement once every player is
+    ready, where the game allows it."""
     position = state.position
     if state.status != "active" or position is None:
         return False
-    concerned = powers_to_act(position)
+    concerned = powers_to_choose(position, state.options)
     played = [p for p in concerned if state.holder(p) or state.standby_for(p)]
     have = {o.power for o in state.orders}
     if position.phase.is_movement:
@@ -109,14 +114,21 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
             standby = state.standby_for(power)
             assert standby is not None
             reassign(tx, power, standby.number, "the stand-by's orders were used")
-    unplayed = [p for p in civil_disorder if state.holder(p) is None]
+    # A power the rules left nothing to choose (its only retreat made for it, every unit removed)
+    # missed nothing by not ordering.
+    choosers = powers_to_choose(position, state.options)
+    if not choosers and not position.phase.is_movement:
+        tx.notice(_settled_by_rule(position, adj.next, state.options))
+    unplayed = [p for p in civil_disorder if state.holder(p) is None and p in choosers]
     if unplayed:
         tx.notice(f"Not played: {', '.join(p.capitalize() for p in unplayed)}, in civil disorder for "
                   f"{position.phase.title} ({CIVIL_DISORDER_EFFECT[position.phase.kind]}).")
     for power in civil_disorder:
-        if state.holder(power) is not None:
+        if state.holder(power) is not None and power in choosers:
             _civil_disorder(tx, power, position)
     ended = advance(tx, adj, phase)
+    if not ended and tx.state.phase == phase:
+        _retreat_again(tx, adj.next)
     _test_pause()
     return Processed(state.id, phase, "adjudicated", None if ended else tx.state.phase,
                      None if ended else tx.state.deadline_at, tuple(civil_disorder),
@@ -318,6 +330,31 @@ def _civil_disorder(tx: Transaction, power: str, position: Position) -> None:
         elif policy == "gm":
             text += " The gamesmaster may appoint a neutral stand-by."
     tx.notice(text)
+
+
+def _settled_by_rule(position: Position, nxt: Position, options: RuleOptions) -> str:
+    """What the rules did in a retreat or adjustment phase that left no one a choice (seed 004 s16)."""
+    fates = []
+    if position.phase.is_retreat:
+        for d in position.dislodged:
+            who = f"{describe_unit(d.unit)} ({d.unit.power.capitalize()})"
+            open_ = retreat_options(position, d, options)
+            if len(open_) == 1 and nxt.units.get(open_[0].province) == Unit(d.unit.power, d.unit.type, open_[0]):
+                fates.append(f"{who} makes its only retreat, to {position.map.name(open_[0])}")
+            else:
+                fates.append(f"{who} has no retreat open and is disbanded")
+    else:
+        fates = [f"{describe_unit(u)} ({u.power.capitalize()}) is removed" for u in position.units.values()
+                 if nxt.units.get(u.province) != u]
+    return (f"{position.phase.title}: no one had a choice to make, so it was processed at once: "
+            + "; ".join(fates) + ".")
+
+
+def _retreat_again(tx: Transaction, nxt: Position) -> None:
+    """Calhamer's rule (seed 004 s17): the retreat phase is played again by the units whose retreats clashed."""
+    units = ", ".join(f"{d.unit.power.capitalize()}'s {d.unit}" for d in nxt.dislodged)
+    tx.notice(f"Retreats clashed: {nxt.phase.title} is played again, the space each chose being barred to it "
+              f"({units} retreat again). Orders are due {deadline_text(tx.state)}.")
 
 
 def _test_pause() -> None:

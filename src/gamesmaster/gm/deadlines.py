@@ -35,7 +35,7 @@ class Deadlines(Desk):
             if not (force or due or early_due(state)):
                 raise GMError(f"{game_id}: {state.position.phase.title} is not due until {deadline_text(state)} "  # type: ignore[union-attr]
                               "(process it now with force / --now)")
-            done = [close_phase(tx, "gm" if force and not due else "deadline")]
+            done = [close_phase(tx, "deadline" if due else "gm" if force else "early")]
             return done + run_early(tx)
 
     def process_due(self, limit: int | None = None) -> list[Processed]:

@@ -26,10 +26,11 @@ from .state import (FORMER, PLAYER, Ending, GameState, Live, OrderSet, Pending, 
 
 @dataclass(frozen=True)
 class Superseded:
-    """A correction replaced the current revision of this phase."""
+    """A correction replaced the current revision of this phase (the phase played `number`th)."""
 
     game_id: str
     phase: str
+    number: int
 
 
 CacheRow = PhaseRow | PressRow | Superseded
@@ -202,7 +203,10 @@ def _new_phase(s: GameState, nxt: Mapping[str, Any]) -> GameState:
     if phase.season == "S" and phase.is_movement:
         spring[str(phase.year)] = {pw: tuple(cs) for pw, cs in (nxt.get("centers") or {}).items() if cs}
     new_year = phase.season == "S" and phase.is_movement
-    return s.evolve(phase=str(phase), position_doc=nxt, orders=(), counts={}, grace_used=False, deadline=None,
+    # A retreat phase played again (Calhamer's second round) numbers its sets on from the first
+    # round's, so that every set's receipt names one set.
+    counts = s.counts if str(phase) == s.phase else {}
+    return s.evolve(phase=str(phase), position_doc=nxt, orders=(), counts=counts, grace_used=False, deadline=None,
                     deadlock_year=None if new_year else s.deadlock_year, spring_centres=spring,
                     seats=tuple(replace(x, ready=False) if x.ready else x for x in s.seats))
 
@@ -220,7 +224,7 @@ def _adjudicated(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheR
 
 
 def _corrected(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
-    rows.append(Superseded(s.id, p["phase"]))
+    rows.append(Superseded(s.id, p["phase"], int(p["number"])))
     rows.append(_phase_row(s, p, e, int(p["number"])))
     phase = p["phase"]
     s = s.evolve(last_published=e.seq, pending=_chosen(s, p), rules_spec=p["rules"],

@@ -132,6 +132,21 @@ class LiveState:
         return None
 
 
+# Rulebook XIV.1 (and XI.1, XIII.2): "Diplomacy and other conversation should not be allowed during
+# the writing and reading of moves, between moves and retreats, during and after retreats, or
+# during adjustment."
+_NO_DIPLOMACY = {"writing": "while orders are written", "readout": "while the results are read out",
+                 "orders": "during retreats and adjustments"}
+
+
+def press_closed(state: LiveState) -> str | None:
+    """Why the players may not send press at the table now (None: a diplomacy period, or the game is over)."""
+    when = _NO_DIPLOMACY.get(state.period)
+    if when is None:
+        return None
+    return f"no diplomacy {when} (rulebook XIV.1): press opens again with the next diplomacy period"
+
+
 # -- transitions (pure) ------------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from . import limits
 from .adjudicating import Result, finish
 from .desk import Desk, acting, power_of
 from .errors import GMError, NotFound
+from .live import press_closed
 from .state import GM, GameState, Proposal
 from .tx import Transaction
 from .views import PressItem
@@ -53,6 +54,9 @@ class Press(Desk):
                 setting = state.settings.press
                 if setting == "none":
                     raise GMError(f"{game_id} is played without press: only the gamesmaster's notices")
+                closed = press_closed(state.live.state) if state.live is not None else None
+                if closed:
+                    raise GMError(f"{game_id} is played live and the press is closed: {closed}")
                 if recipients and setting == "public":
                     raise GMError(f"{game_id} allows only public press: no private letters")
                 if anonymous and setting != "anonymous":

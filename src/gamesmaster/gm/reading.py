@@ -147,9 +147,9 @@ class Reading(Desk):
             return self.memo.derived(state, "results", lambda: tuple(phase_result(r) for r in rec.phases(game_id)))
 
     def result(self, game_id: str, phase: str) -> PhaseResult:
-        """One published phase (its current revision)."""
+        """One published phase (its current revision; of a retreat phase played in rounds, the last)."""
         wanted = parse_phase(phase)
-        for r in self.results(game_id):
+        for r in reversed(self.results(game_id)):
             if str(r.phase) == wanted:
                 return r
         from .errors import NotFound

@@ -50,7 +50,7 @@ def write_caches(rec: Records, rows: list[CacheRow]) -> None:
     """Write the cache rows entries added, in order."""
     for row in rows:
         if isinstance(row, Superseded):
-            rec.supersede_phase(row.game_id, row.phase)
+            rec.supersede_phase(row.game_id, row.number)
         elif isinstance(row, PhaseRow):
             rec.insert_phase(row)
     rec.insert_press([row for row in rows if isinstance(row, PressRow)])

@@ -353,11 +353,12 @@ def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIn
             found = e
         elif found is not None and later is None and (e.kind == "orders-withdrawn" or int(p["number"]) > receipt.number):
             later = e
-    decided = None  # the first adjudication of the phase
+    decided = None  # the first adjudication of the phase after the set (a retreat phase may have rounds)
     corrected = None  # the last correction of the phase that changed this power's orders
     for e, p in index.rulings.get(receipt.phase, ()):
         if e.kind == "phase-adjudicated":
-            decided = e
+            if decided is None and (found is None or e.seq > found.seq):
+                decided = e
         elif ((p.get("used") or {}).get(receipt.power) or {}).get("source") == "correction":
             corrected = e
     if later is not None and decided is not None and later.seq > decided.seq:
@@ -460,28 +461,28 @@ def _state_difference(stored: str, state: GameState) -> str:
 
 
 def _compare_phases(r: Replay, stored: Sequence[PhaseRow]) -> list[str]:
-    want: dict[tuple[str, int], PhaseRow] = {}
+    want: dict[tuple[int, int], PhaseRow] = {}
     for row in r.rows:
         if isinstance(row, Superseded):
             for key, old in list(want.items()):
-                if key[0] == row.phase and old.current:
+                if key[0] == row.number and old.current:
                     want[key] = PhaseRow(**{**old.__dict__, "current": False})
         elif isinstance(row, PhaseRow):
-            want[(row.phase, row.revision)] = row
+            want[(row.number, row.revision)] = row
     out = []
-    have = {(row.phase, row.revision): row for row in stored}
+    have = {(row.number, row.revision): row for row in stored}
     for key, row in want.items():
         got = have.get(key)
         if got is None:
-            out.append(f"ledger entry {row.ledger_seq}: the published {key[0]} (revision {key[1]}) is missing from "
+            out.append(f"ledger entry {row.ledger_seq}: the published {row.phase} (revision {key[1]}) is missing from "
                        "the phases table")
             continue
         diff = _differing(got, row)
         if diff:
-            out.append(f"ledger entry {row.ledger_seq}: the phases table's row for {key[0]} (revision {key[1]}) "
+            out.append(f"ledger entry {row.ledger_seq}: the phases table's row for {row.phase} (revision {key[1]}) "
                        f"differs from what this entry published ({', '.join(diff)})")
     for key in sorted(set(have) - set(want)):
-        out.append(f"ledger entry {have[key].ledger_seq}: the phases table holds {key[0]} (revision {key[1]}), which "
+        out.append(f"ledger entry {have[key].ledger_seq}: the phases table holds {have[key].phase} (revision {key[1]}), which "
                    "the ledger never published")
     return out
 

@@ -6,15 +6,15 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from .adjustments import Adjustment, adjudicate_adjustments, adjustments_due
-from .movement import MovementResolver, ambiguous_convoys
+from .movement import MovementResolver, MovementResult, ambiguous_convoys
 from .checking import Ballot
 from .notation import Reading
 from .options import RuleOptions
-from .orders import Build, Order, Remove, Support, UnitOrder, Waive, format_order
+from .orders import Build, Move, Order, Remove, Support, UnitOrder, Waive, format_order
 from .phase import Phase
 from .position import Dislodgement, Position, Unit
 from .retreats import adjudicate_retreats, retreat_options
-from .verdicts import INVALID, Dislodged, Invalid, Repeated, Template, Verdict
+from .verdicts import INVALID, ConvoyDisrupted, Dislodged, Invalid, Repeated, Template, Verdict
 from .victory import short_game_over, winner
 
 
@@ -127,6 +127,20 @@ class _Outcomes:
         return tuple(map(done.__getitem__, range(len(readings))))
 
 
+def _land_route_when_disrupted(position: Position, orders: Mapping[str, UnitOrder], options: RuleOptions,
+                               void: Mapping[str, Template], result: MovementResult) -> MovementResult:
+    """The 1971 reading (DATC 4.A.3 a, 6.G.4): an army convoyed to an adjacent province whose convoy
+    is disrupted takes the land route instead; the phase is settled again with it going by land."""
+    by_land: frozenset[str] = frozenset()
+    while True:
+        disrupted = {p for p, v in result.verdicts.items() if isinstance(v, ConvoyDisrupted)
+                     and isinstance(move := orders[p], Move) and position.map.army_adjacent(p, move.dest.province)}
+        if disrupted <= by_land:
+            return result
+        by_land |= disrupted
+        result = MovementResolver(position, orders, options, void, by_land=by_land).run()
+
+
 def _invalid(power: str, reading: Reading, reason: str | None = None) -> Outcome:
     return Outcome(power, reading.text, reading.order, INVALID, Invalid(reason or reading.error or "invalid"),
                    reading.notes)
@@ -149,6 +163,8 @@ def _movement(position: Position, ballot: _Outcomes, options: RuleOptions) -> Ad
                 if held not in ordered and held != order.unit.power:
                     void[pid] = f"void: {held.capitalize()} is in civil disorder; its units cannot be supported"
     result = MovementResolver(position, orders, options, void).run()
+    if options.adjacent_convoy == "opposite":
+        result = _land_route_when_disrupted(position, orders, options, void, result)
     hits, readings, powers, done = result.hits, ballot.readings, ballot.powers, ballot.done
     for pid, verdict in result.verdicts.items():
         i = chosen[pid]

@@ -167,6 +167,8 @@ def civil_disorder_removals(position: Position, options: RuleOptions, power: str
     """
     if count <= 0:
         return []
+    if count >= len(candidates):
+        return list(candidates)  # every unit comes off: there is nothing for a rule or the GM to choose
     rule = options.removals
     if rule == "gm":
         return None

@@ -5,7 +5,7 @@ puts every power's orders through it before resolving anything, and every door c
 `check_orders` (which makes a ballot of one power's orders) through the gamesmaster to
 answer a player order by order when the orders arrive, so the answer a player is given
 is the ruling the adjudicator makes. `powers_to_act` says which powers
-have anything to order in a phase.
+have anything to order in a phase, `powers_to_choose` which of them have a choice to make.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Iterable, Mapping
 
 from . import legality
 from .adjustments import balance, can_build_somewhere
-from .notation import Reading, parse_order
+from .notation import Reading, parse_order, parse_orders
 from .options import RuleOptions
 from .orders import ADJUSTMENT_ORDERS, MOVEMENT_ORDERS, RETREAT_ORDERS, Hold, Order, UnitOrder, format_order
 from .position import Position
+from .retreats import retreat_options
 
 _KINDS = {"M": MOVEMENT_ORDERS, "R": RETREAT_ORDERS, "A": ADJUSTMENT_ORDERS}
 _TWO_ORDERS = {"invalid": "neither is followed", "first": "the first counts", "last": "the last counts"}
@@ -141,7 +142,11 @@ class Ballot:
         """Read and check one power's orders (DATC 4.D.3 for two orders to one unit)."""
         position, options = self.position, self.options
         base = len(self.readings)
-        given = [item if type(item) is Reading else read(position, power, item, options) for item in orders]
+        if position.phase.is_adjustment:  # where one written line may give several orders
+            given = [r for item in orders for r in (parse_orders(item, position, power, options)
+                                                   if isinstance(item, str) else [read(position, power, item, options)])]
+        else:
+            given = [item if type(item) is Reading else read(position, power, item, options) for item in orders]
         self.readings.extend(given)
         self.powers.extend([power] * len(given))
         phase = position.phase
@@ -246,3 +251,22 @@ def powers_to_act(position: Position) -> list[str]:
         if b < 0 or (b > 0 and can_build_somewhere(position, p)):
             out.append(p)
     return out
+
+
+def powers_to_choose(position: Position, options: RuleOptions) -> list[str]:
+    """The powers whose orders can change this phase's outcome, in the variant's order.
+
+    A power to act has no choice when the rules settle every unit of its for it: in the
+    retreats, units with no retreat open are disbanded and a single open retreat is made
+    automatically where the rule set says so without a right to refuse (seed 004 s16,
+    Graustark); in the adjustments, a power that must remove every unit it has."""
+    phase = position.phase
+    powers = powers_to_act(position)
+    if phase.is_movement:
+        return powers
+    if phase.is_retreat:
+        automatic = 1 if options.auto_retreat == "single" else 0
+        open_ = {d.unit.province: len(retreat_options(position, d, options)) for d in position.dislodged}
+        return [p for p in powers if any(open_[d.unit.province] > automatic
+                                         for d in position.dislodged if d.unit.power == p)]
+    return [p for p in powers if (b := balance(position, p)) > 0 or len(position.units_of(p)) > -b]

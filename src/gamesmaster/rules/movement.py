@@ -72,8 +72,12 @@ class MovementResolver:
     """
 
     def __init__(self, position: Position, orders: Mapping[str, UnitOrder], options: RuleOptions,
-                 void: Mapping[str, Template] | None = None, presettle: bool = True) -> None:
+                 void: Mapping[str, Template] | None = None, presettle: bool = True,
+                 by_land: frozenset[str] = frozenset()) -> None:
         self.position = position
+        # Armies that go by land whatever the convoy orders: under the 1971 reading (DATC 4.A.3 a)
+        # an adjacent army whose convoy was disrupted takes the land route instead.
+        self.by_land = by_land
         self.map: Map = position.map
         self.options = options
         self.units = position.units
@@ -221,12 +225,17 @@ class MovementResolver:
         if not self.map.army_adjacent(move.unit.province, move.dest.province):
             return True
         rule = self.options.adjacent_convoy
-        if rule == "forbidden":
+        if rule == "forbidden" or move.unit.province in self.by_land:
             return False
         if move.via_convoy:
             return True
         if rule == "intent":
             return any(self.units[f].power == move.unit.power for f in fleets)
+        if rule == "opposite":
+            # The 1971 rulebook as the DATC reads it: the convoy is taken when the unit at the
+            # destination moves the opposite way, whoever's fleets convoy (kidnapping is possible).
+            other = self.given.get(move.dest.province)
+            return type(other) is Move and other.dest.province == move.unit.province
         return False
 
     def _head_to_head(self, p: str) -> bool:

@@ -8,6 +8,9 @@ something open (an abbreviation such as "Nor" or "Tyr", an omitted unit type or
 location, a missing coast) every reading is tried against the position, and the
 order is followed only when exactly one reading makes a legal order (rulebook VII.4):
 each such guess is reported in a note. An order with two meanings is not followed.
+A coast written for an army's move or retreat is noise (DATC 6.B.12), and is noted.
+`parse_orders` reads one written line as several orders where the rulebook's sample game
+writes builds that way ("Germany builds F Kiel and A Mun.").
 """
 
 from __future__ import annotations
@@ -659,6 +662,34 @@ def parse_order(text: str, position: Position, power: str | None = None,
 
 _REMEMBERED = 1 << 16  # orders remembered per variant: players may write any number
 
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+_ADJUSTMENT_VERB = re.compile(r"\b(?:builds?|built|raise|removes?|removed|disbands?|disbanded|destroy)\b", re.IGNORECASE)
+
+
+def parse_orders(text: str, position: Position, power: str | None = None,
+                 options: RuleOptions | None = None) -> list[Reading]:
+    """One written line as the orders it gives: almost always one (parse_order); in the adjustments,
+    builds or removals joined by 'and' are one each, as the 1971 rulebook's sample game prints
+    them ("Germany builds F Kiel and A Mun.").
+
+    The line is taken as several orders only when it cannot be read as one and every part reads as
+    an order of the same kind (each part read as unambiguously as any order); else its one reading
+    stands, with the reason it cannot be followed."""
+    whole = parse_order(text, position, power, options)
+    if whole.order is not None or not position.phase.is_adjustment or not _AND.search(text):
+        return [whole]
+    parts = _AND.split(text.strip())
+    verb = _ADJUSTMENT_VERB.search(parts[0])
+    readings = []
+    for part in parts:
+        if verb is not None and not _ADJUSTMENT_VERB.search(part):
+            part = f"{verb.group(0)} {part}"  # the verb is written once for all ("builds F Kiel and A Mun.")
+        readings.append(parse_order(part, position, power, options))
+    if any(r.order is None for r in readings) or len({type(r.order) for r in readings}) != 1:
+        return [whole]
+    note = f"one of {len(parts)} orders written on one line, joined by 'and'"
+    return [Reading(text, r.order, (note, *r.notes), r.error, r.meanings, r.checked) for r in readings]
+
 
 def _needs_only(order: Order, board: Map) -> tuple[Unit, ...] | None:
     """The units an order's legality rests on, when it rests on nothing else: a hold, a move to
@@ -863,8 +894,12 @@ def _destination(position: Position, options: RuleOptions, unit: Unit, pid: str,
         if pid == unit.province:
             return None, f"void: {describe_unit(unit)} cannot move to the space it is in", None
         return legality.fleet_destination(position, options, unit, Location(pid, coast))
-    note = f"ignored the coast written for {board.provinces[pid].name}: armies go by land" if coast else None
-    return Location(pid), None, note
+    return Location(pid), None, _army_coast_note(board, pid, coast)
+
+
+def _army_coast_note(board: Map, pid: str, coast: str | None) -> str | None:
+    """An army's destination written with a coast: the coast is noise (DATC 6.B.12), and the player is told."""
+    return f"ignored the coast written for {board.provinces[pid].name}: armies go by land" if coast else None
 
 
 def _support_convoy_candidates(shape: _Shape, position: Position, options: RuleOptions, unit: Unit, base: list[str]) -> list[_Candidate]:
@@ -917,11 +952,14 @@ def _retreat_candidates(shape: _Shape, position: Position, power: str | None, op
             continue
         assert shape.dest is not None
         allowed = retreat_options(position, options_by[unit.province], options)
+        # An army retreats by land: a coast written for it is noise, as in its moves.
+        coast = None if unit.type is UnitType.ARMY else shape.dest.coast
         for pid in sorted(shape.dest.candidates):
-            matches = [loc for loc in allowed if loc.province == pid and (shape.dest.coast is None or loc.coast == shape.dest.coast)]
+            matches = [loc for loc in allowed if loc.province == pid and (coast is None or loc.coast == coast)]
             if len(matches) == 1:
                 n = _place_note(shape.dest, pid, position.map, f"{describe_unit(unit)} can retreat only there")
-                out.append(_Candidate(Retreat(unit, matches[0]), None, base + ([n] if n else [])))
+                land = _army_coast_note(position.map, pid, shape.dest.coast if unit.type is UnitType.ARMY else None)
+                out.append(_Candidate(Retreat(unit, matches[0]), None, base + [x for x in (land, n) if x]))
             elif len(matches) > 1:
                 out.append(_Candidate(None, f"invalid: say which coast of {position.map.provinces[pid].name}", base))
             else:
@@ -989,4 +1027,4 @@ def format_unit(unit: Unit) -> str:
     return str(unit)
 
 
-__all__ = ["Reading", "parse_order", "read_strict", "read_full", "format_order", "format_unit", "name_index"]
+__all__ = ["Reading", "parse_order", "parse_orders", "read_strict", "read_full", "format_order", "format_unit", "name_index"]

@@ -27,7 +27,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "brannan_a": (True, False),
     "disrupted_cuts_support": (True, False),
     "disrupted_stands_off": (True, False),
-    "adjacent_convoy": ("intent", "explicit", "forbidden"),
+    "adjacent_convoy": ("intent", "explicit", "forbidden", "opposite"),
     "convoy_routes": ("any-route", "every-route", "ambiguous"),
     "auto_retreat": ("never", "single", "single-unless-disbanded"),
     "retreat_clash": ("disband-all", "calhamer"),

@@ -198,9 +198,9 @@ class Records:
         """Record a published phase."""
         self.conn.execute(insert(t.phases), asdict(row))
 
-    def supersede_phase(self, game_id: str, phase: str) -> None:
-        """Mark a phase's current revision as corrected."""
-        self.conn.execute(update(t.phases).where(and_(t.phases.c.game_id == game_id, t.phases.c.phase == phase))
+    def supersede_phase(self, game_id: str, number: int) -> None:
+        """Mark the current revision of the phase played `number`th as corrected."""
+        self.conn.execute(update(t.phases).where(and_(t.phases.c.game_id == game_id, t.phases.c.number == number))
                           .values(current=False))
 
     # -- press ---------------------------------------------------------------------------

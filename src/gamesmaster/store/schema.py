@@ -65,9 +65,10 @@ credentials = Table(
 phases = Table(
     "gm_phases", metadata,
     Column("game_id", String(64), ForeignKey("gm_games.id"), primary_key=True),
-    Column("phase", String(16), primary_key=True),
+    Column("phase", String(16), nullable=False),
     Column("revision", Integer, primary_key=True),
-    Column("number", Integer, nullable=False),  # the order in which phases were played
+    # the order in which phases were played: a retreat phase played in two rounds (Calhamer) has two
+    Column("number", Integer, primary_key=True),
     Column("current", Boolean, nullable=False),
     Column("rules", JSON, nullable=False),
     Column("position", JSON, nullable=False),

@@ -89,7 +89,7 @@ def history_page(game: str, request: Request, phase: str | None = None) -> HTMLR
     gm = _gm(request)
     st = gm.game(game)
     rows = gm.results(game)
-    steps = [str(r.phase) for r in rows]
+    steps = list(dict.fromkeys(str(r.phase) for r in rows))  # a retreat phase played in rounds is one step
     current = str(st.phase) if st.status != "forming" and st.phase else None
     if phase is not None and phase.strip().lower() != "now":
         wanted = site.parse_phase(phase)
@@ -98,7 +98,7 @@ def history_page(game: str, request: Request, phase: str | None = None) -> HTMLR
         shown = wanted if wanted in steps else None
     else:
         shown = steps[-1] if steps and (phase is None) else None
-    record = site.phase_record(next(r for r in rows if str(r.phase) == shown)) if shown else None
+    record = site.phase_record(gm.result(game, shown)) if shown else None
     keys = steps + (["now"] if current and current not in steps else [])
     here = shown or "now"
     i = keys.index(here) if here in keys else len(keys) - 1

@@ -30,6 +30,7 @@ from ..gm import (
     RecordEntry,
     Seat,
 )
+from ..gm.live import press_closed
 from ..gm.settings import Settings, parse_duration, parse_movement
 from ..gm.state import Proposal
 from ..gm.views import plain
@@ -554,6 +555,7 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat) -> dict
     out["options"] = (legal_options(pos, gm.legal_orders(game_id, power, credential=credential))
                       if pos is not None and out["can_order"] else [])
     out["press"] = [press_item(p) for p in gm.press(game_id, power, credential=credential)]
+    out["press_closed"] = press_closed(view.live.state) if view.live is not None else None
     out["proposals"] = [dict(public_proposal(p), my_vote=p.votes.get(power)) for p in view.proposals]
     out["other_powers"] = [{"power": p, "name": variant.powers[p].name} for p in variant.powers if p != power]
     out["early_movement"] = view.settings.early_movement
