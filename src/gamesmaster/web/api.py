@@ -146,6 +146,8 @@ class SettingsIn(Strict):
     early_movement: bool = False
     draw_vote: Literal["unanimous", "majority"] = "unanimous"
     end_year: int | None = None
+    end_at: str | None = Field(None, max_length=40,
+                               description="short game by the clock: 'YYYY-MM-DD HH:MM' in tz; most pieces then wins")
 
 
 class GameIn(Strict):

@@ -30,7 +30,7 @@ from ..gm import (
     RecordEntry,
     Seat,
 )
-from ..gm.settings import Settings, parse_duration, parse_movement
+from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
 from ..gm.state import Proposal
 from ..gm.views import plain
 from ..maps import render_map, render_png
@@ -436,8 +436,13 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
         ("Deadlines", settings.schedule.describe()[0].upper() + settings.schedule.describe()[1:] + "."),
         ("Missed orders", (f"A player who has not ordered at a movement deadline gets one grace period of "
                            f"{settings.grace_hours:g} hours; then civil disorder." if settings.grace_hours else
-                           "A power with no orders at the deadline is in civil disorder for the season: "
-                           "its units hold and do not support each other.")),
+                           "A power with no orders at the deadline is in civil disorder: "
+                           "its units hold and do not support each other.")
+                          + (" A power that misses a Spring or Fall move stays in civil disorder for the rest of the "
+                             "season (rulebook XIV.3): its dislodged units are disbanded and it raises no units; it "
+                             "resumes with its next Spring or Fall orders." if options.missed_move == "season" else
+                             " A missed move costs that move only: retreats and adjustments are ordered at their own "
+                             "deadlines.")),
         ("Replacement", {"none": "Civil disorder until the gamesmaster replaces the player.",
                          "standby": "The first free stand-by is asked to send the next move; if the player sends it "
                                     "instead, the player keeps the country.",
@@ -451,6 +456,10 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
     ]
     if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
         running.append(("Short game", f"After {options.last_year}, the power with the most units on the board wins."))
+    if settings.end_time is not None:
+        running.append(("Short game by the clock", f"The game stops at {show_time(settings.end_time, settings.schedule.tz)}"
+                        " (rulebook III); the player with the most pieces on the board then wins (a player of several "
+                        "powers counts them all; a tie is a draw). The phase being written then is not played."))
     return {"id": view.id, "title": view.title, "variant": variant.name, "variant_title": variant.title,
             "victory_centres": variant.victory_centres, "preset": base,
             "preset_title": preset_title(base) if base in preset_names() else base,
@@ -609,7 +618,7 @@ def rule_value(text: Any) -> Any:
 def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None = None, min_gap: str | None = None,
                    retreats: str | None = None, adjustments: str | None = None, grace: str | None = None,
                    replacement: str = "none", early_movement: bool = False, draw_vote: str = "unanimous",
-                   end_year: int | None = None) -> dict[str, Any]:
+                   end_year: int | None = None, end_at: str | None = None) -> dict[str, Any]:
     """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00')."""
     schedule: dict[str, Any] = {"tz": (tz or "UTC").strip()}
     if movement and movement.strip():
@@ -622,7 +631,8 @@ def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None
         schedule["adjustment_hours"] = parse_duration(adjustments)
     settings = {"press": press, "schedule": schedule, "replacement": replacement,
                 "grace_hours": parse_duration(grace) if grace and str(grace).strip() else 0.0,
-                "early_movement": bool(early_movement), "draw_vote": draw_vote, "end_year": end_year}
+                "early_movement": bool(early_movement), "draw_vote": draw_vote, "end_year": end_year,
+                "end_at": end_setting(end_at, schedule["tz"]) if end_at and end_at.strip() else None}
     Settings.from_dict(settings)  # names any problem now
     return settings
 
