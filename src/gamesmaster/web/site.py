@@ -521,20 +521,32 @@ def answers(checking: Checking) -> dict[str, Any]:
             "clauses": list(checking.clauses), "conditional_error": checking.conditional_error}
 
 
-def acts_for(seat: Seat) -> str | None:
-    """The power a seat orders for now (its own, or the one it stands by for)."""
+def acts_for(seat: Seat, wanted: str | None = None) -> str | None:
+    """The power a seat orders for now: the one asked for among those it commands (a player of
+    several powers), else its first (its own, or the one it stands by for); None if none."""
     mine = seat.acts_for()
+    if wanted:
+        key = wanted.strip().upper()
+        return key if key in mine else None
     return mine[0] if mine else None
 
 
-def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat) -> dict[str, Any]:
-    """A power's page: its units and legal options, its orders on record (answered), its press, the votes."""
+def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted: str | None = None) -> dict[str, Any]:
+    """A power's page: its units and legal options, its orders on record (answered), its press, the votes.
+
+    A player of several powers has one war room: `wanted` picks the power being ordered,
+    and `commands` lists every power the player commands with whether it has ordered."""
     view = gm.game(game_id)
     variant = view.variant
-    power = acts_for(seat)
+    power = acts_for(seat, wanted) or acts_for(seat)
     who = {"name": seat.name, "role": seat.role, "power": seat.power, "standby_for": seat.standby_for,
            "number": seat.number}
     out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": view.settings.to_dict()}
+    statuses = {p["power"]: p for p in out["game"]["powers"]}
+    out["commands"] = [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
+                        "to_order": bool(statuses.get(p, {}).get("to_order")),
+                        "ordered": bool(statuses.get(p, {}).get("ordered")), "current": p == power}
+                       for p in seat.acts_for()]
     if power is None:
         out.update(orders=None, options=[], press=[], proposals=[], can_order=False, records=[], mine=None,
                    orders_text="")
@@ -562,7 +574,7 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat) -> dict
     out["orders_text"] = text
     out["options"] = (legal_options(pos, gm.legal_orders(game_id, power, credential=credential))
                       if pos is not None and out["can_order"] else [])
-    out["press"] = [press_item(p) for p in gm.press(game_id, power, credential=credential)]
+    out["press"] = [press_item(p) for p in gm.press(game_id, credential=credential)]  # every power's it commands
     out["proposals"] = [dict(public_proposal(p), my_vote=p.votes.get(power)) for p in view.proposals]
     out["other_powers"] = [{"power": p, "name": variant.powers[p].name} for p in variant.powers if p != power]
     out["early_movement"] = view.settings.early_movement
