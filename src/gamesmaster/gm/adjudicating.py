@@ -15,14 +15,13 @@ from typing import Any, Mapping, Sequence, TypedDict
 
 from ..ledger import commitment, new_salt
 from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act
-from ..rules.phase import SEASON_NAMES
 from ..rules.victory import deadlock, short_game_over
 from .cointoss import toss_and_join
 from .conditional import evaluate, parse_conditional
 from .errors import GMError
 from .games import deadline_text
 from .settings import show_time
-from .standing import answer, kept_in_disorder, orders_in_force, to_act
+from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, to_act
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
 from .tx import Transaction
 from .views import OrderResult, Processed
@@ -343,9 +342,7 @@ def _civil_disorder(tx: Transaction, power: str, position: Position, *, kept: bo
     tx.record("gm-action", {"action": "civil-disorder", "phase": str(position.phase), "power": power,
                             "player": holder.number, "name": holder.name, "missed": missed})
     if kept:
-        text = (f"{power.capitalize()} ({holder.name}) sent no orders for the {SEASON_NAMES[position.phase.season]} "
-                f"move and is in civil disorder for the season (rulebook XIV.3): {position.phase.title}: "
-                f"{CIVIL_DISORDER_EFFECT[position.phase.kind]}. {holder.name} resumes with the next Spring or Fall orders.")
+        text = f"{disorder_words(state, power)} ({holder.name})."
     else:
         text = (f"No orders from {power.capitalize()} ({holder.name}): civil disorder for {position.phase.title} "
                 f"({CIVIL_DISORDER_EFFECT[position.phase.kind]}).")

@@ -44,6 +44,17 @@ def kept_in_disorder(state: GameState) -> frozenset[str]:
     return still_in_disorder(position, state.options, state.disorder)
 
 
+def disorder_words(state: GameState, power: str) -> str:
+    """Why a power may not order now (1971 XIV.3), in the words every door gives."""
+    phase = state.phase_value
+    assert phase is not None
+    season = "Spring" if phase.season == "S" else "Fall"
+    return (f"{power.capitalize()} sent no orders for the {season} move and is in civil disorder for the season "
+            f"(rulebook XIV.3, as the rules of this game read it): {phase.title}: "
+            f"{'its dislodged units are disbanded' if phase.is_retreat else 'it raises no new units'}; "
+            "play resumes with its next Spring or Fall orders")
+
+
 def to_act(state: GameState) -> list[str]:
     """The powers that may order now: those with something to order, less those kept in civil disorder."""
     position = state.position

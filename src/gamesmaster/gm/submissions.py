@@ -7,7 +7,6 @@ from typing import Sequence
 from ..ledger import Receipt, parse_stamp
 from ..rules import Phase, PhaseError, Position, RuleOptions, powers_to_act
 from ..rules.adjustments import balance
-from ..rules.phase import SEASON_NAMES
 from ..rules.possible import possible_orders
 from .adjudicating import run_early, submit
 from . import limits
@@ -16,7 +15,7 @@ from .desk import Actor, Desk, acting, authenticate
 from .errors import GMError, Refused
 from .games import deadline_text
 from .settings import show_time
-from .standing import answer, kept_in_disorder
+from .standing import answer, disorder_words, kept_in_disorder
 from .state import GameState
 from .tx import Transaction
 from .views import Checking, LegalOrders, OrdersOnRecord, Seat, Submission
@@ -125,9 +124,7 @@ class Submissions(Desk):
         power = actor.power
         assert position is not None and power is not None
         if power in kept_in_disorder(state):
-            raise GMError(f"{power.capitalize()} sent no orders for the {SEASON_NAMES[position.phase.season]} move and "
-                          f"is in civil disorder for the season (rulebook XIV.3, as the rules of this game read it): "
-                          f"no orders for {position.phase.title}; play resumes with the next Spring or Fall orders")
+            raise GMError(disorder_words(state, power))
         if power not in powers_to_act(position):
             raise GMError(f"{power.capitalize()} has no orders to give in {position.phase.title}")
         checked = check_text(state, power, text)
