@@ -141,3 +141,58 @@ def test_seven_players_order_and_see_the_results(browser, live_server):
     assert (ARTIFACTS / "game.png").stat().st_size > 10000
     for page in [gm, *players.values()]:
         page.context.close()
+
+
+def test_a_player_of_two_powers_orders_both_from_one_war_room(browser, live_server):
+    """Four players (rulebook XIV.2): one credential, one war room with both powers of a pair."""
+    gm = new_page(browser, live_server)
+    gm.goto("/gm")
+    gm.fill("#credential", GM_CREDENTIAL)
+    gm.click("#gm-sign-in button")
+    gm.fill("#id", "four")
+    gm.select_option("#variant", "standard-4")
+    gm.fill("#players", "Ann, Bob, Cat, Dan")
+    gm.fill("#seed", "4")
+    gm.click("#create-form button[type=submit]")
+    gm.wait_for_selector("table.credentials")
+    creds = {}
+    for row in gm.locator("table.credentials tbody tr").all():
+        cells = row.locator("td").all_inner_texts()
+        creds[cells[1].strip()] = cells[2].strip()
+    assert sorted(creds) == ["Austria/France", "England", "Germany/Turkey", "Italy/Russia"], creds
+
+    context = browser.new_context(viewport={"width": 375, "height": 800}, base_url=live_server)  # a phone
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    page.goto("/games/four/war-room")
+    page.fill("#credential", creds["Austria/France"])
+    page.click("#sign-in button")
+    page.wait_for_selector("#commands")
+    assert "Signed in as" in page.inner_text(".flash") and "Austria/France" in page.inner_text(".flash")
+    links = page.locator("#commands a.command")
+    assert links.all_inner_texts()[0].startswith("Austria") and links.all_inner_texts()[1].startswith("France")
+    wide = page.evaluate("""Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 15)""")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), wide
+
+    page.fill("#orders", "A Vie-Gal\nA Bud-Ser")
+    page.wait_for_selector("#live-answers li.accepted")  # the live answer is for Austria's units
+    page.click("#send-orders")
+    page.wait_for_selector(".flash.ok")
+    assert "Austria" in page.inner_text("#orders-card h3")
+
+    page.click("#commands a.command >> text=France")
+    page.wait_for_selector("#commands a.current >> text=France")
+    assert "France" in page.inner_text("#orders-card h3") and page.input_value("#orders") == ""
+    page.fill("#orders", "A Par-Bur")
+    page.wait_for_selector("#live-answers li.accepted")
+    page.click("#send-orders")
+    page.wait_for_selector(".flash.ok")
+    assert "power=FRANCE" in page.url and "A PAR - BUR" in page.inner_text("#on-record")
+    assert "orders on record" in page.inner_text("#commands a.command >> nth=0")
+    assert "orders on record" in page.inner_text("#commands a.command >> nth=1")
+
+    # The GM's game page: both powers of the pair have ordered, under one player.
+    gm.goto("/games/four")
+    assert gm.locator("td.ordered .yes").count() == 2
+    for p in (gm, page):
+        p.context.close()
