@@ -52,23 +52,35 @@ def new_page(browser, base: str):
     return page
 
 
-def test_seven_players_order_and_see_the_results(browser, live_server):
-    ARTIFACTS.mkdir(exist_ok=True)
-    # The GM signs in and creates the game; the credentials are shown once.
-    gm = new_page(browser, live_server)
+def create_game(browser, base: str, game: str, players: str, seed: str, *, title: str | None = None,
+                variant: str | None = None):
+    """The GM signs in and creates a game; (the GM's page, {powers shown: credential}) as shown once."""
+    gm = new_page(browser, base)
     gm.goto("/gm")
     gm.fill("#credential", GM_CREDENTIAL)
     gm.click("#gm-sign-in button")
-    gm.fill("#id", "seven")
-    gm.fill("#title", "Seven in the browser")
-    gm.fill("#players", "Ann, Bob, Cat, Dan, Eve, Fay, Gus")
-    gm.fill("#seed", "1901")
+    gm.fill("#id", game)
+    if title:
+        gm.fill("#title", title)
+    if variant:
+        gm.select_option("#variant", variant)
+    gm.fill("#players", players)
+    gm.fill("#seed", seed)
     gm.click("#create-form button[type=submit]")
     gm.wait_for_selector("table.credentials")
     creds = {}
     for row in gm.locator("table.credentials tbody tr").all():
         cells = row.locator("td").all_inner_texts()
-        creds[cells[1].strip().upper()] = cells[2].strip()
+        creds[cells[1].strip()] = cells[2].strip()
+    return gm, creds
+
+
+def test_seven_players_order_and_see_the_results(browser, live_server):
+    ARTIFACTS.mkdir(exist_ok=True)
+    # The GM signs in and creates the game; the credentials are shown once.
+    gm, shown = create_game(browser, live_server, "seven", "Ann, Bob, Cat, Dan, Eve, Fay, Gus", "1901",
+                            title="Seven in the browser")
+    creds = {powers.upper(): secret for powers, secret in shown.items()}
     assert len(creds) == 7, creds
 
     players = {}
@@ -145,20 +157,7 @@ def test_seven_players_order_and_see_the_results(browser, live_server):
 
 def test_a_player_of_two_powers_orders_both_from_one_war_room(browser, live_server):
     """Four players (rulebook XIV.2): one credential, one war room with both powers of a pair."""
-    gm = new_page(browser, live_server)
-    gm.goto("/gm")
-    gm.fill("#credential", GM_CREDENTIAL)
-    gm.click("#gm-sign-in button")
-    gm.fill("#id", "four")
-    gm.select_option("#variant", "standard-4")
-    gm.fill("#players", "Ann, Bob, Cat, Dan")
-    gm.fill("#seed", "4")
-    gm.click("#create-form button[type=submit]")
-    gm.wait_for_selector("table.credentials")
-    creds = {}
-    for row in gm.locator("table.credentials tbody tr").all():
-        cells = row.locator("td").all_inner_texts()
-        creds[cells[1].strip()] = cells[2].strip()
+    gm, creds = create_game(browser, live_server, "four", "Ann, Bob, Cat, Dan", "4", variant="standard-4")
     assert sorted(creds) == ["Austria/France", "England", "Germany/Turkey", "Italy/Russia"], creds
 
     context = browser.new_context(viewport={"width": 375, "height": 800}, base_url=live_server)  # a phone

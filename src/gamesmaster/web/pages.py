@@ -467,8 +467,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
         "title": f"Game {created.game} created", "game": created.game,
         "lines": ([f"Powers drawn by lot with seed {created.seed} (on the record)."] if created.seed is not None
                   else ["Powers assigned."] if created.powers else ["The game is forming: draw the lots when the players are in."]),
-        "credentials": [{"name": n, "power": "/".join(created.commands.get(n, ())) or None, "credential": c}
-                        for n, c in created.credentials.items()]})
+        "credentials": site.shown_credentials(created)})
 
 
 @router.get("/gm/games/{game}", response_class=HTMLResponse)

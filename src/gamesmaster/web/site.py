@@ -19,6 +19,7 @@ from typing import Any
 
 from ..gm import (
     Checking,
+    Created,
     Gamesmaster,
     GameView,
     GMError,
@@ -519,6 +520,12 @@ def answers(checking: Checking) -> dict[str, Any]:
                          "notes": list(a.notes)} for a in checking.answers],
             "warnings": list(checking.warnings), "conditional": checking.conditional,
             "clauses": list(checking.clauses), "conditional_error": checking.conditional_error}
+
+
+def shown_credentials(created: Created) -> list[dict[str, Any]]:
+    """The credentials of a new game as the GM's page shows them once: name, the powers commanded, secret."""
+    return [{"name": n, "power": "/".join(created.commands.get(n, ())) or None, "credential": c}
+            for n, c in created.credentials.items()]
 
 
 def acts_for(seat: Seat, wanted: str | None = None) -> str | None:
