@@ -93,7 +93,9 @@ def _turn(result) -> str:
     return f"{season[(result.phase.season, result.phase.kind)]} {result.phase.year}"
 
 
-@pytest.mark.parametrize("variant, last_year", [("standard-3a", 1901), ("standard-2", 1914), ("nine-man", 1901)])
+# Set-ups where a player commands several powers are not here: a DAIDE bot plays one power, so
+# the other powers of its grouping wait for the deadline (docs/daide.md).
+@pytest.mark.parametrize("variant, last_year", [("standard-6", 1870), ("standard-5", 1801), ("nine-man", 1901)])
 def test_other_variants_are_served_with_their_own_map(sqlite_gm, variant, last_year):
     gm = sqlite_gm
     gm.create_game("v", variant=variant, start=False, settings={"press": "none", "early_movement": True,

@@ -369,7 +369,7 @@ def test_the_civil_disorder_rule_s_removals_are_published(sqlite_store, clock):
     row = gm.result("g", "W1901A")
     assert f"'(civil disorder)' -> {gone} D succeeds ({CIVIL_DISORDER_REMOVAL})" in history(gm.history("g"))
     assert "A TYR D" in history(gm.history("g")) and "A PAR D" not in history(gm.history("g"))
-    mailed = mailed_results("g", "Game", row, "UTC", None, "S1902M", "soon", None, gm.game("g").head)
+    mailed = mailed_results("g", "Game", row, "UTC", (), "S1902M", "soon", None, gm.game("g").head)
     assert f"{gone} D" in mailed and CIVIL_DISORDER_REMOVAL in mailed and "[written '(civil" not in mailed
     germany = next(grp for grp in phase_record(row)["by_power"] if grp["power"] == "GERMANY")
     assert [(r["order"], r["reason"]) for r in germany["results"]] == [("A TYR D", "removed"),

@@ -52,23 +52,35 @@ def new_page(browser, base: str):
     return page
 
 
-def test_seven_players_order_and_see_the_results(browser, live_server):
-    ARTIFACTS.mkdir(exist_ok=True)
-    # The GM signs in and creates the game; the credentials are shown once.
-    gm = new_page(browser, live_server)
+def create_game(browser, base: str, game: str, players: str, seed: str, *, title: str | None = None,
+                variant: str | None = None):
+    """The GM signs in and creates a game; (the GM's page, {powers shown: credential}) as shown once."""
+    gm = new_page(browser, base)
     gm.goto("/gm")
     gm.fill("#credential", GM_CREDENTIAL)
     gm.click("#gm-sign-in button")
-    gm.fill("#id", "seven")
-    gm.fill("#title", "Seven in the browser")
-    gm.fill("#players", "Ann, Bob, Cat, Dan, Eve, Fay, Gus")
-    gm.fill("#seed", "1901")
+    gm.fill("#id", game)
+    if title:
+        gm.fill("#title", title)
+    if variant:
+        gm.select_option("#variant", variant)
+    gm.fill("#players", players)
+    gm.fill("#seed", seed)
     gm.click("#create-form button[type=submit]")
     gm.wait_for_selector("table.credentials")
     creds = {}
     for row in gm.locator("table.credentials tbody tr").all():
         cells = row.locator("td").all_inner_texts()
-        creds[cells[1].strip().upper()] = cells[2].strip()
+        creds[cells[1].strip()] = cells[2].strip()
+    return gm, creds
+
+
+def test_seven_players_order_and_see_the_results(browser, live_server):
+    ARTIFACTS.mkdir(exist_ok=True)
+    # The GM signs in and creates the game; the credentials are shown once.
+    gm, shown = create_game(browser, live_server, "seven", "Ann, Bob, Cat, Dan, Eve, Fay, Gus", "1901",
+                            title="Seven in the browser")
+    creds = {powers.upper(): secret for powers, secret in shown.items()}
     assert len(creds) == 7, creds
 
     players = {}
@@ -141,3 +153,45 @@ def test_seven_players_order_and_see_the_results(browser, live_server):
     assert (ARTIFACTS / "game.png").stat().st_size > 10000
     for page in [gm, *players.values()]:
         page.context.close()
+
+
+def test_a_player_of_two_powers_orders_both_from_one_war_room(browser, live_server):
+    """Four players (rulebook XIV.2): one credential, one war room with both powers of a pair."""
+    gm, creds = create_game(browser, live_server, "four", "Ann, Bob, Cat, Dan", "4", variant="standard-4")
+    assert sorted(creds) == ["Austria/France", "England", "Germany/Turkey", "Italy/Russia"], creds
+
+    context = browser.new_context(viewport={"width": 375, "height": 800}, base_url=live_server)  # a phone
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    page.goto("/games/four/war-room")
+    page.fill("#credential", creds["Austria/France"])
+    page.click("#sign-in button")
+    page.wait_for_selector("#commands")
+    assert "Signed in as" in page.inner_text(".flash") and "Austria/France" in page.inner_text(".flash")
+    links = page.locator("#commands a.command")
+    assert links.all_inner_texts()[0].startswith("Austria") and links.all_inner_texts()[1].startswith("France")
+    wide = page.evaluate("""Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 15)""")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), wide
+
+    page.fill("#orders", "A Vie-Gal\nA Bud-Ser")
+    page.wait_for_selector("#live-answers li.accepted")  # the live answer is for Austria's units
+    page.click("#send-orders")
+    page.wait_for_selector(".flash.ok")
+    assert "Austria" in page.inner_text("#orders-card h3")
+
+    page.click("#commands a.command >> text=France")
+    page.wait_for_selector("#commands a.current >> text=France")
+    assert "France" in page.inner_text("#orders-card h3") and page.input_value("#orders") == ""
+    page.fill("#orders", "A Par-Bur")
+    page.wait_for_selector("#live-answers li.accepted")
+    page.click("#send-orders")
+    page.wait_for_selector(".flash.ok")
+    assert "power=FRANCE" in page.url and "A PAR - BUR" in page.inner_text("#on-record")
+    assert "orders on record" in page.inner_text("#commands a.command >> nth=0")
+    assert "orders on record" in page.inner_text("#commands a.command >> nth=1")
+
+    # The GM's game page: both powers of the pair have ordered, under one player.
+    gm.goto("/games/four")
+    assert gm.locator("td.ordered .yes").count() == 2
+    for p in (gm, page):
+        p.context.close()

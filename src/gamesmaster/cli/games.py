@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Sequence, TextIO
 
 from ..gm import Gamesmaster, GMError, Refused, report
 from ..gm.archive import export_game, import_game, import_sample
@@ -19,7 +19,7 @@ from ..gm.savedgame import describe as describe_import, export_saved_game, impor
 from ..gm.views import plain
 from ..gm.live import LABELS
 from ..gm.table import LiveTable
-from ..gm.settings import parse_duration, parse_movement, parse_time
+from ..gm.settings import end_setting, parse_duration, parse_movement, parse_time
 from ..gm.worker import run as run_worker
 from ..store import Store, StoreError
 from .options import CommandError, add_command, database_parent
@@ -68,6 +68,11 @@ def _pairs(text: str | None, what: str) -> dict[str, str]:
     return out
 
 
+def _commands(powers: Sequence[str]) -> str:
+    """The powers a player commands, as the set-up names them: 'England', 'Austria/France'."""
+    return "/".join(p.capitalize() for p in powers)
+
+
 def _rule_value(text: str) -> Any:
     low = text.lower()
     if low in ("true", "yes", "on"):
@@ -106,7 +111,8 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
             schedule["adjustment_hours"] = parse_duration(args.adjustments)
         settings = {"press": args.press, "schedule": schedule, "replacement": args.replacement,
                     "grace_hours": parse_duration(args.grace) if args.grace else 0.0,
-                    "early_movement": args.early_movement, "draw_vote": args.draw_vote, "end_year": args.end_year}
+                    "early_movement": args.early_movement, "draw_vote": args.draw_vote, "end_year": args.end_year,
+                    "end_at": end_setting(args.end_at, args.tz) if args.end_at else None}
     except GMError as exc:
         raise CommandError(str(exc)) from None
     players, standbys = _names(args.players), _names(args.standby)
@@ -123,8 +129,8 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     if created.credentials:
         out.write("Credentials (shown this once; give each player theirs):\n")
         for name, secret in created.credentials.items():
-            power = created.powers.get(name)
-            role = power.capitalize() if power else ("stand-by" if name in standbys else "player")
+            powers = created.commands.get(name)
+            role = _commands(powers) if powers else ("stand-by" if name in standbys else "player")
             out.write(f"  {name:20} {role:10} {secret}\n")
     out.write(report.status(st) + "\n")
     return 0
@@ -142,8 +148,8 @@ def cmd_start(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     created = gm.assign_powers(args.game, _pairs(args.assign, "--assign")) if args.assign else gm.draw_lots(args.game, args.seed)
     if created.seed is not None:
         out.write(f"Powers drawn by lot with seed {created.seed}:\n")
-    for name, power in created.powers.items():
-        out.write(f"  {name:20} {power.capitalize()}\n")
+    for name, powers in created.commands.items():
+        out.write(f"  {name:20} {_commands(powers)}\n")
     out.write(report.status(gm.game(args.game)) + "\n")
     return 0
 
@@ -427,7 +433,7 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         out.write(f"Powers drawn by lot, seed {created.seed} (on the record).\n")
     out.write("Credentials (shown this once; give each player theirs):\n")
     for name, secret in created.credentials.items():
-        out.write(f"  {name:20} {created.powers.get(name, '').capitalize():10} {secret}\n")
+        out.write(f"  {name:20} {_commands(created.commands.get(name, ())):10} {secret}\n")
     out.write(report.status(gm.game(args.game)) + "\n")
     return 0
 
@@ -467,6 +473,9 @@ def register(sub: Any) -> None:
     p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
     p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
     p.add_argument("--end-year", type=int, help="short game: the most units on the board after this year wins")
+    p.add_argument("--end-at", metavar="'YYYY-MM-DD HH:MM'",
+                   help="short game by the clock (rulebook III): the game stops at that time (in --tz); "
+                        "the player with the most pieces on the board then wins")
     p.add_argument("--live", action="store_true",
                    help="a live club game: periods in minutes at the table (see docs/live.md)")
     p.add_argument("--practice", action="store_true",

@@ -359,9 +359,9 @@ class GameDoor:
         view = self.view
         if not self.policy.open:
             return False
-        if view.status == "forming":
-            playable = [p for p in view.variant.powers if p not in view.variant.neutral]
-            return len([s for s in view.seats if s.role == "player"]) < len(playable)
+        if view.status == "forming":  # a seat a lot: a power, or a set-up's grouping
+            seats = len(view.variant.players) or len([p for p in view.variant.powers if p not in view.variant.neutral])
+            return len([s for s in view.seats if s.role == "player"]) < seats
         alive = set(view.position.powers_alive()) if view.position is not None else set()
         return any(p in self.policy.open and view.power(p).player is None and p in alive for p in view.variant.powers)
 

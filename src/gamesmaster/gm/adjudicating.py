@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Mapping, Sequence, TypedDict
 
@@ -20,10 +20,12 @@ from ..rules.orders import describe_unit
 from ..rules.position import Unit
 from ..rules.retreats import retreat_options
 from ..rules.victory import deadlock, short_game_over
+from .cointoss import toss_and_join
 from .conditional import evaluate, parse_conditional
 from .errors import GMError
 from .games import deadline_text
-from .standing import answer, orders_in_force
+from .settings import show_time
+from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, to_act
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
 from .tx import Transaction
 from .views import OrderResult, Processed
@@ -45,7 +47,7 @@ def early_due(state: GameState) -> bool:
     position = state.position
     if state.status != "active" or position is None:
         return False
-    concerned = powers_to_choose(position, state.options)
+    concerned = [p for p in powers_to_choose(position, state.options) if p in set(to_act(state))]
     played = [p for p in concerned if state.holder(p) or state.standby_for(p)]
     have = {o.power for o in state.orders}
     if position.phase.is_movement:
@@ -71,8 +73,13 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
     position = state.position
     assert position is not None
     phase = state.phase or ""
-    used, civil_disorder = orders_in_force(state)
     settings = state.settings
+    end = settings.end_time
+    if end is not None and tx.now >= end:
+        # The agreed time has come (rulebook III): the phase being written is not played.
+        finish(tx, clock_ending(state, end))
+        return Processed(state.id, phase, "ended", None, None, (), tx.state.result)
+    used, civil_disorder = orders_in_force(state)
     if trigger == "deadline" and settings.grace_hours > 0 and position.phase.is_movement and not state.grace_used:
         missing = [p for p in civil_disorder if state.holder(p)]
         if missing:
@@ -113,7 +120,7 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
         if u.source == STANDBY:  # the stand-by's orders were used: the stand-by takes the country over
             standby = state.standby_for(power)
             assert standby is not None
-            reassign(tx, power, standby.number, "the stand-by's orders were used")
+            reassign(tx, power, standby.number, "the stand-by's orders were used", whole=False)
     # A power the rules left nothing to choose (its only retreat made for it, every unit removed)
     # missed nothing by not ordering.
     choosers = powers_to_choose(position, state.options)
@@ -123,9 +130,13 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
     if unplayed:
         tx.notice(f"Not played: {', '.join(p.capitalize() for p in unplayed)}, in civil disorder for "
                   f"{position.phase.title} ({CIVIL_DISORDER_EFFECT[position.phase.kind]}).")
+    kept = kept_in_disorder(state)
+    counted: set[int] = set()  # a player of several powers misses a move once, not once per power
     for power in civil_disorder:
-        if state.holder(power) is not None and power in choosers:
-            _civil_disorder(tx, power, position)
+        holder = state.holder(power)
+        if holder is not None and power in choosers:
+            _civil_disorder(tx, power, position, kept=power in kept, count=holder.number not in counted)
+            counted.add(holder.number)
     ended = advance(tx, adj, phase)
     if not ended and tx.state.phase == phase:
         _retreat_again(tx, adj.next)
@@ -192,6 +203,31 @@ def ending(nxt: Position, winner: str | None, state: GameState, phase: str) -> R
     return {"kind": "victory", "winners": [winner], "phase": phase, "reason": f"{winner.capitalize()} {how}"}
 
 
+def clock_ending(state: GameState, end: datetime) -> Result:
+    """The short game stopped by the clock (rulebook III): "the player who has the most pieces
+    on the board at that time" wins; a player of several powers counts all of them; a tie
+    is a draw among the players who share the most."""
+    position = state.position
+    assert position is not None
+    units = Counter(u.power for u in position.units.values())
+    order = list(position.variant.powers)
+    sides: list[tuple[str, ...]] = [s.powers for s in state.seats if s.role == PLAYER and s.powers]
+    taken = {p for side in sides for p in side}
+    sides += [(p,) for p in order if p not in taken and units[p]]
+    count = {side: sum(units[p] for p in side) for side in sides}
+    best = max(count.values(), default=0)
+    top = [side for side in sides if count[side] == best]
+    winners = sorted((p for side in top for p in side), key=order.index)
+    names = "; ".join("/".join(p.capitalize() for p in side) + (f" ({h.name})" if (h := state.holder(side[0])) else "")
+                      for side in top)
+    after = f"the game stopped at {show_time(end, state.settings.schedule.tz)}, as agreed"
+    if len(top) == 1:
+        return {"kind": "short-game", "winners": winners, "phase": state.phase or "",
+                "reason": f"{after}: {names} has the most pieces on the board ({best})"}
+    return {"kind": "draw", "winners": winners, "phase": state.phase or "",
+            "reason": f"{after}: {names} share the most pieces on the board ({best})"}
+
+
 def advance(tx: Transaction, adj: Adjudication, phase: str) -> bool:
     """Open the phase the adjudication led to (or end the game); True when the game ended."""
     state = tx.state
@@ -207,12 +243,13 @@ def open_phase(tx: Transaction) -> None:
     state = tx.state
     position = state.position
     assert position is not None
-    deadline = state.settings.schedule.deadline(position.phase.kind, tx.now)
+    deadline = state.settings.deadline(position.phase.kind, tx.now)
     if state.status == "paused":
         tx.record("phase-opened", {"phase": state.phase, "deadline": None,
                                    "paused_remaining": (deadline - tx.now).total_seconds()})
     else:
         tx.record("phase-opened", {"phase": state.phase, "deadline": deadline.isoformat()})
+    toss_and_join(tx)
     install_conditionals(tx)
     if position.phase.season == "S" and position.phase.is_movement:
         _check_deadlock(tx)
@@ -293,26 +330,34 @@ def finish(tx: Transaction, result: Result) -> None:
     tx.notice(f"The game is over: {ended.headline} ({ended.reason}).")
 
 
-def reassign(tx: Transaction, power: str, new: int, why: str) -> None:
-    """Put the player numbered `new` on a power (its player, if any, becomes a former player)."""
+def reassign(tx: Transaction, power: str, new: int, why: str, *, whole: bool = True) -> None:
+    """Put the player numbered `new` on a power (its player, if any, becomes a former player).
+
+    `whole`: the new player takes over every power the old one commanded (a replacement
+    or a successor); otherwise only this one (a stand-by's orders were used for it)."""
     state = tx.state
     old = state.holder(power)
     seat = state.seat(new)
     assert seat is not None
-    tx.record("player-replaced", {"power": power, "old": old.number if old else None, "new": new,
+    powers = list(old.powers) if whole and old else [power]
+    tx.record("player-replaced", {"power": power, "powers": powers, "old": old.number if old else None, "new": new,
                                   "old_name": old.name if old else None, "name": seat.name, "reason": why})
-    tx.notice(f"{seat.name} now plays {power.capitalize()}" + (f" in place of {old.name}" if old else "") + f" ({why}).")
+    named = "/".join(p.capitalize() for p in powers)
+    tx.notice(f"{seat.name} now plays {named}" + (f" in place of {old.name}" if old else "") + f" ({why}).")
 
 
-def _civil_disorder(tx: Transaction, power: str, position: Position) -> None:
+def _civil_disorder(tx: Transaction, power: str, position: Position, *, kept: bool, count: bool) -> None:
     state = tx.state
     holder = state.holder(power)
     assert holder is not None
-    missed = holder.missed + 1
+    missed = holder.missed + (1 if count and not kept else 0)
     tx.record("gm-action", {"action": "civil-disorder", "phase": str(position.phase), "power": power,
                             "player": holder.number, "name": holder.name, "missed": missed})
-    text = (f"No orders from {power.capitalize()} ({holder.name}): civil disorder for {position.phase.title} "
-            f"({CIVIL_DISORDER_EFFECT[position.phase.kind]}).")
+    if kept:
+        text = f"{disorder_words(state, power)} ({holder.name})."
+    else:
+        text = (f"No orders from {power.capitalize()} ({holder.name}): civil disorder for {position.phase.title} "
+                f"({CIVIL_DISORDER_EFFECT[position.phase.kind]}).")
     if position.phase.is_movement:
         policy = state.settings.replacement
         if policy == "standby" and state.standby_for(power) is None:

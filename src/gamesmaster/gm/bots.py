@@ -27,7 +27,7 @@ from typing import Sequence
 from .adjudicating import reassign
 from .desk import Desk, power_of
 from .errors import GMError
-from .games import add_seat, playable_powers
+from .games import add_seat, lots, playable_powers
 from .state import PLAYER, STANDBY, GameState
 from .tx import Transaction
 
@@ -134,11 +134,13 @@ class Bots(Desk):
                 raise GMError(f"{game_id} has no seats open to bots")
             if state.status == "forming":
                 players = [s for s in state.seats if s.role == PLAYER]
-                if len(players) >= len(playable_powers(state)) or len(policy.open) < len(playable_powers(state)):
+                # A seat a lot: in a set-up where one player commands several powers, a bot
+                # takes a grouping and plays its first power (more bots may share its credential).
+                if len(players) >= len(lots(state)) or len(policy.open) < len(playable_powers(state)):
                     raise GMError(f"{game_id} has no seat left for a bot")
                 seat_name = bot_name(state, name)
                 credential = add_seat(tx, seat_name, PLAYER)
-                full = len(players) + 1 == len(playable_powers(state))
+                full = len(players) + 1 == len(lots(state))
                 return BotSeat(game_id, seat_name, len(tx.state.seats), credential, None, PLAYER, full)
             if state.status == "finished":
                 raise GMError(f"{game_id} is over")

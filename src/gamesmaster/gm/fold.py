@@ -128,11 +128,35 @@ def _standby_released(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[C
 
 
 def _replaced(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    # The powers taken over: every power of the seat left (a replacement), or the one a
+    # stand-by took over; a player who still commands other powers keeps them.
+    moved = _powers(p.get("powers") or p["power"])
     seats = s.seats
     if p.get("old") is not None:
-        seats = replace_seat(seats, int(p["old"]), role=FORMER, ready=False)
-    seats = replace_seat(seats, int(p["new"]), role=PLAYER, powers=_powers(p["power"]), standby_for=None, missed=0)
+        old = s.seat(int(p["old"]))
+        kept = tuple(x for x in old.powers if x not in moved) if old is not None else ()
+        seats = replace_seat(seats, int(p["old"]), powers=kept) if kept else \
+            replace_seat(seats, int(p["old"]), role=FORMER, ready=False)
+    new = s.seat(int(p["new"]))
+    had = new.powers if new is not None and new.role == PLAYER else ()
+    seats = replace_seat(seats, int(p["new"]), role=PLAYER, powers=had + tuple(x for x in moved if x not in had),
+                         standby_for=None, missed=0)
     return s.evolve(seats=seats)
+
+
+def _coin_tossed(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    return s.evolve(coin_toss={"power": p["power"], "winner": list(p["winner"]), "name": p["name"],
+                               "joins": p["joins"], "joined": False})
+
+
+def _power_joined(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    seats = s.seats
+    if p.get("player") is not None:
+        seat = s.seat(int(p["player"]))
+        if seat is None or seat.role != PLAYER:
+            raise FoldError(f"{p['power']} joins player {p['player']}, who plays nothing in {s.id}")
+        seats = replace_seat(seats, seat.number, powers=seat.powers + (p["power"],))
+    return s.evolve(seats=seats, coin_toss={**s.coin_toss, "joined": True})
 
 
 def _resigned(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
@@ -219,15 +243,23 @@ def _adjudicated(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheR
     if p["phase"] != s.phase:
         raise FoldError(f"{p['phase']} adjudicated while the game was in {s.phase}")
     rows.append(_phase_row(s, p, e, s.published + 1))
-    s = s.evolve(published=s.published + 1, last_published=e.seq, pending=_chosen(s, p), proposals=_lapse(s.proposals))
+    s = s.evolve(published=s.published + 1, last_published=e.seq, pending=_chosen(s, p), proposals=_lapse(s.proposals),
+                 disorder=_disorder(s, p))
     return _new_phase(s, p["next"])
+
+
+def _disorder(s: GameState, p: Mapping[str, Any]) -> tuple[str, ...]:
+    """Who was in civil disorder at the last movement deadline, once a phase is (re)adjudicated."""
+    if Phase.parse(p["phase"]).is_movement:
+        return tuple(p.get("civil_disorder") or ())
+    return s.disorder
 
 
 def _corrected(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
     rows.append(Superseded(s.id, p["phase"], int(p["number"])))
     rows.append(_phase_row(s, p, e, int(p["number"])))
     phase = p["phase"]
-    s = s.evolve(last_published=e.seq, pending=_chosen(s, p), rules_spec=p["rules"],
+    s = s.evolve(last_published=e.seq, pending=_chosen(s, p), rules_spec=p["rules"], disorder=_disorder(s, p),
                  orders=tuple(o for o in s.orders if o.filed_phase != phase))
     if s.status == "finished":
         s = s.evolve(status="active", result=None)
@@ -333,6 +365,8 @@ _STEPS: dict[str, Step] = {
     "standby-released": _standby_released,
     "player-replaced": _replaced,
     "player-resigned": _resigned,
+    "coin-tossed": _coin_tossed,
+    "power-joined": _power_joined,
     "press": _press,
     "draw-proposed": _proposed,
     "draw-vote": _voted,

@@ -12,6 +12,7 @@ from ..rules import OptionError, Position, PositionError
 from ..variants import VariantError, load_rules, load_variant
 from . import credentials as cred
 from . import limits
+from .cointoss import toss_and_join
 from .desk import Desk, power_of
 from .errors import GMError, NotFound
 from .settings import Settings, show_time
@@ -53,6 +54,34 @@ def playable_powers(state: GameState) -> list[str]:
     return [p for p in state.variant.powers if p not in state.variant.neutral]
 
 
+Lot = str | list[str]  # one power, or the powers one player commands (a set-up's grouping)
+
+
+def lots(state: GameState) -> list[Lot]:
+    """What the players draw: the set-up's groupings (rulebook XIV.2: "one player plays
+    England, and the other three play the following pairs..."), else each power players may hold."""
+    if state.variant.players:
+        return [list(powers) for _, powers in state.variant.players]
+    return list(playable_powers(state))
+
+
+def lot_powers(lot: Lot) -> tuple[str, ...]:
+    """The powers of a lot."""
+    return (lot,) if isinstance(lot, str) else tuple(lot)
+
+
+def draw(seed: int, drawn_from: Sequence[Lot], players: Sequence[str]) -> dict[str, Lot]:
+    """The lots the seed draws for the players, in the order they signed up (verify draws again)."""
+    return dict(zip(players, random.Random(seed).sample(list(drawn_from), len(players))))
+
+
+def lot_title(state: GameState, lot: Lot) -> str:
+    """A lot in words: 'England', or a grouping's name as the set-up gives it ('Austria/France')."""
+    powers = lot_powers(lot)
+    named = {tuple(ps): name for name, ps in state.variant.players}
+    return named.get(powers) or "/".join(state.variant.powers[p].name for p in powers)
+
+
 class Games(Desk):
     """Creating games, signing players up and drawing the powers by lot."""
 
@@ -68,6 +97,8 @@ class Games(Desk):
         if title is not None:
             title = limits.name(title, "the game's title") or None
         sett = settings if isinstance(settings, Settings) else Settings.from_dict(settings)
+        if sett.end_time is not None and sett.end_time <= self.now():
+            raise GMError(f"the agreed end of the game ({show_time(sett.end_time, sett.schedule.tz)}) has already passed")
         rules_spec: Any = rules
         if sett.end_year:
             # The players' agreed last year is the rules' short game: one rule for the
@@ -98,7 +129,7 @@ class Games(Desk):
         created = Created(game_id, creds)
         if players and start:
             started = self.assign_powers(game_id, assign) if assign else self.draw_lots(game_id, seed)
-            created = Created(game_id, creds, started.powers, started.seed)
+            created = Created(game_id, creds, started.powers, started.seed, started.commands)
         return created
 
     def join_game(self, game_id: str, name: str, standby: bool = False) -> str:
@@ -110,9 +141,9 @@ class Games(Desk):
                 return add_seat(tx, name, STANDBY, rank=rank)
             if state.status != "forming":
                 raise GMError(f"{game_id} has started: new players come in as replacements (replace_player)")
-            seats = playable_powers(state)
+            seats = lots(state)
             if len([s for s in state.seats if s.role == PLAYER]) >= len(seats):
-                raise GMError(f"{game_id} is full: {len(seats)} powers to play")
+                raise GMError(f"{game_id} is full: {len(seats)} players in this set-up")
             return add_seat(tx, name, PLAYER)
 
     def draw_lots(self, game_id: str, seed: int | None = None) -> Created:
@@ -132,44 +163,68 @@ class Games(Desk):
             names = [s.name for s in state.seats if s.role == PLAYER]
             if not names:
                 raise GMError(f"{game_id} has no players yet")
-            powers = playable_powers(state)
-            if len(names) > len(powers):
-                raise GMError(f"{len(names)} players for {len(powers)} powers")
+            drawn_from = lots(state)
+            if len(names) > len(drawn_from):
+                raise GMError(f"{len(names)} players for a set-up of {len(drawn_from)}"
+                              + ("" if state.variant.players else " powers"))
             if assign is not None:
-                chosen = _assigned(state, names, assign, powers)
+                chosen = _assigned(state, names, assign, drawn_from)
                 tx.record("powers-assigned", {"powers": chosen})
             else:
-                drawn = random.Random(seed).sample(powers, len(names))
-                chosen = dict(zip(names, drawn))
+                assert seed is not None
+                chosen = draw(seed, drawn_from, names)
                 tx.record("lots-drawn", {"seed": seed, "players": names, "powers": chosen,
-                                         "method": "random.Random(seed).sample(powers, len(players))",
-                                         "all_powers": powers})
+                                         "method": "random.Random(seed).sample(all_powers, len(players))",
+                                         "all_powers": drawn_from})
             start = tx.state.start_position
             position = Position.from_dict(state.variant, start) if start else Position.initial(state.variant)
-            deadline = state.settings.schedule.deadline(position.phase.kind, tx.now)
+            deadline = state.settings.deadline(position.phase.kind, tx.now)
             tx.record("game-started", {"phase": str(position.phase), "position": position.to_dict(),
                                        "deadline": deadline.isoformat()})
-            unplayed = [p for p in powers if p not in chosen.values()]
+            taken = {p for lot in chosen.values() for p in lot_powers(lot)}
+            unplayed = [p for p in playable_powers(state) if p not in taken]
             text = f"The game begins: {position.phase.title}, orders due {deadline_text(tx.state)}."
+            if any(len(lot_powers(lot)) > 1 for lot in chosen.values()):
+                text += " " + "; ".join(f"{name} commands {lot_title(state, lot)}" for name, lot in chosen.items()) + "."
+            if state.variant.neutral:
+                text += f" Neutral: {', '.join(p.capitalize() for p in state.variant.neutral)}."
             if unplayed:
                 text += f" Not played (in civil disorder): {', '.join(p.capitalize() for p in unplayed)}."
             tx.notice(text)
-        return Created(game_id, {}, chosen, seed)
+            toss_and_join(tx)
+        return created_view(game_id, {}, chosen, seed)
 
 
-def _assigned(state: GameState, names: list[str], assign: Mapping[str, str], powers: list[str]) -> dict[str, str]:
-    chosen: dict[str, str] = {}
+def created_view(game_id: str, credentials: Mapping[str, str], chosen: Mapping[str, Lot], seed: int | None) -> Created:
+    """The view of a started game: each player's (first) power and every power each commands."""
+    commands = {name: lot_powers(lot) for name, lot in chosen.items()}
+    return Created(game_id, credentials, {n: ps[0] for n, ps in commands.items()}, seed, commands)
+
+
+def _assigned(state: GameState, names: list[str], assign: Mapping[str, str], drawn_from: list[Lot]) -> dict[str, Lot]:
+    """The GM's assignment: a power, a grouping's name, or any power of a grouping names the whole grouping."""
+    chosen: dict[str, Lot] = {}
     for name, power in assign.items():
         seat = state.seat_named(name)
         if seat is None or seat.role != PLAYER:
             raise NotFound(f"no player {name!r} in {state.id} (players: {', '.join(names)})")
-        pw = power_of(state, power)
-        if pw not in powers:
-            raise GMError(f"{pw.capitalize()} is neutral in this set-up: nobody plays it")
-        if pw in chosen.values():
-            raise GMError(f"{pw.capitalize()} is assigned twice")
-        chosen[seat.name] = pw
+        lot = _lot_named(state, power, drawn_from)
+        if lot in chosen.values():
+            raise GMError(f"{lot_title(state, lot)} is assigned twice")
+        chosen[seat.name] = lot
     missing = [n for n in names if n not in chosen]
     if missing:
         raise GMError(f"no power assigned to {', '.join(missing)}")
     return chosen
+
+
+def _lot_named(state: GameState, text: str, drawn_from: list[Lot]) -> Lot:
+    key = " ".join(text.split()).lower()
+    for lot in drawn_from:
+        if lot_title(state, lot).lower() == key:
+            return lot
+    pw = power_of(state, text.split("/")[0])
+    lot = next((x for x in drawn_from if pw in lot_powers(x)), None)
+    if lot is None:
+        raise GMError(f"{pw.capitalize()} is neutral in this set-up: nobody plays it")
+    return lot

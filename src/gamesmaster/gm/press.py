@@ -7,8 +7,8 @@ from typing import Sequence
 from ..store.repo import PressRow
 from . import limits
 from .adjudicating import Result, finish
-from .desk import Desk, acting, power_of
-from .errors import GMError, NotFound
+from .desk import Desk, acting, authenticate, power_of
+from .errors import Forbidden, GMError, NotFound
 from .live import press_closed
 from .state import GM, GameState, Proposal
 from .tx import Transaction
@@ -70,15 +70,26 @@ class Press(Desk):
 
     def press(self, game_id: str, viewer: str | None = None, *, credential: str | None = None) -> tuple[PressItem, ...]:
         """The press a viewer may read: the GM (no viewer, no credential) reads everything; a viewer
-        named without a credential is taken at its word (for the GM's own tools)."""
+        named without a credential is taken at its word (for the GM's own tools). With a credential
+        and no viewer, what any of the powers the credential's player commands may read."""
         with self.reading() as rec:
             state = self.snapshot(rec, game_id)
-            who = GM
-            if credential is not None:
-                who = acting(rec, state, viewer, credential, False, now=self.now()).power or GM
+            readers: tuple[str, ...] = (GM,)
+            if credential is not None and viewer is None:
+                seat = authenticate(rec, state, credential, now=self.now())
+                readers = seat.acts_for()
+                if not readers:
+                    raise Forbidden(f"{seat.name} plays no power in {state.id}")
+            elif credential is not None:
+                readers = (acting(rec, state, viewer, credential, False, now=self.now()).power or GM,)
             elif viewer is not None:
-                who = power_of(state, viewer)
-            return tuple(press_item(p, who) for p in rec.press(game_id) if can_read(p, who))
+                readers = (power_of(state, viewer),)
+            out = []
+            for p in rec.press(game_id):
+                who = next((r for r in readers if can_read(p, r)), None)
+                if who is not None:
+                    out.append(press_item(p, p.sender if p.sender in readers else who))
+            return tuple(out)
 
     def public_press(self, game_id: str) -> tuple[PressItem, ...]:
         """The press everyone may read: public releases and GM notices, anonymous senders hidden."""

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from ..ledger import Entry
-from ..rules import Phase, powers_to_act
+from ..rules import Phase
 from ..store import Records
 from ..store.repo import PhaseRow
 from ..variants import load_variant
@@ -15,6 +15,7 @@ from .desk import Desk
 from .errors import GMError
 from .games import deadline_text
 from .press import press_item
+from .standing import to_act
 from .state import GM, PLAYER, STANDBY, GameState
 from .views import GameView, LedgerHead, OrderResult, OrdersUsed, PhaseResult, PowerStatus, PressItem
 
@@ -34,7 +35,7 @@ class History:
 def game_view(state: GameState) -> GameView:
     """A game's state as the doors show it."""
     position = state.position
-    concerned = set(powers_to_act(position)) if position is not None and state.status != "finished" else set()
+    concerned = set(to_act(state)) if position is not None and state.status != "finished" else set()
     powers = []
     for p, info in state.variant.powers.items():
         holder, standby = state.holder(p), state.standby_for(p)

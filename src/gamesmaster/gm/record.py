@@ -80,6 +80,13 @@ def describe(e: Entry) -> str:
         return f"{p['name']} joined as {p['role']} (player {p['player']})"
     if k == "gm-action":
         return f"the gamesmaster: {p['action']}"
+    if k == "lots-drawn":
+        return f"lots drawn with seed {p['seed']}: " + "; ".join(
+            f"{name} {'/'.join([lot] if isinstance(lot, str) else lot)}" for name, lot in p["powers"].items())
+    if k == "coin-tossed":
+        return f"coin tossed in {p['phase']} with seed {p['seed']}: {p['name']} wins; {p['power']} joins in {p['joins']}"
+    if k == "power-joined":
+        return f"{p['power']} joins {p['side']} ({p.get('name') or 'nobody plays it'}) from {p['phase']}"
     if k in ("phase-opened", "game-started"):
         return f"{p['phase']} opened, orders due {p.get('deadline') or '(no deadline running)'}"
     return k

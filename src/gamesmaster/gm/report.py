@@ -106,7 +106,7 @@ def status(g: GameView) -> str:
             orders = "from the stand-by"
         else:
             orders = "none yet"
-        player = p.player or "(no player)"
+        player = p.player or ("(neutral)" if g.position is not None and p.power in g.position.neutral else "(no player)")
         extra = []
         if p.standby:
             extra.append(f"stand-by {p.standby} called")

@@ -88,6 +88,18 @@ class Settings:
     early_movement: bool = False  # movement processed early once every player is ready
     draw_vote: str = "unanimous"
     end_year: int | None = None  # short game: most units on the board after this year wins
+    end_at: str | None = None  # short game by the clock (ISO time, UTC): stop then; most pieces wins
+
+    @property
+    def end_time(self) -> datetime | None:
+        """The agreed clock time the game stops at (rulebook III), if any."""
+        return datetime.fromisoformat(self.end_at) if self.end_at else None
+
+    def deadline(self, kind: str, published: datetime) -> datetime:
+        """A phase's deadline: the schedule's, or the agreed end of the game if that comes first."""
+        due = self.schedule.deadline(kind, published)
+        end = self.end_time
+        return min(due, end) if end is not None else due
 
     def to_dict(self) -> JSONObject:
         doc = asdict(self)
@@ -117,6 +129,13 @@ class Settings:
             raise GMError(f"the grace period is between 0 and {MAX_HOURS // 24:g} days")
         if self.end_year is not None and not (1 <= int(self.end_year) <= 99999):
             raise GMError(f"end year {self.end_year!r} is not a year")
+        if self.end_at is not None:
+            try:
+                end = datetime.fromisoformat(str(self.end_at))
+            except ValueError:
+                raise GMError(f"end time {str(self.end_at)[:40]!r}: write it as YYYY-MM-DD HH:MM") from None
+            if end.tzinfo is None or end.utcoffset() != timedelta(0):
+                raise GMError(f"end time {self.end_at!r}: stored in UTC, with its offset (+00:00)")
 
 
 def _schedule(doc: Mapping[str, Any]) -> Schedule:
@@ -190,6 +209,15 @@ def parse_time(text: str, tz: str) -> datetime:
     if when.tzinfo is None:
         when = when.replace(tzinfo=ZoneInfo(tz))
     return when
+
+
+def end_setting(text: str, tz: str) -> str:
+    """The agreed stop of a short game by the clock ('YYYY-MM-DD HH:MM' in the zone tz) as the setting keeps it (UTC)."""
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise GMError(f"unknown time zone {tz!r} (use a name such as Europe/London or America/Edmonton)") from None
+    return parse_time(text, tz).astimezone(timezone.utc).isoformat()
 
 
 def show_time(when: datetime | None, tz: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import check_orders, powers_to_act
+from ..rules import check_orders, powers_to_act, still_in_disorder
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
 from .views import Answer
 
@@ -36,14 +36,47 @@ def source_of(orders: OrderSet) -> str:
     return "gm" if orders.entered_by == GM else "player"
 
 
+def kept_in_disorder(state: GameState) -> frozenset[str]:
+    """The powers still in civil disorder in this phase for the move they missed (1971 XIV.3, `missed_move`)."""
+    position = state.position
+    if position is None:
+        return frozenset()
+    return still_in_disorder(position, state.options, state.disorder)
+
+
+def disorder_words(state: GameState, power: str) -> str:
+    """Why a power may not order now (1971 XIV.3), in the words every door gives."""
+    phase = state.phase_value
+    assert phase is not None
+    season = "Spring" if phase.season == "S" else "Fall"
+    return (f"{power.capitalize()} sent no orders for the {season} move and is in civil disorder for the season "
+            f"(rulebook XIV.3, as the rules of this game read it): {phase.title}: "
+            f"{'its dislodged units are disbanded' if phase.is_retreat else 'it raises no new units'}; "
+            "play resumes with its next Spring or Fall orders")
+
+
+def to_act(state: GameState) -> list[str]:
+    """The powers that may order now: those with something to order, less those kept in civil disorder."""
+    position = state.position
+    if position is None:
+        return []
+    kept = kept_in_disorder(state)
+    return [p for p in powers_to_act(position) if p not in kept]
+
+
 def orders_in_force(state: GameState) -> tuple[dict[str, Used], list[str]]:
-    """The set each power's results come from, and the powers in civil disorder (no set on record)."""
+    """The set each power's results come from, and the powers in civil disorder (no set on record,
+    or kept in it for the move they missed)."""
     position = state.position
     if position is None:
         return {}, []
     used: dict[str, Used] = {}
     civil_disorder: list[str] = []
+    kept = kept_in_disorder(state)
     for power in powers_to_act(position):
+        if power in kept:
+            civil_disorder.append(power)
+            continue
         mine = state.order_set(power, PLAYER)
         theirs = state.order_set(power, STANDBY)
         if mine is not None:

@@ -154,7 +154,8 @@ class Ending:
     def headline(self) -> str:
         """The result in a few words: 'France wins', 'a draw between England, France'."""
         winners = ", ".join(p.capitalize() for p in self.winners)
-        return {"victory": f"{winners} wins", "short-game": f"{winners} wins the short game",
+        wins = "wins" if len(self.winners) == 1 else "win"
+        return {"victory": f"{winners} {wins}", "short-game": f"{winners} {wins} the short game",
                 "draw": f"a draw between {winners}", "concession": f"conceded to {winners}"}.get(self.kind, self.kind)
 
 
@@ -211,6 +212,12 @@ class GameState:
     public_hash: str = ""
     # Seats open to DAIDE bots, as the GM last set them (gm.bots): {"open": [powers], "civil_disorder": bool}.
     bots: Mapping[str, Any] = field(default_factory=dict)
+    # The coin toss of a set-up that has one (two players, XIV.2): {"power", "winner" (the
+    # powers of the side that won), "name", "joins" (phase), "joined"}; empty before the toss.
+    coin_toss: Mapping[str, Any] = field(default_factory=dict)
+    # The powers in civil disorder at the last movement deadline (rulebook XIV.3: under
+    # missed_move = "season" they stay in it for that season's retreats and adjustments).
+    disorder: tuple[str, ...] = ()
 
     # -- derived values ------------------------------------------------------------------------
 
@@ -281,6 +288,7 @@ class GameState:
         d["proposals"] = tuple(Proposal.from_dict(p) for p in d.get("proposals", ()))
         d["spring_centres"] = {y: {p: tuple(cs) for p, cs in v.items()} for y, v in d.get("spring_centres", {}).items()}
         d["result"] = Ending.from_dict(d["result"]) if d.get("result") else None
+        d["disorder"] = tuple(d.get("disorder") or ())
         return cls(**d)
 
     def evolve(self, **changes: Any) -> "GameState":

@@ -15,7 +15,7 @@ from .desk import Actor, Desk, acting, authenticate
 from .errors import GMError, Refused
 from .games import deadline_text
 from .settings import show_time
-from .standing import answer
+from .standing import answer, disorder_words, kept_in_disorder
 from .state import GameState
 from .tx import Transaction
 from .views import Checking, LegalOrders, OrdersOnRecord, Seat, Submission
@@ -123,6 +123,8 @@ class Submissions(Desk):
         position = state.position
         power = actor.power
         assert position is not None and power is not None
+        if power in kept_in_disorder(state):
+            raise GMError(disorder_words(state, power))
         if power not in powers_to_act(position):
             raise GMError(f"{power.capitalize()} has no orders to give in {position.phase.title}")
         checked = check_text(state, power, text)

@@ -21,7 +21,6 @@ Every problem names the ledger entry it breaks. What is checked:
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -31,7 +30,8 @@ from ..store.repo import GameRow, PhaseRow, PressRow
 from ..variants import VariantError, load_rules
 from .adjudicating import choose_conditionals
 from .fold import CacheRow, FoldError, Superseded, apply
-from .games import playable_powers
+from .cointoss import join_due, toss, toss_due, winner_seat
+from .games import draw, lots
 from .standing import orders_in_force
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
 from .views import LedgerHead, ReceiptCheck, VerifyReport
@@ -122,10 +122,9 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
     if kind == "press" and p.get("by") is not None:
         _check_actor(r, s, e, {**p, "power": None if p["sender"] == GM else p["sender"]})
     if kind == "lots-drawn":
-        drawn = random.Random(p["seed"]).sample(p["all_powers"], len(p["players"]))
-        if dict(zip(p["players"], drawn)) != p["powers"]:
+        if draw(p["seed"], p["all_powers"], p["players"]) != p["powers"]:
             r.bad(e, f"the seed {p['seed']} does not draw the recorded powers")
-        if list(p["all_powers"]) != playable_powers(s):
+        if list(p["all_powers"]) != lots(s):
             r.bad(e, "the lot was drawn among other powers than the set-up's")
         if list(p["players"]) != [x.name for x in s.seats if x.role == PLAYER]:
             r.bad(e, "the lot was drawn for other players than those signed up")
@@ -148,10 +147,32 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
         _check_correction(r, s, e, p)
     elif kind == "phase-opened":
         _check_deadline(r, s, e, p)
+    elif kind == "coin-tossed":
+        _check_toss(r, s, e, p)
+    elif kind == "power-joined":
+        if not join_due(s):
+            r.bad(e, f"{p['power']} joins a side before the coin was tossed or before its phase")
+        elif p.get("player") != winner_seat(s, s.coin_toss["winner"]):
+            r.bad(e, f"{p['power']} joins player {p.get('player')}, who does not command the side that won the toss")
     elif kind == "gm-action" and p.get("action") == "civil-disorder":
         closed = r.closed or {}
         if p.get("power") not in (closed.get("civil_disorder") or []):
             r.bad(e, f"{p.get('power')} is ruled in civil disorder, but it had orders on record at the deadline")
+
+
+def _check_toss(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    """The coin was due (the set-up has one, not tossed before, its phase come) and falls as its seed says."""
+    setup = s.variant.coin_toss
+    if not toss_due(s) or setup is None:
+        r.bad(e, "a coin toss the set-up does not call for at this point of the game")
+        return
+    sides = [[name, list(powers)] for name, powers in s.variant.players]
+    if [list(x) for x in p["sides"]] != sides or p["power"] != setup[0] or p["joins"] != setup[2]:
+        r.bad(e, "the coin was tossed between other sides, or for another power or phase, than the set-up's")
+        return
+    name, winner = sides[toss(int(p["seed"]), len(sides))]
+    if p["name"] != name or list(p["winner"]) != winner:
+        r.bad(e, f"the seed {p['seed']} does not toss the recorded winner")
 
 
 def _check_actor(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
@@ -297,7 +318,7 @@ def _check_deadline(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> 
     position = Position.from_dict(s.variant, p["position"]) if "position" in p else s.position
     if position is None:
         return
-    want = s.settings.schedule.deadline(position.phase.kind, parse_stamp(e.at))
+    want = s.settings.deadline(position.phase.kind, parse_stamp(e.at))
     if p["deadline"] != want.isoformat():
         r.bad(e, f"the deadline set ({p['deadline']}) is not the game's schedule's ({want.isoformat()})")
 

@@ -82,8 +82,9 @@ class Created:
 
     game: str
     credentials: Mapping[str, str]  # player name -> credential
-    powers: Mapping[str, str] = field(default_factory=dict)  # player name -> power, once drawn
+    powers: Mapping[str, str] = field(default_factory=dict)  # player name -> (first) power, once drawn
     seed: int | None = None
+    commands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # player name -> every power commanded
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ from .views import Processed
 def describe(p: Processed) -> str:
     if p.action == "grace":
         return f"{p.game}: {p.phase} grace period, deadline now {p.deadline.isoformat() if p.deadline else '-'}"
+    if p.action == "ended" and p.ended:
+        return f"{p.game}: the game stopped at the agreed time ({p.ended.kind}: {', '.join(p.ended.winners)})"
     if p.ended:
         return f"{p.game}: {p.phase} adjudicated; the game is over ({p.ended.kind}: {', '.join(p.ended.winners)})"
     cd = f"; civil disorder: {', '.join(p.civil_disorder)}" if p.civil_disorder else ""

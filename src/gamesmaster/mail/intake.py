@@ -116,7 +116,11 @@ class _Session:
             assert who is not None
             game = self.gm.game(section.game or "")
             power = section.power or "-"
-            as_what = (f"playing {texts.cap(power)}" if who.role == "player" and power != "-"
+            mine = who.acts_for()
+            as_what = (f"playing {'/'.join(texts.cap(p) for p in mine)}; what follows is for {texts.cap(power)} "
+                       f"until a line names another of your powers ('{texts.cap(mine[-1])}:')"
+                       if who.role == "player" and len(mine) > 1 and power != "-"
+                       else f"playing {texts.cap(power)}" if who.role == "player" and power != "-"
                        else f"the stand-by for {texts.cap(power)}" if who.role == "standby" and power != "-"
                        else f"a {who.role} without a power")
             when = (f"{game.phase_title}; orders due {game.deadline_text}" if game.status == "active"

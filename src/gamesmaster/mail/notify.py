@@ -146,9 +146,7 @@ class Dispatcher:
         out = []
         what = "corrected results" if row.revision else "results"
         for player, address in readers:
-            mine = player.acts_for()
-            power = mine[0] if mine else None
-            body = texts.results(game, st.title, row, tz, power, str(st.phase) if st.phase else None, st.deadline_text,
+            body = texts.results(game, st.title, row, tz, player.acts_for(), str(st.phase) if st.phase else None, st.deadline_text,
                                  ended, st.head)
             if not maps and self.config.maps:
                 body += "\n(The map could not be drawn for this mail.)\n"
@@ -187,10 +185,9 @@ class Dispatcher:
         out = []
         for player, address in readers:
             mine = player.acts_for()
-            power = mine[0] if mine else None
-            if sender != GM and power == sender:
+            if sender != GM and sender in mine:
                 continue  # the sender had the answer to the mail that sent it
-            if to is not None and power not in to:
+            if to is not None and not set(mine) & set(to):
                 continue
             subject = (f"{game}: notice from the gamesmaster" if sender == GM else
                        f"{game}: press from {texts.cap(shown.sender)}" + (" to you" if to else " to everyone"))

@@ -120,9 +120,9 @@ def options(pos: Position, power: str, legal: LegalOrders) -> list[str]:
     return out
 
 
-def results(game: str, game_title: str, row: PhaseResult, tz: str, power: str | None,
+def results(game: str, game_title: str, row: PhaseResult, tz: str, powers: Sequence[str],
             now_phase: str | None, deadline_text: str, ended: Ending | None, head: LedgerHead) -> str:
-    """The results of one adjudicated phase, as mailed to every player (power: the reader's, for options)."""
+    """The results of one adjudicated phase, as mailed to every player (powers: the reader's, for options)."""
     phase = str(row.phase)
     head_line = f"{game_title} ({game}): results of {row.title}"
     if row.revision:
@@ -156,13 +156,14 @@ def results(game: str, game_title: str, row: PhaseResult, tz: str, power: str | 
     if ended:
         winners = ", ".join(cap(w) for w in ended.winners)
         out += ["", f"The game is over: {ended.kind} ({winners}): {ended.reason}."]
-    elif power:
-        try:
-            mine = options(row.next, power, legal_orders_in(row.next, power, row.rules))
-        except Exception:  # noqa: BLE001 - the options are a help, never a reason to lose the results
-            mine = []
-        if mine:
-            out += ["", f"Your options ({cap(power)}) in {title(nxt.get('phase'))}:", *mine]
+    else:
+        for power in powers:  # a player of several powers is answered for each of them
+            try:
+                mine = options(row.next, power, legal_orders_in(row.next, power, row.rules))
+            except Exception:  # noqa: BLE001 - the options are a help, never a reason to lose the results
+                mine = []
+            if mine:
+                out += ["", f"Your options ({cap(power)}) in {title(nxt.get('phase'))}:", *mine]
     if not ended:
         out.append("")
         if now_phase == nxt.get("phase"):

@@ -231,7 +231,16 @@ def _next(position: Position, phase: Phase, units: Mapping[str, Unit], *, dislod
     # Built field by field: dataclasses.replace costs twice as much, once or twice a phase.
     return Position(position.variant, phase, units, position.centres if centres is None else centres,
                     dislodged, standoffs, position.raids if raids is None else raids,
-                    position.destroyed if destroyed is None else destroyed, position.neutral_powers)
+                    position.destroyed if destroyed is None else destroyed, _neutral(position, phase))
+
+
+def _neutral(position: Position, phase: Phase) -> frozenset[str] | None:
+    """The neutral powers of the new phase: a power joining by the coin toss (XIV.2, two
+    players: Italy in Spring 1915) is no longer neutral from its phase on."""
+    toss = position.variant.coin_toss
+    if toss is None or toss[0] not in position.neutral or phase.order < Phase.parse(toss[2]).order:
+        return position.neutral_powers
+    return position.neutral - {toss[0]}
 
 
 def _end_of_season(position: Position, phase: Phase, units: Mapping[str, Unit], destroyed: Mapping[str, int],

@@ -270,3 +270,15 @@ def powers_to_choose(position: Position, options: RuleOptions) -> list[str]:
         return [p for p in powers if any(open_[d.unit.province] > automatic
                                          for d in position.dislodged if d.unit.power == p)]
     return [p for p in powers if (b := balance(position, p)) > 0 or len(position.units_of(p)) > -b]
+
+
+def still_in_disorder(position: Position, options: RuleOptions, missed: Iterable[str]) -> frozenset[str]:
+    """Rulebook XIV.3 as the rule set reads it (`missed_move`): of the powers that sent no
+    orders for this season's Spring or Fall move, those still in civil disorder in this
+    retreat or adjustment phase (their dislodged units are disbanded, they raise no units).
+
+    `missed` are the powers in civil disorder at the last movement phase: the Spring move
+    for the Spring retreats, the Fall move for the Fall retreats and the adjustments."""
+    if options.missed_move != "season" or position.phase.is_movement:
+        return frozenset()
+    return frozenset(missed)

@@ -50,6 +50,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "two_orders": ("invalid", "first", "last"),
     "excess_adjustments": ("first", "none"),
     "civil_disorder_support": (True, False),
+    "missed_move": ("phase", "season"),
     "last_year": (None,),  # or any game year: the short game (rulebook III)
 }
 
@@ -97,6 +98,7 @@ class RuleOptions:
     two_orders: str = "invalid"  # DATC 4.D.3
     excess_adjustments: str = "first"  # DATC 4.D.4-4.D.6
     civil_disorder_support: bool = True  # DATC 4.D.9
+    missed_move: str = "phase"  # 1971 XIV.3: how long a missed move's civil disorder lasts
     last_year: int | None = None  # rulebook III: the short game's agreed last year
 
     def __post_init__(self) -> None:

@@ -69,6 +69,11 @@ class Phase(NamedTuple):
         """The Winter builds and removals."""
         return self.kind == "A"
 
+    @property
+    def order(self) -> tuple[int, int, int]:
+        """A key that sorts phases in the order they are played (year, season, kind)."""
+        return (self.year, "SFW".index(self.season), "MRA".index(self.kind))
+
     def following(self) -> "Phase":
         """The phase that comes next in the full cycle (no phase is skipped)."""
         if self.kind == "M":

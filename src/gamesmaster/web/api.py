@@ -146,6 +146,8 @@ class SettingsIn(Strict):
     early_movement: bool = False
     draw_vote: Literal["unanimous", "majority"] = "unanimous"
     end_year: int | None = None
+    end_at: str | None = Field(None, max_length=40,
+                               description="short game by the clock: 'YYYY-MM-DD HH:MM' in tz; most pieces then wins")
 
 
 class GameIn(Strict):
@@ -233,6 +235,7 @@ def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) 
                              players=site.names(body.players), standbys=site.names(body.standbys), assign=body.assign,
                              seed=body.seed, start=body.start)
     return {"game": created.game, "credentials": dict(created.credentials), "powers": dict(created.powers),
+            "commands": {n: list(ps) for n, ps in created.commands.items()},
             "seed": created.seed, "status": site.summary(gm.game(created.game))}
 
 
@@ -452,7 +455,8 @@ def post_player(game: str, body: JoinIn, request: Request, who: Caller = Depends
 def post_start(game: str, body: StartIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
     created = gm.assign_powers(game, body.assign) if body.assign else gm.draw_lots(game, body.seed)
-    return {"powers": created.powers, "seed": created.seed}
+    return {"powers": created.powers, "commands": {n: list(ps) for n, ps in created.commands.items()},
+            "seed": created.seed}
 
 
 def _processed(p: Any) -> dict[str, Any]:

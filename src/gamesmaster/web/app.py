@@ -173,7 +173,7 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.state.limits = SignInLimits()  # failed credential attempts, per address and per game
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(phase_title=site.phase_title)
-    templates.env.filters["cap"] = lambda s: str(s).capitalize() if s else ""
+    templates.env.filters["cap"] = lambda s: "/".join(x.capitalize() for x in str(s).split("/")) if s else ""
     app.state.templates = templates
 
     def error_response(request: Request, status: int, message: str) -> Response:

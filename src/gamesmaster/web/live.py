@@ -341,5 +341,4 @@ def live_create(request: Request, data: FormData = Depends(form)) -> Response:
         lines.append("The powers nobody plays hold; there is no diplomacy, only the writing period.")
     return _render(request, "gm_shown_once.html", {
         "title": f"Game {created.game} created", "game": created.game, "lines": lines,
-        "credentials": [{"name": n, "power": created.powers.get(n), "credential": c}
-                        for n, c in created.credentials.items()]})
+        "credentials": site.shown_credentials(created)})

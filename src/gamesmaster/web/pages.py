@@ -206,7 +206,10 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
         request.session.games = tuple(g for g in request.session.games if g != game)
         _flash(request, f"{exc}.", "error")
         return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
-    view = site.war_room(gm, game, credential, seat)
+    wanted = request.query_params.get("power")
+    if wanted and site.acts_for(seat, wanted[:40]) is None:
+        raise WebError(403, f"{seat.name} does not command {wanted[:40]!r} in {game}")
+    view = site.war_room(gm, game, credential, seat, wanted[:40] if wanted else None)
     svg = None
     if view["game"]["phase"]:
         mine = view["mine"]["orders"] if view.get("mine") else None
@@ -232,8 +235,8 @@ def sign_in(game: str, request: Request, data: FormData = Depends(form)) -> Resp
     _renew(request)
     gm.sign_in(request.session.token, game, credential)
     request.session.games = tuple(sorted({*request.session.games, game}))
-    power = site.acts_for(seat)
-    _flash(request, f"Signed in as {seat.name}" + (f", {power.capitalize()}." if power else "."))
+    powers = "/".join(p.capitalize() for p in seat.acts_for())
+    _flash(request, f"Signed in as {seat.name}" + (f", {powers}." if powers else "."))
     return _back(_game_url(game, "/war-room"))
 
 
@@ -247,38 +250,46 @@ def sign_out(game: str, request: Request, data: FormData = Depends(form)) -> Res
     return _back(_game_url(game))
 
 
-def _player(request: Request, game: str) -> tuple[str, str]:
-    """(credential, power) of the signed-in player; 401 if nobody is."""
+def _player(request: Request, game: str, wanted: str | None = None) -> tuple[str, str]:
+    """(credential, power) of the signed-in player, for the power asked for (a player of several
+    powers names the one he acts for) or his first; 401 if nobody is signed in."""
     credential = _credential(request, game)
     if credential is None:
         raise WebError(401, f"sign in to the war room of {game} first")
     seat = _gm(request).identify(game, credential)
-    power = site.acts_for(seat)
+    power = site.acts_for(seat, wanted[:40] if wanted else None)
     if not power:
+        if wanted:
+            raise WebError(403, f"{seat.name} does not command {wanted[:40]!r} in {game}")
         raise WebError(403, f"{seat.name} acts for no power in {game} now")
     return credential, power
 
 
+def _room(game: str, power: str, anchor: str = "") -> str:
+    """The war room's address, open at the power being ordered."""
+    return _game_url(game, f"/war-room?power={quote(power)}{anchor}")
+
+
 @router.post("/games/{game}/war-room/orders")
 def war_room_orders(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    credential, power = _player(request, game)
+    credential, power = _player(request, game, _field(data, "power"))
     text = _field(data, "orders")
     phase = _field(data, "phase") or None
     try:
         sub = _gm(request).submit_orders(game, power, text, credential=credential, channel="web", phase=phase)
     except Refused as exc:
         _flash(request, f"{exc} (the refusal is recorded as ledger entry {exc.seq})", "error")
-        return _back(_game_url(game, "/war-room"))
+        return _back(_room(game, power))
     except GMError as exc:
         _flash(request, str(exc), "error")
-        return _back(_game_url(game, "/war-room"))
+        return _back(_room(game, power))
     bad = sum(1 for a in sub.answers if a.status != "accepted")
     msg = (f"Orders received for {sub.phase_title}: {len(sub.answers) - bad} accepted"
            + (f", {bad} not valid (see the answers)" if bad else "") + ". Keep the receipt shown under 'On record'.")
     if sub.processed:
         msg += f" Every power concerned has ordered: {', '.join(site.phase_title(p) for p in sub.processed)} processed."
     _flash(request, msg, "error" if bad else "ok")
-    return _back(_game_url(game, "/war-room"))
+    return _back(_room(game, power))
 
 
 @router.post("/games/{game}/war-room/check")
@@ -293,29 +304,32 @@ async def war_room_check(game: str, request: Request) -> JSONResponse:
     text = body.get("orders") if isinstance(body, dict) else None
     if not isinstance(text, str) or len(text) > MAX_FIELD:
         raise WebError(422, "orders: a text is required")
+    wanted = body.get("power")
+    if wanted is not None and not isinstance(wanted, str):
+        raise WebError(422, "power: the name of a power you command")
     from starlette.concurrency import run_in_threadpool
-    return JSONResponse(await run_in_threadpool(_check, request, game, text))
+    return JSONResponse(await run_in_threadpool(_check, request, game, text, wanted))
 
 
-def _check(request: Request, game: str, text: str) -> dict[str, Any]:
-    credential, power = _player(request, game)
+def _check(request: Request, game: str, text: str, wanted: str | None = None) -> dict[str, Any]:
+    credential, power = _player(request, game, wanted)
     return site.answers(_gm(request).check(game, power, text, credential=credential))
 
 
 @router.post("/games/{game}/war-room/withdraw")
 def war_room_withdraw(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    credential, power = _player(request, game)
+    credential, power = _player(request, game, _field(data, "power"))
     try:
         _gm(request).withdraw_orders(game, power, credential=credential, channel="web")
         _flash(request, "Your orders are withdrawn: the units will hold unless you send new ones.")
     except GMError as exc:
         _flash(request, str(exc), "error")
-    return _back(_game_url(game, "/war-room"))
+    return _back(_room(game, power))
 
 
 @router.post("/games/{game}/war-room/ready")
 def war_room_ready(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    credential, power = _player(request, game)
+    credential, power = _player(request, game, _field(data, "power"))
     ready = _field(data, "ready") == "1"
     try:
         done = _gm(request).set_ready(game, power, ready, credential=credential)
@@ -323,50 +337,50 @@ def war_room_ready(game: str, request: Request, data: FormData = Depends(form)) 
                + (f" Everyone is ready: {', '.join(site.phase_title(p) for p in done)} processed." if done else ""))
     except GMError as exc:
         _flash(request, str(exc), "error")
-    return _back(_game_url(game, "/war-room"))
+    return _back(_room(game, power))
 
 
 @router.post("/games/{game}/war-room/press")
 def war_room_press(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    credential, power = _player(request, game)
+    credential, power = _player(request, game, _field(data, "power"))
     to = [p for p in data.getlist("to") if isinstance(p, str) and p]
     try:
         _gm(request).post_press(game, _field(data, "text"), to=to or None, anonymous=_field(data, "anonymous") == "1",
-                                credential=credential)
+                                power=power, credential=credential)
         _flash(request, "Sent " + ("to " + ", ".join(p.capitalize() for p in to) if to else "to everyone") + ".")
     except GMError as exc:
         _flash(request, str(exc), "error")
-    return _back(_game_url(game, "/war-room") + "#press")
+    return _back(_room(game, power, "#press"))
 
 
 @router.post("/games/{game}/war-room/propose")
 def war_room_propose(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    credential, power = _player(request, game)
+    credential, power = _player(request, game, _field(data, "power"))
     kind = _field(data, "kind") or "draw"
     powers = [p for p in data.getlist("powers") if isinstance(p, str) and p]
     try:
         pid = _gm(request).propose(game, kind=kind, powers=powers or None, concede_to=_field(data, "concede_to") or None,
-                                   credential=credential)
+                                   power=power, credential=credential)
         _flash(request, f"Proposal {pid} is open; you have voted yes.")
     except GMError as exc:
         _flash(request, str(exc), "error")
-    return _back(_game_url(game, "/war-room") + "#votes")
+    return _back(_room(game, power, "#votes"))
 
 
 @router.post("/games/{game}/war-room/vote")
 def war_room_vote(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    credential, power = _player(request, game)
+    credential, power = _player(request, game, _field(data, "power"))
     try:
         proposal = int(_field(data, "proposal"))
     except ValueError:
         raise WebError(400, "which proposal? (a number)") from None
     yes = _field(data, "vote") == "yes"
     try:
-        status = _gm(request).vote(game, proposal, yes, credential=credential)
+        status = _gm(request).vote(game, proposal, yes, power=power, credential=credential)
         _flash(request, f"You voted {'yes' if yes else 'no'} on proposal {proposal}: it is {status}.")
     except GMError as exc:
         _flash(request, str(exc), "error")
-    return _back(_game_url(game, "/war-room") + "#votes")
+    return _back(_room(game, power, "#votes"))
 
 
 # -- the GM console -----------------------------------------------------------------------
@@ -432,7 +446,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
             min_gap=_field(data, "min_gap"), retreats=_field(data, "retreats"), adjustments=_field(data, "adjustments"),
             grace=_field(data, "grace"), replacement=_field(data, "replacement") or "none",
             early_movement=_field(data, "early_movement") == "1", draw_vote=_field(data, "draw_vote") or "unanimous",
-            end_year=int(end_year) if end_year.isdigit() else None)
+            end_year=int(end_year) if end_year.isdigit() else None, end_at=_field(data, "end_at") or None)
         if end_year and not end_year.isdigit():
             raise GMError(f"end year {end_year!r} is not a year")
         seed = _field(data, "seed")
@@ -453,7 +467,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
         "title": f"Game {created.game} created", "game": created.game,
         "lines": ([f"Powers drawn by lot with seed {created.seed} (on the record)."] if created.seed is not None
                   else ["Powers assigned."] if created.powers else ["The game is forming: draw the lots when the players are in."]),
-        "credentials": [{"name": n, "power": created.powers.get(n), "credential": c} for n, c in created.credentials.items()]})
+        "credentials": site.shown_credentials(created)})
 
 
 @router.get("/gm/games/{game}", response_class=HTMLResponse)
@@ -480,7 +494,7 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             seed = _field(data, "seed")
             created = gm.draw_lots(game, int(seed) if seed.lstrip("-").isdigit() else None)
             _flash(request, f"Lots drawn with seed {created.seed}: " +
-                   ", ".join(f"{n} {p.capitalize()}" for n, p in created.powers.items()))
+                   ", ".join(f"{n} {'/'.join(p.capitalize() for p in ps)}" for n, ps in created.commands.items()))
         elif action in ("join", "standby"):
             name = _field(data, "name")
             secret = gm.join_game(game, name, standby=action == "standby")

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..gm import (
     Checking,
+    Created,
     Gamesmaster,
     GameView,
     GMError,
@@ -31,7 +32,7 @@ from ..gm import (
     Seat,
 )
 from ..gm.live import press_closed
-from ..gm.settings import Settings, parse_duration, parse_movement
+from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
 from ..gm.state import Proposal
 from ..gm.views import plain
 from ..maps import render_map, render_png
@@ -437,8 +438,13 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
         ("Deadlines", settings.schedule.describe()[0].upper() + settings.schedule.describe()[1:] + "."),
         ("Missed orders", (f"A player who has not ordered at a movement deadline gets one grace period of "
                            f"{settings.grace_hours:g} hours; then civil disorder." if settings.grace_hours else
-                           "A power with no orders at the deadline is in civil disorder for the season: "
-                           "its units hold and do not support each other.")),
+                           "A power with no orders at the deadline is in civil disorder: "
+                           "its units hold and do not support each other.")
+                          + (" A power that misses a Spring or Fall move stays in civil disorder for the rest of the "
+                             "season (rulebook XIV.3): its dislodged units are disbanded and it raises no units; it "
+                             "resumes with its next Spring or Fall orders." if options.missed_move == "season" else
+                             " A missed move costs that move only: retreats and adjustments are ordered at their own "
+                             "deadlines.")),
         ("Replacement", {"none": "Civil disorder until the gamesmaster replaces the player.",
                          "standby": "The first free stand-by is asked to send the next move; if the player sends it "
                                     "instead, the player keeps the country.",
@@ -452,6 +458,10 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
     ]
     if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
         running.append(("Short game", f"After {options.last_year}, the power with the most units on the board wins."))
+    if settings.end_time is not None:
+        running.append(("Short game by the clock", f"The game stops at {show_time(settings.end_time, settings.schedule.tz)}"
+                        " (rulebook III); the player with the most pieces on the board then wins (a player of several "
+                        "powers counts them all; a tie is a draw). The phase being written then is not played."))
     return {"id": view.id, "title": view.title, "variant": variant.name, "variant_title": variant.title,
             "victory_centres": variant.victory_centres, "preset": base,
             "preset_title": preset_title(base) if base in preset_names() else base,
@@ -513,20 +523,38 @@ def answers(checking: Checking) -> dict[str, Any]:
             "clauses": list(checking.clauses), "conditional_error": checking.conditional_error}
 
 
-def acts_for(seat: Seat) -> str | None:
-    """The power a seat orders for now (its own, or the one it stands by for)."""
+def shown_credentials(created: Created) -> list[dict[str, Any]]:
+    """The credentials of a new game as the GM's page shows them once: name, the powers commanded, secret."""
+    return [{"name": n, "power": "/".join(created.commands.get(n, ())) or None, "credential": c}
+            for n, c in created.credentials.items()]
+
+
+def acts_for(seat: Seat, wanted: str | None = None) -> str | None:
+    """The power a seat orders for now: the one asked for among those it commands (a player of
+    several powers), else its first (its own, or the one it stands by for); None if none."""
     mine = seat.acts_for()
+    if wanted:
+        key = wanted.strip().upper()
+        return key if key in mine else None
     return mine[0] if mine else None
 
 
-def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat) -> dict[str, Any]:
-    """A power's page: its units and legal options, its orders on record (answered), its press, the votes."""
+def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted: str | None = None) -> dict[str, Any]:
+    """A power's page: its units and legal options, its orders on record (answered), its press, the votes.
+
+    A player of several powers has one war room: `wanted` picks the power being ordered,
+    and `commands` lists every power the player commands with whether it has ordered."""
     view = gm.game(game_id)
     variant = view.variant
-    power = acts_for(seat)
+    power = acts_for(seat, wanted) or acts_for(seat)
     who = {"name": seat.name, "role": seat.role, "power": seat.power, "standby_for": seat.standby_for,
            "number": seat.number}
     out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": view.settings.to_dict()}
+    statuses = {p["power"]: p for p in out["game"]["powers"]}
+    out["commands"] = [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
+                        "to_order": bool(statuses.get(p, {}).get("to_order")),
+                        "ordered": bool(statuses.get(p, {}).get("ordered")), "current": p == power}
+                       for p in seat.acts_for()]
     if power is None:
         out.update(orders=None, options=[], press=[], proposals=[], can_order=False, records=[], mine=None,
                    orders_text="")
@@ -554,7 +582,7 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat) -> dict
     out["orders_text"] = text
     out["options"] = (legal_options(pos, gm.legal_orders(game_id, power, credential=credential))
                       if pos is not None and out["can_order"] else [])
-    out["press"] = [press_item(p) for p in gm.press(game_id, power, credential=credential)]
+    out["press"] = [press_item(p) for p in gm.press(game_id, credential=credential)]  # every power's it commands
     out["press_closed"] = press_closed(view.live.state) if view.live is not None else None
     out["proposals"] = [dict(public_proposal(p), my_vote=p.votes.get(power)) for p in view.proposals]
     out["other_powers"] = [{"power": p, "name": variant.powers[p].name} for p in variant.powers if p != power]
@@ -611,7 +639,7 @@ def rule_value(text: Any) -> Any:
 def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None = None, min_gap: str | None = None,
                    retreats: str | None = None, adjustments: str | None = None, grace: str | None = None,
                    replacement: str = "none", early_movement: bool = False, draw_vote: str = "unanimous",
-                   end_year: int | None = None) -> dict[str, Any]:
+                   end_year: int | None = None, end_at: str | None = None) -> dict[str, Any]:
     """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00')."""
     schedule: dict[str, Any] = {"tz": (tz or "UTC").strip()}
     if movement and movement.strip():
@@ -624,7 +652,8 @@ def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None
         schedule["adjustment_hours"] = parse_duration(adjustments)
     settings = {"press": press, "schedule": schedule, "replacement": replacement,
                 "grace_hours": parse_duration(grace) if grace and str(grace).strip() else 0.0,
-                "early_movement": bool(early_movement), "draw_vote": draw_vote, "end_year": end_year}
+                "early_movement": bool(early_movement), "draw_vote": draw_vote, "end_year": end_year,
+                "end_at": end_setting(end_at, schedule["tz"]) if end_at and end_at.strip() else None}
     Settings.from_dict(settings)  # names any problem now
     return settings
 

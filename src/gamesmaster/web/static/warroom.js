@@ -128,7 +128,7 @@
     fetch(location.pathname.replace(/\/war-room$/, "/war-room/check"), {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
-      body: JSON.stringify({orders: textarea.value})
+      body: JSON.stringify({orders: textarea.value, power: (document.getElementById("power") || {}).value || null})
     }).then(function (r) { return r.json(); }).then(function (data) {
       if (mine !== seq || !answersBox) return;
       answersBox.innerHTML = "";
