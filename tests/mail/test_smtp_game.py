@@ -62,7 +62,7 @@ def test_a_season_played_by_mail_by_seven_powers(mailroom):
     # Italy: orders with conditional orders for the fall.
     text = room.answer(who("ITALY"), f"signon club italy {cred['ITALY']}\nA Ven-Tyr\nA Rom-Ven\nF Nap-Ion\n"
                        "next season:\nif F Nap - Ion succeeds: F Ion - Tun\notherwise: F Nap H\n")
-    assert "Conditional orders for the next season:" in text and "if F Nap - Ion succeeds: F Ion - Tun" in text
+    assert "Conditional orders for later phases" in text and "if F Nap - Ion succeeds: F Ion - Tun" in text
 
     # Austria writes to the game's own address, so the sign-on needs no game.
     text = room.answer(who("AUSTRIA"), f"SIGNON Austria {cred['AUSTRIA']}\nA Vie-Gal\nA Bud-Ser\nF Tri-Alb\n",

@@ -369,7 +369,8 @@ def test_conditional_orders_for_the_next_season(client, game):
     assert r.status_code == 200, r.text
     sub = r.json()
     assert [a["status"] for a in sub["answers"]] == ["accepted"] * 3
-    assert sub["conditional"] == ["if A Mun - Bur succeeds: A Bur - Par; A Kie - Mun", "otherwise: A Mun H"]
+    assert sub["conditional"] == ["Fall 1901 movement, if A Mun - Bur succeeds: A Bur - Par; A Kie - Mun",
+                                  "Fall 1901 movement, otherwise: A Mun H"]
     [rec] = client.get("/api/games/club/powers/germany/orders", headers=bearer(game["GERMANY"])).json()
     assert "otherwise" in rec["conditional"]
     r = client.post("/api/games/club/powers/germany/orders", json={"orders": "A Mun-Bur\nnext season:\nif banana: A Mun H"},

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from ..ledger import JSONObject
 from ..rules import Phase, Position, RuleOptions
+from ..rules.conditional import Facts
 from ..rules.variant import Variant
 from ..variants import load_rules, load_variant
 from .live import LiveConfig, LiveState
@@ -93,17 +94,35 @@ class OrderSet:
 
 @dataclass(frozen=True)
 class Pending:
-    """Conditional orders chosen when their season was adjudicated, waiting for their phase."""
+    """Conditional orders for a later phase, filed with a phase since adjudicated: chosen when their phase opens."""
 
     power: str
     filed_phase: str
-    orders: tuple[str, ...]
-    condition: str
+    phase: str  # the phase they are for
+    section: Mapping[str, Any]  # rules.conditional.Section.to_dict()
+    succeeded: tuple[str, ...]  # the filing phase's orders that succeeded (canonical)
+    dislodged: tuple[str, ...]  # ... and the units it dislodged
+    centres: Mapping[str, str]  # supply centre -> owner when they were filed
+
+    @property
+    def target(self) -> Phase:
+        """The phase they are for, as a value."""
+        return Phase.parse(self.phase)
+
+    def facts(self, centres_now: Mapping[str, str]) -> Facts:
+        """What their conditions are tested on, with the supply centres as they stand now."""
+        return Facts(frozenset(self.succeeded), frozenset(self.dislodged), self.centres, centres_now)
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any]) -> "Pending":
         """Read to_dict's form."""
-        return cls(**{**doc, "orders": tuple(doc["orders"])})
+        return cls(**{**doc, "succeeded": tuple(doc["succeeded"]), "dislodged": tuple(doc["dislodged"]),
+                      "centres": dict(doc["centres"])})
+
+
+def owners(position_doc: Mapping[str, Any]) -> dict[str, str]:
+    """Supply centre -> owner, from a position as recorded."""
+    return {c: power for power, cs in (position_doc.get("centers") or {}).items() for c in cs}
 
 
 @dataclass(frozen=True)

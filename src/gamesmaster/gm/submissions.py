@@ -7,10 +7,10 @@ from typing import Sequence
 from ..ledger import Receipt, parse_stamp
 from ..rules import Phase, PhaseError, Position, RuleOptions, powers_to_act
 from ..rules.adjustments import balance
+from ..rules.conditional import ConditionalError, read_sections, split_submission
 from ..rules.possible import possible_orders
 from .adjudicating import run_early, submit
 from . import limits
-from .conditional import parse_conditional, split_submission
 from .desk import Actor, Desk, acting, authenticate
 from .errors import GMError, Refused
 from .games import deadline_text
@@ -62,11 +62,10 @@ def check_text(state: GameState, power: str, text: str) -> Checking:
     error = None
     if cond is not None:
         try:
-            if not position.phase.is_movement:
-                raise GMError("conditional orders ('next season:') can be filed only with movement orders")
-            parsed = parse_conditional(cond, position, power, state.options)
-            clauses = tuple(f"{c.label}: {'; '.join(c.orders) or '(no orders)'}" for c in parsed.clauses)
-        except GMError as exc:
+            sections = read_sections(cond, position, state.options)
+            clauses = tuple(f"{Phase.parse(x.phase).title}, {c.label}: {'; '.join(c.orders) or '(no orders)'}"
+                            for x in sections for c in x.clauses)
+        except ConditionalError as exc:
             error = str(exc)
     return Checking(power, tuple(lines), answers, warnings, cond, clauses, error)
 
@@ -97,7 +96,8 @@ class Submissions(Desk):
         """A power's complete set of orders for the phase (replacing any earlier set), answered order by order.
 
         Orders are one a line (or separated by ';'); a `next season:` part files
-        conditional orders for the next season (see gamesmaster.gm.conditional). GM-entered
+        conditional orders for later phases (see gamesmaster.rules.conditional): they are
+        read now, and refused now if they cannot be. GM-entered
         orders (by_gm, e.g. handed over in person) say so on the record. Phases due early
         as a result are processed in the same transaction."""
         if channel not in CHANNELS:
@@ -138,22 +138,40 @@ class Submissions(Desk):
 
     def withdraw_orders(self, game_id: str, power: str, *, credential: str | None = None, by_gm: bool = False,
                         channel: str = "console") -> int:
-        """Withdraw a power's orders for this phase; returns the ledger entry that records it."""
+        """Withdraw a power's orders for this phase; returns the ledger entry that records it.
+
+        Conditional orders installed for the phase are replaced by an empty set instead, so
+        that withdrawing them does not leave the power in civil disorder."""
         refusal = None
         with self.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             refusal = _refusal(tx, actor, None, channel, None)
             if refusal is None:
                 state = tx.state
-                if state.order_set(actor.power or "", actor.author) is None:
+                mine = state.order_set(actor.power or "", actor.author)
+                if mine is None:
                     raise GMError(f"{(actor.power or '').capitalize()} has no orders on record for "
                                   f"{state.position.phase.title}")  # type: ignore[union-attr]
+                if mine.channel == "conditional":
+                    return self._withdraw_conditional(tx, actor, channel)
                 entry = tx.record("orders-withdrawn", {"phase": state.phase, "power": actor.power,
                                                        "author": actor.author, "by": actor.by, "channel": channel,
                                                        "entered_by": actor.entered_by})
         if refusal is not None:
             raise refusal
         return entry.seq
+
+    def _withdraw_conditional(self, tx: Transaction, actor: Actor, channel: str) -> int:
+        """Conditional orders installed for this phase, withdrawn by the player: the player has answered for the
+        phase (an empty set stands: units hold, builds are waived), so the power is not in civil disorder."""
+        power = actor.power or ""
+        mine = submit(tx, power, actor.author, actor.by, channel, actor.entered_by, [], None,
+                      note={"withdrew": "conditional orders"})
+        title = tx.state.position.phase.title  # type: ignore[union-attr]
+        tx.notice(f"Your conditional orders for {title} are withdrawn. An empty set of orders stands in their place "
+                  f"(every unit holds; no builds): {power.capitalize()} is not in civil disorder. Orders you send "
+                  "before the deadline replace it.", to=[power])
+        return mine.seq
 
     def orders_on_record(self, game_id: str, power: str, *, credential: str | None = None,
                          by_gm: bool = False) -> tuple[OrdersOnRecord, ...]:
