@@ -21,7 +21,7 @@ from ..rules.conditional import order_key
 from ..store.repo import PhaseRow, PressRow
 from .live import LiveConfig, LiveState
 from .settings import Settings
-from .state import (FORMER, PLAYER, Ending, GameState, Live, OrderSet, Pending, Proposal, Seat, owners,
+from .state import (FORMER, PLAYER, Ending, GameState, Live, OrderSet, Pending, Proposal, Question, Seat, owners,
                     replace_seat)
 
 
@@ -297,7 +297,19 @@ def _press(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -
     to = p.get("to")
     rows.append(PressRow(s.id, number, p.get("phase"), parse_stamp(e.at), p["sender"], list(to) if to else None,
                          bool(p.get("anonymous")), p["text"], e.seq))
-    return s.evolve(press_count=number)
+    questions = s.questions
+    if p.get("question") is not None:
+        if int(p["question"]) != len(questions) + 1:
+            raise FoldError(f"question {p['question']} asked out of turn (there are {len(questions)})")
+        questions += (Question(int(p["question"]), p["sender"], number, p.get("phase")),)
+    elif p.get("answers") is not None:
+        n = int(p["answers"])
+        if not 1 <= n <= len(questions):
+            return s.evolve(press_count=number)  # a public copy: the question is a sealed letter
+        q = questions[n - 1]
+        questions = questions[:n - 1] + (replace(q, answers=q.answers + (number,), public=q.public + (not to,)),) + \
+            questions[n:]
+    return s.evolve(press_count=number, questions=questions)
 
 
 def _proposed(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:

@@ -126,6 +126,23 @@ def owners(position_doc: Mapping[str, Any]) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
+class Question:
+    """A player's question to the gamesmaster (a letter to GM), and the press items that answer it."""
+
+    id: int
+    power: str
+    press: int  # the press item that asks it
+    phase: str | None
+    answers: tuple[int, ...] = ()  # the press items that answer it
+    public: tuple[bool, ...] = ()  # ... and whether each went to everyone
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "Question":
+        """Read to_dict's form."""
+        return cls(**{**doc, "answers": tuple(doc["answers"]), "public": tuple(doc["public"])})
+
+
+@dataclass(frozen=True)
 class Proposal:
     """A draw or concession put to the vote of the surviving powers."""
 
@@ -218,6 +235,7 @@ class GameState:
     counts: Mapping[str, int] = field(default_factory=dict)  # submissions per power in the current phase
     pending: tuple[Pending, ...] = ()
     proposals: tuple[Proposal, ...] = ()
+    questions: tuple[Question, ...] = ()
     spring_centres: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)  # year -> centres
     published: int = 0  # phases published (current revisions)
     last_published: int | None = None  # the ledger entry that published the last phase
@@ -298,6 +316,7 @@ class GameState:
         d["orders"] = tuple(OrderSet.from_dict(o) for o in d.get("orders", ()))
         d["pending"] = tuple(Pending.from_dict(p) for p in d.get("pending", ()))
         d["proposals"] = tuple(Proposal.from_dict(p) for p in d.get("proposals", ()))
+        d["questions"] = tuple(Question.from_dict(q) for q in d.get("questions", ()))
         d["spring_centres"] = {y: {p: tuple(cs) for p, cs in v.items()} for y, v in d.get("spring_centres", {}).items()}
         d["result"] = Ending.from_dict(d["result"]) if d.get("result") else None
         return cls(**d)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Sequence
 
 from ..ledger import Receipt, parse_stamp
@@ -13,6 +14,7 @@ from .adjudicating import run_early, submit
 from . import limits
 from .desk import Actor, Desk, acting, authenticate
 from .errors import GMError, Refused
+from .fold import fold
 from .games import deadline_text
 from .settings import show_time
 from .standing import answer
@@ -23,8 +25,14 @@ from .views import Checking, LegalOrders, OrdersOnRecord, Seat, Submission
 CHANNELS = ("console", "web", "mail", "in-person", "conditional", "import", "daide")
 
 
-def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, text: str | None) -> Refused | None:
-    """Why orders cannot be taken now (recorded on the ledger), or None."""
+def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, text: str | None,
+             written_at: datetime | None = None, answering: int | None = None) -> Refused | None:
+    """Why orders cannot be taken now (recorded on the ledger), or None.
+
+    Orders that name no phase but were written (written_at) before the current phase
+    opened were written for the phase before it, and came after its deadline: they are
+    refused, unless they answer the results that opened this phase (answering: the
+    ledger entry of those results)."""
     state = tx.state
     if state.status == "forming":
         raise GMError(f"{state.id} has not started: the powers have not been drawn")
@@ -40,6 +48,12 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
             title = phase
         reason = (f"refused: these orders are for {title}, but the game is in {position.phase.title}"
                   f" (orders for {title} are no longer taken)")
+    elif phase is None and written_at is not None and (written := _written_for(tx, written_at, answering)):
+        title, missed = written
+        reason = (f"refused: late. These orders were written {show_time(written_at, state.settings.schedule.tz)}, "
+                  f"for {title}: they were due by {missed} and arrived after {title} was adjudicated. "
+                  f"{position.phase.title} is open now: to order for it, send them again headed ORDERS {state.phase}, "
+                  f"or as an answer to the mail with the results of {title}")
     elif state.status == "active" and state.deadline_at is not None and tx.now > state.deadline_at:
         reason = (f"refused: late. Orders for {position.phase.title} were due by {deadline_text(state)}; "
                   f"these arrived {show_time(tx.now, state.settings.schedule.tz)}")
@@ -49,6 +63,22 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
                                          "channel": channel, "entered_by": actor.entered_by, "reason": reason,
                                          "text": text})
     return Refused(reason, entry.seq)
+
+
+def _written_for(tx: Transaction, written_at: datetime, answering: int | None) -> tuple[str, str] | None:
+    """The phase orders written at this time were meant for, and its deadline, when it is not the current one."""
+    state = tx.state
+    last = state.last_published
+    if last is None or answering == last or state.phase_opened <= last:
+        return None
+    opened = tx.rec.entry(state.id, state.phase_opened)
+    if opened is None or written_at >= parse_stamp(opened.at):
+        return None
+    published = tx.rec.entry(state.id, last)
+    before, _ = fold(tx.rec.entries(state.id, upto=last - 1), state.id)
+    if published is None or before is None or published.payload is None:
+        return None
+    return Phase.parse(published.payload["phase"]).title, deadline_text(before)
 
 
 def check_text(state: GameState, power: str, text: str) -> Checking:
@@ -92,14 +122,18 @@ class Submissions(Desk):
     """Taking each power's orders before the deadline, and answering them order by order."""
 
     def submit_orders(self, game_id: str, power: str, text: str | Sequence[str], *, credential: str | None = None,
-                      by_gm: bool = False, channel: str = "console", phase: str | None = None) -> Submission:
+                      by_gm: bool = False, channel: str = "console", phase: str | None = None,
+                      written_at: datetime | None = None, answering: int | None = None) -> Submission:
         """A power's complete set of orders for the phase (replacing any earlier set), answered order by order.
 
         Orders are one a line (or separated by ';'); a `next season:` part files
         conditional orders for later phases (see gamesmaster.rules.conditional): they are
         read now, and refused now if they cannot be. GM-entered
         orders (by_gm, e.g. handed over in person) say so on the record. Phases due early
-        as a result are processed in the same transaction."""
+        as a result are processed in the same transaction. Orders that name no phase and were
+        written (written_at, as a mail's Date says) before the current phase opened are
+        refused as late for the phase before, unless they answer the results that opened it
+        (answering: the ledger entry of those results, which a reply to the results mail names)."""
         if channel not in CHANNELS:
             raise GMError(f"unknown channel {channel!r} (one of {', '.join(CHANNELS)})")
         if not isinstance(text, str):
@@ -108,7 +142,7 @@ class Submissions(Desk):
         refusal = None
         with self.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
-            refusal = _refusal(tx, actor, phase, channel, text)
+            refusal = _refusal(tx, actor, phase, channel, text, written_at, answering)
             if refusal is None:
                 submission = self._take(tx, actor, channel, text)
                 processed = run_early(tx)

@@ -62,8 +62,11 @@ class _Section:
 class _Session:
     """Carries out one mail's statements and writes the answer."""
 
-    def __init__(self, gm: Gamesmaster, reply_to: str, default_game: str | None, limits: "MailLimits") -> None:
+    def __init__(self, gm: Gamesmaster, reply_to: str, default_game: str | None, limits: "MailLimits",
+                 mail: Incoming | None = None) -> None:
         self.gm = gm
+        self.written_at = mail.written_at if mail else None  # when the player wrote it (the Date header)
+        self.answers = list(mail.answers) if mail else []  # the mails it answers (In-Reply-To, References)
         self.limits = limits
         self.reply_to = reply_to
         self.default_game = default_game
@@ -275,9 +278,12 @@ class _Session:
             self.say(echo, f"Not carried out: {s.who.name} plays no power in {s.game}; name one with POWER.",
                      slot)
             return
+        if not earlier and self._kept_as_question(lines, echo, slot):
+            return
         try:
             sub = self.gm.submit_orders(s.game or "", s.power, "\n".join(lines), credential=s.credential,
-                                        channel="mail", phase=s.phase)
+                                        channel="mail", phase=s.phase, written_at=self.written_at,
+                                        answering=headers.results_answered(self.answers, s.game or ""))
             self.did_something = True
             s.submitted = lines
             text = texts.submission(sub)
@@ -290,6 +296,25 @@ class _Session:
                      "These orders are not on record.", slot)
         except (GMError, ValueError) as exc:
             self.say(echo, f"Not accepted: {exc}", slot)
+
+    def _kept_as_question(self, lines: list[str], echo: list[str], slot: int | None) -> bool:
+        """A mail whose lines are all unreadable is a letter, not a set of orders: it never replaces
+        the set on record; it is kept as a question to the gamesmaster, and answered with the problems."""
+        s = self.section
+        game, power = s.game or "", s.power or ""
+        checking = self.gm.check(game, power, "\n".join(lines), credential=s.credential)
+        if not checking.unreadable:
+            return False
+        number = self.gm.ask(game, "\n".join(lines), power=power, credential=s.credential, channel="mail")
+        self.did_something = True
+        problems = "\n".join(f"  '{a.text}': {a.message}" for a in checking.answers)
+        rows = self.gm.orders_on_record(game, power, credential=s.credential)
+        stands = (f"Your orders on record stand (set {rows[-1].receipt.number}, {len(rows[-1].orders)} orders; "
+                  "send LIST to see them)." if rows else "You have no orders on record for this phase.")
+        self.say(echo, f"Not one of these lines reads as an order, so they were not taken as a set of orders:\n"
+                 f"{problems}\n{stands}\nYour mail is kept as question {number} to the gamesmaster, who answers "
+                 "by mail. (To ask on purpose, write QUESTION before the text.)", slot)
+        return True
 
     # -- the other commands ------------------------------------------------------------------
 
@@ -411,6 +436,23 @@ class _Session:
         lines = len(text.splitlines())
         self.say([st.echo], f"Press {pid} sent{' anonymously' if st.args.get('anonymous') else ''} to {where} "
                  f"({lines} line{'s' if lines != 1 else ''}){note}.")
+
+    def do_question(self, st: Statement) -> None:
+        s = self.section
+        text = st.args.get("text") or ""
+        if not text.strip():
+            self.say([st.echo], "Not sent: the question has no text (write it after 'QUESTION:' or on the lines after "
+                     "QUESTION, then END).")
+            return
+        power = self._power(st)
+        if power is None:
+            return
+        number = self.gm.ask(s.game or "", text, power=power, credential=s.credential, channel="mail")
+        self.did_something = True
+        note = "" if not st.args.get("unended") else " (no END: the question ran to the end of your mail)"
+        self.say([st.echo], f"Question {number} is with the gamesmaster{note}; only you and the gamesmaster can "
+                 "read it. The answer comes by mail (to you alone, or to everyone if the gamesmaster answers it "
+                 "publicly, without naming you).")
 
     def do_draw(self, st: Statement) -> None:
         s = self.section
@@ -635,7 +677,7 @@ class Intake:
             return Received(inbox_id, "ignored")
         try:
             self.limits.answers.failed(mail.reply_to.lower())  # every answer takes one
-            session = _Session(self.gm, mail.reply_to, game, self.limits)
+            session = _Session(self.gm, mail.reply_to, game, self.limits, mail)
             statements = read_commands(mail.text)
             session.run(statements)
             body = self._answer(mail, session, statements)
