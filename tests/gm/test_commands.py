@@ -10,7 +10,7 @@ import pytest
 from gamesmaster.cli import build_parser
 
 GM_COMMANDS = ["new", "join", "start", "games", "status", "orders", "process", "worker", "extend", "pause", "resume",
-               "replace", "correct", "press", "draw", "history", "verify", "export", "import"]
+               "replace", "correct", "press", "question", "draw", "history", "verify", "export", "import"]
 
 
 def test_every_command_has_help_with_an_example():

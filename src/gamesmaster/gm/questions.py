@@ -9,11 +9,13 @@ every question and its answers; plans of campaign go to the GM the same way.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from . import limits
-from .desk import Desk, acting
+from .desk import Actor, Desk, acting
 from .errors import GMError, NotFound
-from .press import can_read
 from .state import GM, GameState, Question
+from .tx import Transaction
 from .views import QuestionView
 
 
@@ -21,6 +23,20 @@ def _question(state: GameState, number: int) -> Question:
     if not 1 <= int(number) <= len(state.questions):
         raise NotFound(f"no question {number} in {state.id}")
     return state.questions[int(number) - 1]
+
+
+def record_question(tx: Transaction, actor: Actor, text: str, channel: str) -> int:
+    """A question on the record: a letter from the asking power to the GM; returns its number."""
+    if actor.power is None:
+        raise GMError("a question is asked for a power: name the power")
+    number = len(tx.state.questions) + 1
+    tx.press(actor.power, text, [GM], False, actor.by, {"question": number, "channel": channel})
+    return number
+
+
+def is_to_gm(to: Sequence[str] | None) -> bool:
+    """Whether press is addressed to the gamesmaster alone (and so is a question)."""
+    return bool(to) and [str(t).strip().upper() for t in to or ()] in (["GM"], ["GAMESMASTER"])
 
 
 def quoted(text: str) -> str:
@@ -38,13 +54,8 @@ class Questions(Desk):
         if not text:
             raise GMError("the question is empty")
         with self.transaction(game_id) as tx:
-            state = tx.state
-            actor = acting(tx.rec, state, power, credential, by_gm, now=tx.now)
-            if actor.power is None:
-                raise GMError("a question is asked for a power: name the power")
-            number = len(state.questions) + 1
-            tx.press(actor.power, text, [GM], False, actor.by, {"question": number, "channel": channel})
-            return number
+            actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
+            return record_question(tx, actor, text, channel)
 
     def answer_question(self, game_id: str, number: int, text: str, *, public: bool = False) -> int:
         """The gamesmaster answers a question: privately to its asker, or publicly (the question quoted, its
@@ -76,7 +87,7 @@ class Questions(Desk):
             out = []
             for q in state.questions:
                 asked = press.get(q.press)
-                if asked is None or not can_read(asked, who):
+                if asked is None or who not in (GM, q.power):
                     continue
                 answers = tuple((press[n].text, public, press[n].sent_at) for n, public in zip(q.answers, q.public)
                                 if n in press)

@@ -62,9 +62,8 @@ def on_record(rows: Sequence[OrdersOnRecord], power: str, phase_title: str) -> s
         who = "" if r.author == "player" else f" (from the stand-by, {r.entered_by})"
         out.append(f"Orders of {cap(r.power)} for {phase_title} on record{who}, sent by {r.channel}:")
         out.extend(f"  {o}" for o in r.orders) if r.orders else out.append("  (none)")
-        if r.conditional:
-            out.append("  next season:")
-            out.extend(f"    {line}" for line in r.conditional.splitlines())
+        if r.conditional:  # from its first heading ('next season:', 'retreats:' ...)
+            out.extend(f"  {line}" for line in r.conditional.splitlines())
         out.append(f"Receipt: {r.receipt}")
     return "\n".join(out)
 
