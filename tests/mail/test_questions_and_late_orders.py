@@ -9,6 +9,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 
 from gamesmaster.store import Records
+from gamesmaster.store.mailbox import MailRecords
 
 from mailhelp import GM_ADDRESS, NAMES, POWERS, address
 
@@ -107,4 +108,31 @@ def test_orders_written_for_the_phase_before_are_refused_unless_marked(mailroom)
         entries = Records(conn, room.store.is_postgresql).entries("club")
     refused = [e for e in entries if e.kind == "orders-refused"]
     assert len(refused) == 1 and "written Mon 06 May 2024 13:00 UTC" in refused[0].payload["reason"]
+    assert room.gm.verify("club").ok
+
+
+def test_the_gm_answers_by_mail(make_mailroom):
+    from gamesmaster.gm.credentials import hash_secret
+    secret = "gm.Xy7-secret-of-the-gm"
+    room = make_mailroom(gm_credential_hash=hash_secret(secret))
+    cred = new_game(room)
+    text = room.answer(who("ITALY"), f"SIGNON club Italy {cred['ITALY']}\nASK: Is Venice a supply centre?\n")
+    assert "Question 1 is with the gamesmaster" in text
+    gm_address = "umpire@gms.test"
+    text = room.answer(gm_address, "SIGNON club GM gm.wrong-guess\nANSWER 1\nYes.\nEND\n")
+    assert "Not signed on: that is not the GM credential" in text and "wrong-guess" not in text
+    assert "only the gamesmaster answers questions" in text
+    text = room.answer(gm_address, f"SIGNON club GM {secret}\nQUESTIONS\nANSWER 1 PUBLIC\nYes: Venice is a "
+                       "home supply centre of Italy.\nEND\nA Ven H\n")
+    assert secret not in text and "SIGNON club GM gm.****" in text
+    assert "Question 1 from Italy (not answered yet):" in text and "> Is Venice a supply centre?" in text
+    assert "Question 1 is answered for everyone" in text
+    assert "by mail the gamesmaster answers questions" in text  # and enters nothing else
+    room.server.wake()
+    got = room.sink.wait(who("ITALY"), "from the gamesmaster", 1)
+    assert any("Venice is a home supply centre" in c.text for c in got)
+    text = room.answer(who("ITALY"), f"SIGNON club Italy {cred['ITALY']}\nQUESTIONS\n")
+    assert "Answered for everyone:" in text and "Venice is a home supply centre" in text
+    with room.store.connect(write=False) as conn:  # the GM credential is not kept in the mail received
+        assert not any(secret in (m["body"] or "") for m in MailRecords(conn).inbox())
     assert room.gm.verify("club").ok

@@ -19,7 +19,9 @@ from typing import Any, Callable, Sequence
 
 from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, Seat
 from ..gm.ratelimit import RateLimiter
+from ..gm.credentials import check_secret
 from ..gm.state import Proposal
+from ..gm.views import QuestionView
 from ..rules.position import power_id
 from . import headers, texts
 from .config import MailConfig
@@ -57,14 +59,16 @@ class _Section:
     start: int = 0
     slot: int | None = None  # where in the answer the orders' block goes
     submitted: list[str] = field(default_factory=list)  # order lines already submitted from this mail
+    is_gm: bool = False  # signed on as the gamesmaster (to answer questions)
 
 
 class _Session:
     """Carries out one mail's statements and writes the answer."""
 
     def __init__(self, gm: Gamesmaster, reply_to: str, default_game: str | None, limits: "MailLimits",
-                 mail: Incoming | None = None) -> None:
+                 mail: Incoming | None = None, gm_hash: str | None = None) -> None:
         self.gm = gm
+        self.gm_hash = gm_hash  # the GM credential's hash, when the GM may act by mail
         self.written_at = mail.written_at if mail else None  # when the player wrote it (the Date header)
         self.answers = list(mail.answers) if mail else []  # the mails it answers (In-Reply-To, References)
         self.limits = limits
@@ -97,6 +101,9 @@ class _Session:
         tokens = list(st.args["tokens"])
         creds = [t for t in tokens if is_credential(t)]
         rest = [t for t in tokens if not is_credential(t)]
+        if not creds and any(t.lower() in ("gm", "gamesmaster") for t in rest):
+            self.gm_signon(st, rest)
+            return
         section = _Section(game=self.default_game, start=st.line)
         if len(creds) != 1:
             self.section = section
@@ -125,6 +132,32 @@ class _Session:
             when = (f"{game.phase_title}; orders due {game.deadline_text}" if game.status == "active"
                     else f"the game is {game.status}")
             self.say([st.echo], f"Signed on to {game.id} ({game.title}) as {who.name}, {as_what}. {when}.")
+
+    def gm_signon(self, st: Statement, tokens: list[str]) -> None:
+        """SIGNON GAME GM GM-CREDENTIAL: the gamesmaster, to answer questions by mail."""
+        secret = next((t for t in tokens if t.lower().startswith("gm.")), None)
+        others = [t for t in tokens if t is not secret and t.lower() not in ("gm", "gamesmaster")]
+        section = _Section(game=others[0].lower() if others else self.default_game, start=st.line)
+        self.section = section
+        target = f"{section.game}:gm"
+        wait = self.limits.signons.wait(self.reply_to, target)
+        if self.gm_hash is None:
+            section.failed = "the gamesmaster does not act by mail here (the mail door has no GM credential)"
+        elif not secret or not section.game:
+            section.failed = "write SIGNON GAME GM GM-CREDENTIAL"
+        elif wait:
+            section.failed = f"too many sign-ons with a wrong credential from {self.reply_to}: try again later"
+        elif not check_secret(secret, self.gm_hash):
+            self.limits.signons.failed(self.reply_to, target)
+            section.failed = "that is not the GM credential"
+        elif section.game not in self._game_ids():
+            section.failed = f"there is no game {section.game!r}"
+        if section.failed:
+            self.say([st.echo], f"Not signed on: {section.failed}.")
+            return
+        section.is_gm = True
+        self.say([st.echo], f"Signed on to {section.game} as the gamesmaster: ANSWER N [PUBLIC] answers a question; "
+                 "QUESTIONS lists them.")
 
     def authenticate(self, echo: str | None = None) -> bool:
         """Check the section's credential (once); False, with the reason said, if it does not hold."""
@@ -182,6 +215,10 @@ class _Session:
         s = self.section
         if s.who is not None:
             return True
+        if s.is_gm:
+            self.say([st.echo], "Not carried out: by mail the gamesmaster answers questions (ANSWER N) and lists them "
+                     "(QUESTIONS); everything else is done on the console.")
+            return False
         if s.failed is not None:
             s.skipped += 1
             return False
@@ -374,6 +411,10 @@ class _Session:
         elif kind == "history":
             self.flush()
             self.history(st)
+        elif kind == "answer":
+            self.do_answer(st)
+        elif kind == "questions" and s.is_gm:
+            self.say([st.echo], _questions(self.gm.questions(s.game or ""), s.game or ""))
         elif kind == "proposals":
             game = s.game or self.default_game
             if not game:
@@ -436,6 +477,25 @@ class _Session:
         lines = len(text.splitlines())
         self.say([st.echo], f"Press {pid} sent{' anonymously' if st.args.get('anonymous') else ''} to {where} "
                  f"({lines} line{'s' if lines != 1 else ''}){note}.")
+
+    def do_questions(self, st: Statement) -> None:
+        s = self.section
+        self.say([st.echo], _questions(self.gm.questions(s.game or "", credential=s.credential), s.game or ""))
+
+    def do_answer(self, st: Statement) -> None:
+        s = self.section
+        if not s.is_gm:
+            self.say([st.echo], "Not carried out: only the gamesmaster answers questions (SIGNON GAME GM GM-CREDENTIAL).")
+            return
+        text = st.args.get("text") or ""
+        if not text.strip():
+            self.say([st.echo], "Not sent: the answer has no text (write it on the lines after ANSWER N, then END).")
+            return
+        number, public = st.args["question"], bool(st.args.get("public"))
+        self.gm.answer_question(s.game or "", number, text, public=public)
+        self.did_something = True
+        self.say([st.echo], f"Question {number} is answered " + ("for everyone (its asker not named)." if public
+                                                                 else "to its asker."))
 
     def do_question(self, st: Statement) -> None:
         s = self.section
@@ -677,7 +737,7 @@ class Intake:
             return Received(inbox_id, "ignored")
         try:
             self.limits.answers.failed(mail.reply_to.lower())  # every answer takes one
-            session = _Session(self.gm, mail.reply_to, game, self.limits, mail)
+            session = _Session(self.gm, mail.reply_to, game, self.limits, mail, self.config.gm_credential_hash)
             statements = read_commands(mail.text)
             session.run(statements)
             body = self._answer(mail, session, statements)
@@ -741,6 +801,20 @@ class Intake:
                               "If this was not you, your credential is known to someone else: tell the gamesmaster "
                               "at once.\n", now=now, game=game)
                 queue(conn, self.config, msg, kind="notice", now=now, game=game)
+
+
+def _questions(rows: Sequence[QuestionView], game: str) -> str:
+    """Questions to the gamesmaster and their answers, for a mail."""
+    if not rows:
+        return f"No questions in {game}."
+    out = []
+    for q in rows:
+        out.append(f"Question {q.number} from {texts.cap(q.power)} ({'answered' if q.answered else 'not answered yet'}):")
+        out.extend(f"  > {line}" for line in q.text.splitlines())
+        for text, public, _ in q.answers:
+            out.append(f"  Answered {'for everyone' if public else 'privately'}:")
+            out.extend(f"    {line}" for line in text.splitlines())
+    return "\n".join(out)
 
 
 def storable(text: str) -> str:

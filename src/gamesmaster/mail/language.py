@@ -31,8 +31,8 @@ class Statement:
 
 
 def mask(text: str) -> str:
-    """A text with every credential's secret replaced by ****."""
-    return re.sub(r"\b(\d+)\.[A-Za-z0-9_\-]{4,}\b", r"\1.****", text)
+    """A text with every credential's secret (a player's, or the GM's 'gm.SECRET') replaced by ****."""
+    return re.sub(r"\b(\d+|gm)\.[A-Za-z0-9_\-]{4,}", r"\1.****", text, flags=re.I)
 
 
 def is_credential(token: str) -> bool:
@@ -58,6 +58,7 @@ _SIMPLE: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^ready$", re.I), "ready"),
     (re.compile(r"^(?:not\s+ready|unready)$", re.I), "unready"),
     (re.compile(r"^(?:list\s+)?proposals$", re.I), "proposals"),
+    (re.compile(r"^(?:list\s+)?questions$", re.I), "questions"),
     (re.compile(r"^help$", re.I), "help"),
     (re.compile(r"^(?:sign\s*-?\s*off|end|quit|bye)$", re.I), "signoff"),
     (re.compile(r"^end\s*-?\s*press$", re.I), "endpress"),
@@ -71,8 +72,11 @@ _ORDERS = re.compile(r"^orders?(?:\s+for)?(?:\s+([SFWA]\d{3,5}[MRA]))?\s*:?$", r
 _PHASE = re.compile(r"^phase\s*:?\s+(\S+)$", re.I)
 _PRESS = re.compile(r"^(press|broadcast)\b(.*)$", re.I)
 _QUESTION = re.compile(r"^(?:question|ask)(?:\s+(?:to\s+)?(?:the\s+)?(?:gm|gamesmaster))?(?:\s*:\s*(.*)|\s*)$", re.I)
+_ANSWER = re.compile(r"^answer\s+(?:question\s+)?#?(\d+)(\s+(?:public(?:ly)?|to\s+(?:all|everyone)))?(?:\s*:\s*(.*)|\s*)$",
+                     re.I)
 _END_BLOCK = {"press": re.compile(r"^end\s*-?\s*press$", re.I),
-              "question": re.compile(r"^end(?:\s*-?\s*(?:press|question))?$", re.I)}
+              "question": re.compile(r"^end(?:\s*-?\s*(?:press|question))?$", re.I),
+              "answer": re.compile(r"^end(?:\s*-?\s*(?:press|answer))?$", re.I)}
 _DRAW = re.compile(r"^(?:propose\s+(?:a\s+)?)?draw\b(.*)$", re.I)
 _CONCEDE = re.compile(r"^(?:propose\s+(?:a\s+)?concession|concede)(?:\s+(?:the\s+game\s+)?to)?\s+(\S+)$", re.I)
 _VOTE = re.compile(r"^vote\s+(?:(?:on\s+)?(?:proposal\s+)?#?(\d+)\s*:?\s+)?(yes|no|y|n|accept|reject|for|against)"
@@ -125,7 +129,7 @@ def read_commands(text: str) -> list[Statement]:
         if not line:
             continue
         st = _statement(n, line)
-        if st.kind in ("press", "question") and st.args.get("text") is None:
+        if st.kind in ("press", "question", "answer") and st.args.get("text") is None:
             press, press_lines, press_start = {**st.args, "written": line, "kind": st.kind}, [], n
             continue
         out.append(st)
@@ -161,6 +165,10 @@ def _statement(n: int, line: str) -> Statement:
     m = _PHASE.match(bare)
     if m:
         return Statement(n, "orders", {"phase": m.group(1).upper()}, line)
+    m = _ANSWER.match(line.strip())
+    if m:
+        return Statement(n, "answer", {"question": int(m.group(1)), "public": bool(m.group(2)),
+                                       "text": (m.group(3) or "").strip() or None}, line)
     m = _QUESTION.match(line.strip())
     if m:
         return Statement(n, "question", {"text": (m.group(1) or "").strip() or None}, line)
@@ -222,6 +230,7 @@ Commands, one a line (any case); after SIGNON every other line is an order.
   ...text...                     follows (or on the same line after 'QUESTION:') and ends at
   END                            END (or ENDQUESTION). The answer comes by mail. A mail with
                                  not one line that reads as an order is kept as a question too.
+  QUESTIONS                      your questions and their answers (the GM: every question)
   DRAW [powers]                  propose a draw (all survivors, or those named)
   CONCEDE TO POWER               propose conceding the game to a power
   VOTE [N] YES|NO                vote on proposal N (or the only open one)
@@ -233,5 +242,9 @@ Commands, one a line (any case); after SIGNON every other line is an order.
   RECEIPT GAME/PHASE/POWER/N:... check a receipt against the record
   RESIGN [SUCCESSOR NAME]        resign your power (naming a successor where the game allows)
   HELP                           this list
+The gamesmaster (signed on with SIGNON GAME GM GM-CREDENTIAL, where the mail door knows it):
+  ANSWER N [PUBLIC]              answer question N: to its asker, or (PUBLIC) to everyone with
+  ...text...                     the question quoted and its asker not named; the text ends
+  END                            at END
   SIGNOFF                        stop reading (anything after it is ignored)
 """
