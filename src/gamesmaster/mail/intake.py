@@ -315,9 +315,9 @@ class _Session:
             self.say(echo, f"Not carried out: {s.who.name} plays no power in {s.game}; name one with POWER.",
                      slot)
             return
-        if not earlier and self._kept_as_question(lines, echo, slot):
-            return
         try:
+            if not earlier and self._kept_as_question(lines, echo, slot):
+                return
             sub = self.gm.submit_orders(s.game or "", s.power, "\n".join(lines), credential=s.credential,
                                         channel="mail", phase=s.phase, written_at=self.written_at,
                                         answering=headers.results_answered(self.answers, s.game or ""))
