@@ -11,17 +11,7 @@ from email.utils import format_datetime
 from gamesmaster.store import Records
 from gamesmaster.store.mailbox import MailRecords
 
-from mailhelp import GM_ADDRESS, NAMES, POWERS, address
-
-
-def new_game(room, game="club"):  # noqa: ANN001
-    created = room.gm.create_game(game, title="Club game", players=NAMES, assign=dict(zip(NAMES, POWERS)))
-    room.server.dispatcher.run_once()  # the mail door knows the game from here on
-    return {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
-
-
-def who(power: str) -> str:
-    return address(NAMES[POWERS.index(power)])
+from mailhelp import GM_ADDRESS, new_game, who
 
 
 def test_questions_by_mail_answered_privately_and_publicly(mailroom):

@@ -14,18 +14,7 @@ import pytest
 
 from gamesmaster.store.mailbox import MailRecords
 
-from mailhelp import GM_ADDRESS, NAMES, POWERS, address
-
-
-def new_game(room, game="club", **settings):  # noqa: ANN001, ANN003
-    created = room.gm.create_game(game, title="Club game", players=NAMES, assign=dict(zip(NAMES, POWERS)),
-                                  settings=settings or None)
-    room.server.dispatcher.run_once()  # the mail door knows the game from here on
-    return {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
-
-
-def who(power: str) -> str:
-    return address(NAMES[POWERS.index(power)])
+from mailhelp import GM_ADDRESS, NAMES, POWERS, address, new_game, who
 
 
 def test_a_season_played_by_mail_by_seven_powers(mailroom):
