@@ -133,6 +133,14 @@ class Result(TypedDict):
     reason: str
 
 
+class Plan(TypedDict):
+    """A power's conditional orders as the ledger records them at the deadline of the phase they were filed with."""
+
+    filed: int  # the orders-submitted entry
+    sections: list[dict[str, Any]]  # rules.conditional.Section.to_dict(), one for each later phase
+    problem: str | None
+
+
 def read_plans(state: GameState, sets: Mapping[str, OrderSet], position: Position) -> dict[str, Plan]:
     """Each power's conditional orders in the sets used, read against the phase they were filed with.
 
@@ -162,14 +170,6 @@ def tell_plans(tx: Transaction, plans: Mapping[str, Plan], lapsing: Sequence[Pen
     for x in lapsing:
         tx.notice(f"Your conditional orders for {x.target.title} (filed in {Phase.parse(x.filed_phase).title}) lapse: "
                   f"the game goes on to {nxt.title}, and {x.target.title} is not played.", to=[x.power])
-
-
-class Plan(TypedDict):
-    """A power's conditional orders as the ledger records them at the deadline of the phase they were filed with."""
-
-    filed: int  # the orders-submitted entry
-    sections: list[dict[str, Any]]  # rules.conditional.Section.to_dict(), one for each later phase
-    problem: str | None
 
 
 def ending(nxt: Position, winner: str | None, state: GameState, phase: str) -> Result:
