@@ -112,3 +112,20 @@ def client(app):
 def game(site_gm, players) -> dict[str, str]:
     """A running seven-player game 'club' (powers assigned); returns power -> credential."""
     return seven_player_game(site_gm, players)
+
+
+@pytest.fixture
+def gm_cli(tmp_path, monkeypatch, capsys):
+    """Run the `gamesmaster` console in-process on a fresh data directory: run(*argv, stdin=...) -> (code, out, err)."""
+    monkeypatch.delenv("GAMESMASTER_DATABASE_URL", raising=False)
+    monkeypatch.setenv("GAMESMASTER_DATA", str(tmp_path / "data"))
+
+    def run(*argv: str, stdin: str | None = None) -> tuple[int, str, str]:
+        if stdin is not None:
+            import io
+            monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        from gamesmaster.cli import main
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run

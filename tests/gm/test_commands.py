@@ -7,25 +7,10 @@ import re
 
 import pytest
 
-from gamesmaster.cli import build_parser, main
+from gamesmaster.cli import build_parser
 
 GM_COMMANDS = ["new", "join", "start", "games", "status", "orders", "process", "worker", "extend", "pause", "resume",
-               "replace", "correct", "press", "draw", "history", "verify", "export", "import"]
-
-
-@pytest.fixture
-def gm_cli(tmp_path, monkeypatch, capsys):
-    monkeypatch.delenv("GAMESMASTER_DATABASE_URL", raising=False)
-    monkeypatch.setenv("GAMESMASTER_DATA", str(tmp_path / "data"))
-
-    def run(*argv: str, stdin: str | None = None) -> tuple[int, str, str]:
-        if stdin is not None:
-            import io
-            monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-    return run
+               "replace", "correct", "press", "question", "draw", "history", "verify", "export", "import"]
 
 
 def test_every_command_has_help_with_an_example():

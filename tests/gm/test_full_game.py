@@ -56,8 +56,8 @@ def test_seven_player_game(store, clock):
                                "next season:\n"
                                "if F Kie - Den succeeds:\n  F Den H\n  A Kie - Hol\n  A Ruh - Bel\n"
                                "otherwise:\n  F Kie - Den\n  A Kie H\n  A Ruh - Hol\n")
-    assert germany.conditional == ("if F Kie - Den succeeds: F Den H; A Kie - Hol; A Ruh - Bel",
-                                   "otherwise: F Kie - Den; A Kie H; A Ruh - Hol")
+    assert germany.conditional == ("Fall 1901 movement, if F Kie - Den succeeds: F Den H; A Kie - Hol; A Ruh - Bel",
+                                   "Fall 1901 movement, otherwise: F Kie - Den; A Kie H; A Ruh - Hol")
     order("RUSSIA", "A Mos-Ukr; A War-Gal; F StP/sc-Bot; F Sev-Bla\n"
                     "next season:\nif F Sev - Bla succeeds: F Bla - Ank; A Ukr H\n"
                     "otherwise: F Sev H; A Ukr S F Sev; A Gal H; F Bot H")

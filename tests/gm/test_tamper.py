@@ -424,3 +424,37 @@ def test_cached_tables_can_be_rebuilt_from_the_ledger(game):
     assert not game.verify().ok
     game.gm.rebuild("t")
     assert game.verify(game.receipts, [str(game.head)]).ok
+
+
+def test_a_rewritten_conditional_choice(store, clock):
+    gm = Gamesmaster(store, clock)
+    c = gm.create_game("t", players=NAMES, assign=ASSIGN)
+    cred_ = {ASSIGN[n]: c.credentials[n] for n in NAMES}
+    gm.submit_orders("t", "GERMANY", "A Mun-Bur\nnext season:\nif A Mun - Bur succeeds: A Bur - Par\n"
+                     "otherwise: A Mun H\nadjustments:\nif Bel changes hands: A Ber B\n", credential=cred_["GERMANY"])
+    gm.process("t", force=True)
+    game = Game.__new__(Game)
+    game.store, game.gm = store, gm
+    assert gm.verify("t").ok
+
+    def chosen(r: dict, doc: dict) -> dict | None:
+        if r["kind"] != "conditional-chosen":
+            return None
+        doc["condition"], doc["orders"] = "otherwise", ["A Mun H"]
+        return doc
+    seq = _rewrite(game, chosen)
+    problems = gm.verify("t").problems
+    assert any(p.startswith(f"ledger entry {seq} (conditional-chosen): the conditional orders chosen for GERMANY "
+                            "are not those the conditions select") for p in problems), problems
+    assert any("(orders-submitted): the conditional orders installed for GERMANY are not the clause chosen"
+               in p for p in problems), problems
+
+    def plans(r: dict, doc: dict) -> dict | None:
+        if r["kind"] != "phase-adjudicated":
+            return None
+        doc["plans"] = {}
+        return doc
+    seq = _rewrite(game, plans)
+    problems = gm.verify("t").problems
+    assert any(p.startswith(f"ledger entry {seq} (phase-adjudicated): the conditional orders recorded are not those "
+                            "filed") for p in problems), problems

@@ -162,3 +162,16 @@ class Mailroom:
 
 def address(name: str) -> str:
     return f"{name.lower()}@players.test"
+
+
+def new_game(room: Mailroom, game: str = "club", **settings) -> dict[str, str]:  # noqa: ANN003
+    """A seven-player game with the powers assigned in NAMES' order; each power's credential."""
+    created = room.gm.create_game(game, title="Club game", players=NAMES, assign=dict(zip(NAMES, POWERS)),
+                                  settings=settings or None)
+    room.server.dispatcher.run_once()  # the mail door knows the game from here on
+    return {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
+
+
+def who(power: str) -> str:
+    """The address of the player of a power in new_game's games."""
+    return address(NAMES[POWERS.index(power)])

@@ -369,7 +369,8 @@ def test_conditional_orders_for_the_next_season(client, game):
     assert r.status_code == 200, r.text
     sub = r.json()
     assert [a["status"] for a in sub["answers"]] == ["accepted"] * 3
-    assert sub["conditional"] == ["if A Mun - Bur succeeds: A Bur - Par; A Kie - Mun", "otherwise: A Mun H"]
+    assert sub["conditional"] == ["Fall 1901 movement, if A Mun - Bur succeeds: A Bur - Par; A Kie - Mun",
+                                  "Fall 1901 movement, otherwise: A Mun H"]
     [rec] = client.get("/api/games/club/powers/germany/orders", headers=bearer(game["GERMANY"])).json()
     assert "otherwise" in rec["conditional"]
     r = client.post("/api/games/club/powers/germany/orders", json={"orders": "A Mun-Bur\nnext season:\nif banana: A Mun H"},
@@ -377,7 +378,31 @@ def test_conditional_orders_for_the_next_season(client, game):
     assert r.status_code == 400
     detail(r)
     r = client.post("/api/games/club/powers/germany/check", json={"orders": text}, headers=bearer(game["GERMANY"]))
-    assert r.json()["clauses"] == ["if A Mun - Bur succeeds: A Bur - Par; A Kie - Mun", "otherwise: A Mun H"]
+    assert r.json()["clauses"] == sub["conditional"]
     r = client.post("/api/games/club/powers/germany/check", json={"orders": "A Mun H\nnext:\nif banana: A Mun H"},
                     headers=bearer(game["GERMANY"]))
     assert r.status_code == 200 and r.json()["conditional_error"]
+
+
+def test_questions_to_the_gm(client, game):
+    germany, france = bearer(game["GERMANY"]), bearer(game["FRANCE"])
+    r = client.post("/api/games/club/questions", json={"text": "May my fleet in Kiel go to Holland?"}, headers=germany)
+    assert r.status_code == 201 and r.json() == {"id": 1}
+    # Press to GM alone is a question too, whatever the press setting.
+    r = client.post("/api/games/club/press", json={"text": "Plan of campaign: Scandinavia first.", "to": ["GM"]},
+                    headers=france)
+    assert r.status_code == 201, r.text
+    assert [q["id"] for q in client.get("/api/games/club/questions", headers=france).json()] == [2]
+    assert [q["power"] for q in client.get("/api/games/club/questions", headers=GM).json()] == ["GERMANY", "FRANCE"]
+    assert client.get("/api/games/club/questions").status_code == 401
+    r = client.post("/api/games/club/questions/1/answer", json={"text": "Yes."}, headers=germany)
+    assert r.status_code == 403
+    r = client.post("/api/games/club/questions/9/answer", json={"text": "Yes."}, headers=GM)
+    assert r.status_code == 404, detail(r)
+    r = client.post("/api/games/club/questions/1/answer", json={"text": "Yes: they are adjacent."}, headers=GM)
+    assert r.status_code == 200
+    [q] = client.get("/api/games/club/questions", headers=germany).json()
+    assert q["answered"] and q["answers"][0]["public"] is False and "they are adjacent" in q["answers"][0]["text"]
+    assert not any("adjacent" in p["text"] for p in client.get("/api/games/club/press", headers=france).json())
+    assert any("adjacent" in p["text"] for p in client.get("/api/games/club/press", headers=germany).json())
+    assert client.get("/api/games/club/verify", headers=GM).json()["ok"]

@@ -187,7 +187,7 @@ def cmd_orders(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
             if r.condition:
                 out.write(f"  (conditional orders chosen by: {r.condition})\n")
             if r.conditional:
-                out.write("  next season:\n" + "".join(f"    {line}\n" for line in r.conditional.splitlines()))
+                out.write("".join(f"  {line}\n" for line in r.conditional.splitlines()))
         return 0
     if args.withdraw:
         seq = gm.withdraw_orders(args.game, args.power, **who)
@@ -285,6 +285,35 @@ def cmd_press(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
                         by_gm=True)
     out.write(f"Press {pid} sent by {args.sender.capitalize() if args.sender else 'the gamesmaster'} "
               f"to {args.to or 'everyone'}.\n")
+    return 0
+
+
+def cmd_question(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
+    """Questions to the gamesmaster: list them, answer one, or enter one handed over in person."""
+    if args.answer is not None:
+        number, text = args.answer
+        if not number.isdigit():
+            raise CommandError(f"--answer N TEXT: N is the question's number, not {number!r}")
+        gm.answer_question(args.game, int(number), _read(None) if text == "-" else text, public=args.public)
+        out.write(f"Question {number} answered {'for everyone' if args.public else 'to its asker'}.\n")
+        return 0
+    if args.ask is not None:
+        text = _read(None) if args.ask == "-" else args.ask
+        if not args.sender:
+            raise CommandError("a question handed over needs --from POWER (or --answer N to answer one)")
+        number = gm.ask(args.game, text, power=args.sender, by_gm=True, channel="in-person")
+        out.write(f"Question {number} from {args.sender.capitalize()} is on the record.\n")
+        return 0
+    rows = gm.questions(args.game, args.sender)
+    for q in rows:
+        state = "answered" if q.answered else "NOT ANSWERED"
+        out.write(f"Question {q.number} from {q.power.capitalize()} ({q.phase or '-'}, {q.asked_at:%Y-%m-%d %H:%M}Z, "
+                  f"{state}):\n" + "".join(f"  > {line}\n" for line in q.text.splitlines()))
+        for answer, public, at in q.answers:
+            out.write(f"  answered {'for everyone' if public else 'privately'} {at:%Y-%m-%d %H:%M}Z:\n"
+                      + "".join(f"    {line}\n" for line in answer.splitlines()))
+    if not rows:
+        out.write(f"No questions in {args.game}.\n")
     return 0
 
 
@@ -577,6 +606,20 @@ def register(sub: Any) -> None:
     p.add_argument("--anonymous", action="store_true", help="anonymous (where the game allows it)")
     p.add_argument("--list", action="store_true", help="read the press")
     p.add_argument("--as", dest="as_power", metavar="POWER", help="with --list: what this power may read")
+
+    p = add("question", "list the players' questions to the gamesmaster, answer one, or enter one handed over",
+            "  gamesmaster question club7\n"
+            "  gamesmaster question club7 --answer 3 'Yes: a fleet may convoy an army of another power.'\n"
+            "  gamesmaster question club7 --answer 4 'Kiel is a canal: fleets pass through it.' --public\n"
+            "  gamesmaster question club7 --from France --ask 'Plan of campaign: France takes Iberia, then Italy.'",
+            cmd_question)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--answer", nargs=2, metavar=("N", "TEXT"), help="answer question N (privately, to its asker; "
+                                                                   "TEXT '-': stdin)")
+    p.add_argument("--public", action="store_true", help="with --answer: for everyone (the asker is not named)")
+    p.add_argument("--ask", metavar="TEXT", help="enter a question handed over in person (with --from)")
+    p.add_argument("--from", dest="sender", metavar="POWER",
+                   help="the power asking; without --ask or --answer: only that power's questions")
 
     p = add("draw", "propose, vote on or declare a draw or concession; or list proposals",
             "  gamesmaster draw club7 --propose --power France\n"

@@ -15,18 +15,17 @@ from typing import Any, Mapping, Sequence, TypedDict
 
 from ..ledger import commitment, new_salt
 from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act, powers_to_choose
+from ..rules.conditional import ConditionalError, Section, order_key, read_sections
 from ..rules.options import RuleOptions
 from ..rules.orders import describe_unit
 from ..rules.position import Unit
 from ..rules.retreats import retreat_options
 from ..rules.victory import deadlock, short_game_over
 from .cointoss import toss_and_join
-from .conditional import evaluate, parse_conditional
-from .errors import GMError
 from .games import deadline_text
 from .settings import show_time
 from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, to_act
-from .state import GM, PLAYER, STANDBY, GameState, OrderSet
+from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending
 from .tx import Transaction
 from .views import OrderResult, Processed
 
@@ -110,12 +109,14 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
         return Processed(state.id, phase, "waiting", phase, None)
     results = [o.as_dict() for o in adj.outcomes]
     dislodged = [str(d.unit) for d in adj.dislodged]
-    chosen = choose_conditionals(state, {p: u.orders for p, u in used.items()}, results, dislodged, position)
+    plans = read_plans(state, {p: u.orders for p, u in used.items()}, position)
+    lapsing = [x for x in state.pending if order_key(x.target) < order_key(adj.next.phase)]
     tx.record("phase-adjudicated", {
         "phase": phase, "revision": 0, "rules": state.rules_spec, "position": position.to_dict(), "orders": orders,
         "used": {p: u.record() for p, u in used.items()}, "civil_disorder": civil_disorder, "results": results,
-        "dislodged": dislodged, "next": adj.next.to_dict(), "winner": adj.winner, "conditional": chosen,
+        "dislodged": dislodged, "next": adj.next.to_dict(), "winner": adj.winner, "plans": plans,
         "removed": [str(u) for u in adj.removed]})
+    tell_plans(tx, plans, lapsing, adj.next.phase)
     for power, u in used.items():
         if u.source == STANDBY:  # the stand-by's orders were used: the stand-by takes the country over
             standby = state.standby_for(power)
@@ -146,13 +147,6 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
                      tx.state.result if ended else None, tuple(OrderResult.from_dict(r) for r in results))
 
 
-class Chosen(TypedDict):
-    """The clause of a power's conditional orders its season's results chose."""
-
-    condition: str
-    orders: list[str]
-
-
 class Result(TypedDict):
     """How a game ends, as the game-ended entry records it."""
 
@@ -162,21 +156,43 @@ class Result(TypedDict):
     reason: str
 
 
-def choose_conditionals(state: GameState, sets: Mapping[str, OrderSet], results: Sequence[Mapping[str, Any]],
-                        dislodged: list[str], position: Position) -> dict[str, Chosen | None]:
-    """The clause each power's conditional orders choose on these results (None: no clause holds)."""
-    chosen: dict[str, Chosen | None] = {}
-    for power, orders in sets.items():
+class Plan(TypedDict):
+    """A power's conditional orders as the ledger records them at the deadline of the phase they were filed with."""
+
+    filed: int  # the orders-submitted entry
+    sections: list[dict[str, Any]]  # rules.conditional.Section.to_dict(), one for each later phase
+    problem: str | None
+
+
+def read_plans(state: GameState, sets: Mapping[str, OrderSet], position: Position) -> dict[str, Plan]:
+    """Each power's conditional orders in the sets used, read against the phase they were filed with.
+
+    They were read when filed; a text that no longer reads (the rules changed by a
+    correction) is recorded with its problem, and the phase goes on without it."""
+    plans: dict[str, Plan] = {}
+    for power, orders in sorted(sets.items()):
         if not orders.conditional:
             continue
         try:
-            cond = parse_conditional(orders.conditional, position, power, state.options)
-        except GMError:
-            chosen[power] = None
-            continue
-        clause = evaluate(cond, results, dislodged)
-        chosen[power] = None if clause is None else {"condition": clause.label, "orders": list(clause.orders)}
-    return chosen
+            sections = read_sections(orders.conditional, position, state.options)
+        except Exception as exc:  # noqa: BLE001 - whatever a player wrote, the phase goes on without it
+            problem = str(exc) if isinstance(exc, ConditionalError) else f"they cannot be read ({exc})"
+            plans[power] = {"filed": orders.seq, "sections": [], "problem": problem}
+        else:
+            plans[power] = {"filed": orders.seq, "sections": [x.to_dict() for x in sections], "problem": None}
+    return plans
+
+
+def tell_plans(tx: Transaction, plans: Mapping[str, Plan], lapsing: Sequence[Pending], nxt: Phase) -> None:
+    """Tell each player what became of conditional orders at a deadline: unreadable ones, and lapsed ones."""
+    for power, plan in sorted(plans.items()):
+        if plan["problem"]:
+            tx.notice(f"Your conditional orders could not be used ({plan['problem']}); your orders for the phase "
+                      "stand, and nothing is ordered for the later phases: send those orders when the phases open.",
+                      to=[power])
+    for x in lapsing:
+        tx.notice(f"Your conditional orders for {x.target.title} (filed in {Phase.parse(x.filed_phase).title}) lapse: "
+                  f"the game goes on to {nxt.title}, and {x.target.title} is not played.", to=[x.power])
 
 
 def ending(nxt: Position, winner: str | None, state: GameState, phase: str) -> Result:
@@ -256,22 +272,38 @@ def open_phase(tx: Transaction) -> None:
 
 
 def install_conditionals(tx: Transaction) -> None:
-    """Conditional orders chosen earlier become the power's orders once their movement phase opens."""
+    """Choose the conditional orders filed for the phase that has just opened; a chosen clause becomes
+    the power's orders unless its player has already sent some (the choice is on the ledger either way)."""
     state = tx.state
     position = state.position
-    if position is None or not position.phase.is_movement:
+    if position is None:
         return
     concerned = set(powers_to_act(position))
-    for pending in state.pending:
-        if pending.power not in concerned or tx.state.order_set(pending.power, PLAYER) is not None:
-            continue  # nothing to order, or the player has already sent this phase's orders
-        lines = list(pending.orders)
+    for pending in [x for x in state.pending if x.phase == state.phase]:
+        clause = Section.from_dict(pending.section).choose(pending.facts(position.centres))
+        tx.record("conditional-chosen", {"phase": state.phase, "power": pending.power,
+                                         "filed_phase": pending.filed_phase,
+                                         "condition": clause.label if clause else None,
+                                         "orders": list(clause.orders) if clause else None})
+        filed = Phase.parse(pending.filed_phase).title
+        if clause is None:
+            tx.notice(f"Your conditional orders filed in {filed} for {position.phase.title}: no condition holds, "
+                      "so they give no orders.", to=[pending.power])
+            continue
+        if pending.power not in concerned:
+            tx.notice(f"Your conditional orders filed in {filed} chose '{clause.label}', but "
+                      f"{pending.power.capitalize()} has nothing to order in {position.phase.title}.",
+                      to=[pending.power])
+            continue
+        if tx.state.order_set(pending.power, PLAYER) is not None:
+            continue  # the player has already sent this phase's orders
+        lines = list(clause.orders)
         submit(tx, pending.power, PLAYER, None, "conditional", "conditional orders", lines, None,
-               note={"condition": pending.condition, "filed_phase": pending.filed_phase})
+               note={"condition": clause.label, "filed_phase": pending.filed_phase})
         answers, _ = answer(tx.state, pending.power, lines)
-        text = [f"Your conditional orders filed in {Phase.parse(pending.filed_phase).title} apply to "
-                f"{position.phase.title}: {pending.condition}."]
+        text = [f"Your conditional orders filed in {filed} apply to {position.phase.title}: {clause.label}."]
         text += [f"  {a.text}: {a.message}" for a in answers] or ["  (no orders)"]
+        text.append("Orders you send for the phase replace them, like any later set.")
         tx.notice("\n".join(text), to=[pending.power])
 
 
@@ -411,5 +443,5 @@ def _test_pause() -> None:
         time.sleep(float(pause))
 
 
-__all__ = ["GM", "advance", "choose_conditionals", "close_phase", "early_due", "ending", "finish", "install_conditionals",
+__all__ = ["GM", "Plan", "advance", "read_plans", "tell_plans", "close_phase", "early_due", "ending", "finish", "install_conditionals",
            "open_phase", "reassign", "run_early", "submit"]

@@ -7,8 +7,8 @@ from typing import Any, Mapping, Sequence
 from ..rules import OptionError, Phase, Position, adjudicate, powers_to_act
 from ..variants import load_rules
 from . import limits
-from .adjudicating import advance, choose_conditionals, install_conditionals
-from .conditional import split_submission
+from ..rules.conditional import order_key, split_submission
+from .adjudicating import advance, install_conditionals, read_plans, tell_plans
 from .desk import Desk, power_of
 from .errors import GMError
 from .games import deadline_text
@@ -101,15 +101,18 @@ class Corrections(Desk):
                 conditional = sub.payload.get("conditional") if sub is not None and sub.payload_text else None
                 if conditional:
                     sets[power] = OrderSet(sub.seq, 0, power, "player", (), conditional, "", "", "", "")  # type: ignore[union-attr]
-            chosen = choose_conditionals(state.evolve(rules_spec=rules_spec), sets, results, dislodged, position)
+            plans = read_plans(state.evolve(rules_spec=rules_spec), sets, position)
+            lapsing = [x for x in state.pending if x.filed_phase != corrected and
+                       order_key(x.target) < order_key(adj.next.phase)]
             was, reopened = state.phase, state.status == "finished"
             tx.record("correction", {
                 "phase": corrected, "revision": int(last["revision"]) + 1, "number": state.published,
                 "reason": reason, "rules": rules_spec, "position": position.to_dict(), "orders": texts, "used": used,
                 "civil_disorder": last.get("civil_disorder") or [], "results": results, "dislodged": dislodged,
-                "next": adj.next.to_dict(), "winner": adj.winner, "conditional": chosen,
+                "next": adj.next.to_dict(), "winner": adj.winner, "plans": plans,
                 "removed": [str(u) for u in adj.removed],
                 "original": {"seq": original.seq, "revision": last["revision"]}, "difference": changed})
+            tell_plans(tx, plans, lapsing, adj.next.phase)
             ended = False
             if tx.state.phase == was and not adj.winner and not adj.ended and not reopened:
                 install_conditionals(tx)  # the same phase goes on from the corrected position

@@ -17,10 +17,11 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..ledger import Entry, parse_stamp
 from ..rules import Phase
+from ..rules.conditional import order_key
 from ..store.repo import PhaseRow, PressRow
 from .live import LiveConfig, LiveState
 from .settings import Settings
-from .state import (FORMER, PLAYER, Ending, GameState, Live, OrderSet, Pending, Proposal, Seat,
+from .state import (FORMER, PLAYER, Ending, GameState, Live, OrderSet, Pending, Proposal, Question, Seat, owners,
                     replace_seat)
 
 
@@ -175,10 +176,14 @@ def _submitted(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow
     new = OrderSet(e.seq, int(p["number"]), p["power"], p["author"], tuple(p["orders"]), p.get("conditional"),
                    p["channel"], p["entered_by"], p["commitment"], e.at, note.get("condition"), note.get("filed_phase"))
     kept = tuple(o for o in s.orders if not (o.power == new.power and o.author == new.author))
-    pending = s.pending
-    if new.filed_phase:  # conditional orders installed: no longer pending
-        pending = tuple(x for x in pending if not (x.power == new.power and x.filed_phase == new.filed_phase))
-    return s.evolve(orders=kept + (new,), counts={**s.counts, new.power: new.number}, pending=pending)
+    return s.evolve(orders=kept + (new,), counts={**s.counts, new.power: new.number})
+
+
+def _conditional_chosen(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    if p["phase"] != s.phase:
+        raise FoldError(f"conditional orders for {p['phase']} chosen while the game was in {s.phase}")
+    return s.evolve(pending=tuple(x for x in s.pending if not (
+        x.power == p["power"] and x.phase == p["phase"] and x.filed_phase == p["filed_phase"])))
 
 
 def _withdrawn(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
@@ -207,17 +212,21 @@ def _phase_row(s: GameState, p: Mapping[str, Any], e: Entry, number: int) -> Pha
                     parse_stamp(e.at), e.seq, e.hash)
 
 
-def _chosen(s: GameState, p: Mapping[str, Any]) -> tuple[Pending, ...]:
-    """Pending conditional orders after a phase (re)adjudicated: those its conditions chose.
+def _filed(s: GameState, p: Mapping[str, Any]) -> tuple[Pending, ...]:
+    """Pending conditional orders after a phase (re)adjudicated: those still to come, with the ones it filed.
 
-    Conditional orders are filed with movement orders and installed when the next
-    movement phase opens; whatever a movement phase's adjudication finds still pending
-    had no phase to apply to, and lapses."""
-    phase = p["phase"]
-    kept = () if Phase.parse(phase).is_movement else tuple(x for x in s.pending if x.filed_phase != phase)
-    chosen = tuple(Pending(power, phase, tuple(c["orders"]), c["condition"])
-                   for power, c in sorted((p.get("conditional") or {}).items()) if c)
-    return kept + chosen
+    A later filing for the same power and phase replaces an earlier one; orders for a
+    phase the game passed over (no retreats, no adjustments) lapse."""
+    phase, nxt = p["phase"], order_key(Phase.parse(p["next"]["phase"]))
+    succeeded = tuple(sorted({str(r["order"]) for r in p["results"] if r.get("order") and r.get("result") == "succeeds"}))
+    centres = owners(p["position"])
+    new = tuple(Pending(power, phase, sec["phase"], sec, succeeded, tuple(p.get("dislodged") or ()), centres)
+                for power, plan in sorted((p.get("plans") or {}).items()) for sec in plan.get("sections") or ()
+                if order_key(Phase.parse(sec["phase"])) >= nxt)
+    taken = {(x.power, x.phase) for x in new}
+    kept = tuple(x for x in s.pending if x.filed_phase != phase and (x.power, x.phase) not in taken
+                 and order_key(x.target) >= nxt)
+    return kept + new
 
 
 def _new_phase(s: GameState, nxt: Mapping[str, Any]) -> GameState:
@@ -243,7 +252,7 @@ def _adjudicated(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheR
     if p["phase"] != s.phase:
         raise FoldError(f"{p['phase']} adjudicated while the game was in {s.phase}")
     rows.append(_phase_row(s, p, e, s.published + 1))
-    s = s.evolve(published=s.published + 1, last_published=e.seq, pending=_chosen(s, p), proposals=_lapse(s.proposals),
+    s = s.evolve(published=s.published + 1, last_published=e.seq, pending=_filed(s, p), proposals=_lapse(s.proposals),
                  disorder=_disorder(s, p))
     return _new_phase(s, p["next"])
 
@@ -259,7 +268,7 @@ def _corrected(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow
     rows.append(Superseded(s.id, p["phase"], int(p["number"])))
     rows.append(_phase_row(s, p, e, int(p["number"])))
     phase = p["phase"]
-    s = s.evolve(last_published=e.seq, pending=_chosen(s, p), rules_spec=p["rules"], disorder=_disorder(s, p),
+    s = s.evolve(last_published=e.seq, pending=_filed(s, p), rules_spec=p["rules"], disorder=_disorder(s, p),
                  orders=tuple(o for o in s.orders if o.filed_phase != phase))
     if s.status == "finished":
         s = s.evolve(status="active", result=None)
@@ -324,7 +333,19 @@ def _press(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -
     to = p.get("to")
     rows.append(PressRow(s.id, number, p.get("phase"), parse_stamp(e.at), p["sender"], list(to) if to else None,
                          bool(p.get("anonymous")), p["text"], e.seq))
-    return s.evolve(press_count=number)
+    questions = s.questions
+    if p.get("question") is not None:
+        if int(p["question"]) != len(questions) + 1:
+            raise FoldError(f"question {p['question']} asked out of turn (there are {len(questions)})")
+        questions += (Question(int(p["question"]), p["sender"], number, p.get("phase")),)
+    elif p.get("answers") is not None:
+        n = int(p["answers"])
+        if not 1 <= n <= len(questions):
+            return s.evolve(press_count=number)  # a public copy: the question is a sealed letter
+        q = questions[n - 1]
+        questions = questions[:n - 1] + (replace(q, answers=q.answers + (number,), public=q.public + (not to,)),) + \
+            questions[n:]
+    return s.evolve(press_count=number, questions=questions)
 
 
 def _proposed(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
@@ -354,6 +375,7 @@ _STEPS: dict[str, Step] = {
     "orders-submitted": _submitted,
     "orders-withdrawn": _withdrawn,
     "orders-refused": _nothing,
+    "conditional-chosen": _conditional_chosen,
     "ready": _ready,
     "deadline-closed": _nothing,
     "phase-adjudicated": _adjudicated,

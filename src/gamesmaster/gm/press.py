@@ -10,6 +10,7 @@ from .adjudicating import Result, finish
 from .desk import Desk, acting, authenticate, power_of
 from .errors import Forbidden, GMError, NotFound
 from .live import press_closed
+from .questions import is_to_gm, record_question
 from .state import GM, GameState, Proposal
 from .tx import Transaction
 from .views import PressItem
@@ -41,7 +42,8 @@ class Press(Desk):
 
     def post_press(self, game_id: str, text: str, *, power: str | None = None, to: Sequence[str] | None = None,
                    anonymous: bool = False, credential: str | None = None, by_gm: bool = False) -> int:
-        """Press: a public announcement (to=None) or a letter to some powers, or a GM notice (by_gm, no power)."""
+        """Press: a public announcement (to=None) or a letter to some powers, or a GM notice (by_gm, no power).
+        A power's letter to GM alone is a question to the gamesmaster (gm.questions)."""
         text = limits.clean(text, "the press release", limits.PRESS_CHARS)
         if not text.strip():
             raise GMError("the press release is empty")
@@ -49,6 +51,9 @@ class Press(Desk):
             state = tx.state
             actor = acting(tx.rec, state, power, credential, by_gm, now=tx.now)
             sender = actor.power or GM
+            if sender != GM and is_to_gm(to):  # a letter to the gamesmaster is a question, whatever the press setting
+                record_question(tx, actor, text.strip(), "press")
+                return tx.state.press_count
             recipients = sorted({power_of(state, p) for p in to}) if to else None
             if sender != GM:
                 setting = state.settings.press

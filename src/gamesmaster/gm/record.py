@@ -29,7 +29,7 @@ from .views import LedgerHead, PhaseRecord, ReceiptCheck, RecordEntry, VerifyRep
 
 ARCHIVE_FORMAT = "gamesmaster-public-record"
 ARCHIVE_VERSION = 1
-_PHASE_PRIVATE = frozenset({"orders-submitted", "orders-withdrawn", "orders-refused", "ready"})
+_PHASE_PRIVATE = frozenset({"orders-submitted", "orders-withdrawn", "orders-refused", "ready", "conditional-chosen"})
 _PUBLISHING = frozenset({"game-started", "phase-opened", "game-ended", "correction"})
 
 

@@ -38,7 +38,7 @@ def submission(sub: Submission) -> str:
     for w in sub.warnings:
         lines.append(f"  note: {w}")
     if sub.conditional:
-        lines.append("Conditional orders for the next season:")
+        lines.append("Conditional orders for later phases (chosen when each phase opens):")
         lines.extend(f"  {c}" for c in sub.conditional)
     lines.append(f"Due {sub.deadline_text}. Only the last set sent before the deadline counts.")
     lines.append(f"Receipt: {sub.receipt}")

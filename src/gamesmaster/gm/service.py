@@ -3,7 +3,7 @@
 `Gamesmaster(store, clock)` is the one way in for every door (the console, the web site,
 e-mail, the live table). Its parts each take one concern, and all stand on the same
 `Transaction` (gm.tx): setting games up, taking orders, deadlines and adjudication,
-corrections, press and votes, replacement players, looking at games, and the record.
+corrections, press and votes, questions to the GM, replacement players, looking at games, and the record.
 Nothing here knows which door a request came through except by the `channel` it is
 given, which goes on the record.
 """
@@ -16,11 +16,13 @@ from .deadlines import Deadlines
 from .games import Games
 from .players import Players
 from .press import Press
+from .questions import Questions
 from .reading import Reading
 from .record import Record
 from .sessions import Sessions
 from .submissions import Submissions
 
 
-class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Players, Reading, Record, Sessions, Bots):
+class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Questions, Players, Reading, Record, Sessions,
+                  Bots):
     """Runs games kept in a Store; `clock` returns the time now (aware UTC), for tests a fake."""

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from ..ledger import JSONObject
 from ..rules import Phase, Position, RuleOptions
+from ..rules.conditional import Facts
 from ..rules.variant import Variant
 from ..variants import load_rules, load_variant
 from .live import LiveConfig, LiveState
@@ -93,17 +94,52 @@ class OrderSet:
 
 @dataclass(frozen=True)
 class Pending:
-    """Conditional orders chosen when their season was adjudicated, waiting for their phase."""
+    """Conditional orders for a later phase, filed with a phase since adjudicated: chosen when their phase opens."""
 
     power: str
     filed_phase: str
-    orders: tuple[str, ...]
-    condition: str
+    phase: str  # the phase they are for
+    section: Mapping[str, Any]  # rules.conditional.Section.to_dict()
+    succeeded: tuple[str, ...]  # the filing phase's orders that succeeded (canonical)
+    dislodged: tuple[str, ...]  # ... and the units it dislodged
+    centres: Mapping[str, str]  # supply centre -> owner when they were filed
+
+    @property
+    def target(self) -> Phase:
+        """The phase they are for, as a value."""
+        return Phase.parse(self.phase)
+
+    def facts(self, centres_now: Mapping[str, str]) -> Facts:
+        """What their conditions are tested on, with the supply centres as they stand now."""
+        return Facts(frozenset(self.succeeded), frozenset(self.dislodged), self.centres, centres_now)
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any]) -> "Pending":
         """Read to_dict's form."""
-        return cls(**{**doc, "orders": tuple(doc["orders"])})
+        return cls(**{**doc, "succeeded": tuple(doc["succeeded"]), "dislodged": tuple(doc["dislodged"]),
+                      "centres": dict(doc["centres"])})
+
+
+def owners(position_doc: Mapping[str, Any]) -> dict[str, str]:
+    """Supply centre -> owner, from a position as recorded."""
+    return {c: power for power, cs in (position_doc.get("centers") or {}).items() for c in cs}
+
+
+@dataclass(frozen=True)
+class Question:
+    """A player's question to the gamesmaster (a letter to GM), and the press items that answer it."""
+
+    id: int
+    power: str
+    press: int  # the press item that asks it
+    phase: str | None
+    answers: tuple[int, ...] = ()  # the press items that answer it
+    public: tuple[bool, ...] = ()  # ... and whether each went to everyone
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> "Question":
+        """Read to_dict's form."""
+        return cls(**{**doc, "answers": tuple(doc["answers"]), "public": tuple(doc["public"])})
 
 
 @dataclass(frozen=True)
@@ -200,6 +236,7 @@ class GameState:
     counts: Mapping[str, int] = field(default_factory=dict)  # submissions per power in the current phase
     pending: tuple[Pending, ...] = ()
     proposals: tuple[Proposal, ...] = ()
+    questions: tuple[Question, ...] = ()
     spring_centres: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)  # year -> centres
     published: int = 0  # phases published (current revisions)
     last_published: int | None = None  # the ledger entry that published the last phase
@@ -286,6 +323,7 @@ class GameState:
         d["orders"] = tuple(OrderSet.from_dict(o) for o in d.get("orders", ()))
         d["pending"] = tuple(Pending.from_dict(p) for p in d.get("pending", ()))
         d["proposals"] = tuple(Proposal.from_dict(p) for p in d.get("proposals", ()))
+        d["questions"] = tuple(Question.from_dict(q) for q in d.get("questions", ()))
         d["spring_centres"] = {y: {p: tuple(cs) for p, cs in v.items()} for y, v in d.get("spring_centres", {}).items()}
         d["result"] = Ending.from_dict(d["result"]) if d.get("result") else None
         d["disorder"] = tuple(d.get("disorder") or ())

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Sequence
 
 from ..ledger import Receipt, parse_stamp
 from ..rules import Phase, PhaseError, Position, RuleOptions, powers_to_act
 from ..rules.adjustments import balance
+from ..rules.conditional import ConditionalError, read_sections, split_submission
 from ..rules.possible import possible_orders
 from .adjudicating import run_early, submit
 from . import limits
-from .conditional import parse_conditional, split_submission
 from .desk import Actor, Desk, acting, authenticate
 from .errors import GMError, Refused
+from .fold import fold
 from .games import deadline_text
 from .settings import show_time
 from .standing import answer, disorder_words, kept_in_disorder
@@ -23,8 +25,14 @@ from .views import Checking, LegalOrders, OrdersOnRecord, Seat, Submission
 CHANNELS = ("console", "web", "mail", "in-person", "conditional", "import", "daide")
 
 
-def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, text: str | None) -> Refused | None:
-    """Why orders cannot be taken now (recorded on the ledger), or None."""
+def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, text: str | None,
+             written_at: datetime | None = None, answering: int | None = None) -> Refused | None:
+    """Why orders cannot be taken now (recorded on the ledger), or None.
+
+    Orders that name no phase but were written (written_at) before the current phase
+    opened were written for the phase before it, and came after its deadline: they are
+    refused, unless they answer the results that opened this phase (answering: the
+    ledger entry of those results)."""
     state = tx.state
     if state.status == "forming":
         raise GMError(f"{state.id} has not started: the powers have not been drawn")
@@ -40,6 +48,12 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
             title = phase
         reason = (f"refused: these orders are for {title}, but the game is in {position.phase.title}"
                   f" (orders for {title} are no longer taken)")
+    elif phase is None and written_at is not None and (written := _written_for(tx, written_at, answering)):
+        title, missed = written
+        reason = (f"refused: late. These orders were written {show_time(written_at, state.settings.schedule.tz)}, "
+                  f"for {title}: they were due by {missed} and arrived after {title} was adjudicated. "
+                  f"{position.phase.title} is open now: to order for it, send them again headed ORDERS {state.phase}, "
+                  f"or as an answer to the mail with the results of {title}")
     elif state.status == "active" and state.deadline_at is not None and tx.now > state.deadline_at:
         reason = (f"refused: late. Orders for {position.phase.title} were due by {deadline_text(state)}; "
                   f"these arrived {show_time(tx.now, state.settings.schedule.tz)}")
@@ -49,6 +63,22 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
                                          "channel": channel, "entered_by": actor.entered_by, "reason": reason,
                                          "text": text})
     return Refused(reason, entry.seq)
+
+
+def _written_for(tx: Transaction, written_at: datetime, answering: int | None) -> tuple[str, str] | None:
+    """The phase orders written at this time were meant for, and its deadline, when it is not the current one."""
+    state = tx.state
+    last = state.last_published
+    if last is None or answering == last or state.phase_opened <= last:
+        return None
+    opened = tx.rec.entry(state.id, state.phase_opened)
+    if opened is None or written_at >= parse_stamp(opened.at):
+        return None
+    published = tx.rec.entry(state.id, last)
+    before, _ = fold(tx.rec.entries(state.id, upto=last - 1), state.id)
+    if published is None or before is None or published.payload is None:
+        return None
+    return Phase.parse(published.payload["phase"]).title, deadline_text(before)
 
 
 def check_text(state: GameState, power: str, text: str) -> Checking:
@@ -62,11 +92,10 @@ def check_text(state: GameState, power: str, text: str) -> Checking:
     error = None
     if cond is not None:
         try:
-            if not position.phase.is_movement:
-                raise GMError("conditional orders ('next season:') can be filed only with movement orders")
-            parsed = parse_conditional(cond, position, power, state.options)
-            clauses = tuple(f"{c.label}: {'; '.join(c.orders) or '(no orders)'}" for c in parsed.clauses)
-        except GMError as exc:
+            sections = read_sections(cond, position, state.options)
+            clauses = tuple(f"{Phase.parse(x.phase).title}, {c.label}: {'; '.join(c.orders) or '(no orders)'}"
+                            for x in sections for c in x.clauses)
+        except ConditionalError as exc:
             error = str(exc)
     return Checking(power, tuple(lines), answers, warnings, cond, clauses, error)
 
@@ -93,13 +122,18 @@ class Submissions(Desk):
     """Taking each power's orders before the deadline, and answering them order by order."""
 
     def submit_orders(self, game_id: str, power: str, text: str | Sequence[str], *, credential: str | None = None,
-                      by_gm: bool = False, channel: str = "console", phase: str | None = None) -> Submission:
+                      by_gm: bool = False, channel: str = "console", phase: str | None = None,
+                      written_at: datetime | None = None, answering: int | None = None) -> Submission:
         """A power's complete set of orders for the phase (replacing any earlier set), answered order by order.
 
         Orders are one a line (or separated by ';'); a `next season:` part files
-        conditional orders for the next season (see gamesmaster.gm.conditional). GM-entered
+        conditional orders for later phases (see gamesmaster.rules.conditional): they are
+        read now, and refused now if they cannot be. GM-entered
         orders (by_gm, e.g. handed over in person) say so on the record. Phases due early
-        as a result are processed in the same transaction."""
+        as a result are processed in the same transaction. Orders that name no phase and were
+        written (written_at, as a mail's Date says) before the current phase opened are
+        refused as late for the phase before, unless they answer the results that opened it
+        (answering: the ledger entry of those results, which a reply to the results mail names)."""
         if channel not in CHANNELS:
             raise GMError(f"unknown channel {channel!r} (one of {', '.join(CHANNELS)})")
         if not isinstance(text, str):
@@ -108,7 +142,7 @@ class Submissions(Desk):
         refusal = None
         with self.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
-            refusal = _refusal(tx, actor, phase, channel, text)
+            refusal = _refusal(tx, actor, phase, channel, text, written_at, answering)
             if refusal is None:
                 submission = self._take(tx, actor, channel, text)
                 processed = run_early(tx)
@@ -140,22 +174,40 @@ class Submissions(Desk):
 
     def withdraw_orders(self, game_id: str, power: str, *, credential: str | None = None, by_gm: bool = False,
                         channel: str = "console") -> int:
-        """Withdraw a power's orders for this phase; returns the ledger entry that records it."""
+        """Withdraw a power's orders for this phase; returns the ledger entry that records it.
+
+        Conditional orders installed for the phase are replaced by an empty set instead, so
+        that withdrawing them does not leave the power in civil disorder."""
         refusal = None
         with self.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             refusal = _refusal(tx, actor, None, channel, None)
             if refusal is None:
                 state = tx.state
-                if state.order_set(actor.power or "", actor.author) is None:
+                mine = state.order_set(actor.power or "", actor.author)
+                if mine is None:
                     raise GMError(f"{(actor.power or '').capitalize()} has no orders on record for "
                                   f"{state.position.phase.title}")  # type: ignore[union-attr]
+                if mine.channel == "conditional":
+                    return self._withdraw_conditional(tx, actor, channel)
                 entry = tx.record("orders-withdrawn", {"phase": state.phase, "power": actor.power,
                                                        "author": actor.author, "by": actor.by, "channel": channel,
                                                        "entered_by": actor.entered_by})
         if refusal is not None:
             raise refusal
         return entry.seq
+
+    def _withdraw_conditional(self, tx: Transaction, actor: Actor, channel: str) -> int:
+        """Conditional orders installed for this phase, withdrawn by the player: the player has answered for the
+        phase (an empty set stands: units hold, builds are waived), so the power is not in civil disorder."""
+        power = actor.power or ""
+        mine = submit(tx, power, actor.author, actor.by, channel, actor.entered_by, [], None,
+                      note={"withdrew": "conditional orders"})
+        title = tx.state.position.phase.title  # type: ignore[union-attr]
+        tx.notice(f"Your conditional orders for {title} are withdrawn. An empty set of orders stands in their place "
+                  f"(every unit holds; no builds): {power.capitalize()} is not in civil disorder. Orders you send "
+                  "before the deadline replace it.", to=[power])
+        return mine.seq
 
     def orders_on_record(self, game_id: str, power: str, *, credential: str | None = None,
                          by_gm: bool = False) -> tuple[OrdersOnRecord, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Mapping
 
 from ..ledger import Entry, canonical, new_salt, parse_stamp
 from ..store import Records
@@ -124,10 +125,11 @@ class Transaction:
         """A notice from the gamesmaster in the press, on the record."""
         return self.press(GM, text, to, False, None)
 
-    def press(self, sender: str, text: str, to: list[str] | None, anonymous: bool, by: object) -> Entry:
-        """A press item (a release, a letter or a GM notice) on the record."""
+    def press(self, sender: str, text: str, to: list[str] | None, anonymous: bool, by: object,
+              extra: Mapping[str, object] | None = None) -> Entry:
+        """A press item (a release, a letter or a GM notice; extra: a question or an answer's number) on the record."""
         payload: dict[str, object] = {"sender": sender, "to": to, "anonymous": anonymous, "text": text,
-                                      "phase": self.state.phase}
+                                      "phase": self.state.phase, **(extra or {})}
         if by is not None:
             payload["by"] = by
         if to:

@@ -11,7 +11,8 @@ Every problem names the ledger entry it breaks. What is checked:
   (DATC 4.D.1), and exactly the powers with none on record are in civil disorder;
 - every published result: the phase is adjudicated again through the engine from the
   position the ledger reached, with those orders, and must give the published results,
-  next position and winner; conditional orders are chosen again; corrections start from
+  next position and winner; conditional orders are read again at the deadline of the
+  phase they were filed with and chosen again when the phase they are for opens; corrections start from
   the phase they correct;
 - receipts handed in (GAME/PHASE/POWER/NUMBER:COMMITMENT) and ledger heads that were
   published (SEQ:HASH): each must be found in this chain;
@@ -28,7 +29,8 @@ from ..ledger import Entry, Receipt, canonical, check_chain, commitment, fingerp
 from ..rules import OptionError, Position, PositionError, adjudicate
 from ..store.repo import GameRow, PhaseRow, PressRow
 from ..variants import VariantError, load_rules
-from .adjudicating import choose_conditionals
+from ..rules.conditional import Section
+from .adjudicating import read_plans
 from .fold import CacheRow, FoldError, Superseded, apply
 from .cointoss import join_due, toss, toss_due, winner_seat
 from .games import draw, lots
@@ -62,6 +64,7 @@ class Replay:
     closed: Mapping[str, Any] | None = None  # the payload of the last deadline closed
     payloads: dict[int, Any] = field(default_factory=dict)  # adjudication payloads by entry
     submissions: dict[int, Any] = field(default_factory=dict)  # submission payloads by entry
+    chosen: dict[tuple[str, str], Any] = field(default_factory=dict)  # (phase, power) -> conditional-chosen payload
 
     def bad(self, e: Entry, message: str) -> None:
         """Report a problem with an entry."""
@@ -135,6 +138,8 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
         _check_deadline(r, s, e, p)
     elif kind == "orders-submitted":
         _check_submission(r, s, e, p)
+    elif kind == "conditional-chosen":
+        _check_chosen(r, s, e, p)
     elif kind == "deadline-closed":
         r.closed = p
         used, civil_disorder = orders_in_force(s)
@@ -218,9 +223,24 @@ def _check_submission(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -
         r.bad(e, f"orders of {power} accepted after the deadline ({s.deadline})")
     note = p.get("note") or {}
     if p.get("channel") == "conditional":
-        pending = next((x for x in s.pending if x.power == power and x.filed_phase == note.get("filed_phase")), None)
-        if pending is None or list(pending.orders) != list(p["orders"]) or pending.condition != note.get("condition"):
+        chosen = r.chosen.get((p["phase"], power)) or {}
+        if (chosen.get("filed_phase"), chosen.get("orders"), chosen.get("condition")) != (
+                note.get("filed_phase"), list(p["orders"]), note.get("condition")):
             r.bad(e, f"the conditional orders installed for {power} are not the clause chosen in {note.get('filed_phase')}")
+
+
+def _check_chosen(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    """The clause chosen for a phase is the one the conditions filed for it select, on the facts of the record."""
+    pending = next((x for x in s.pending if x.power == p["power"] and x.phase == p["phase"]
+                    and x.filed_phase == p["filed_phase"]), None)
+    if pending is None or s.position is None:
+        r.bad(e, f"no conditional orders of {p['power']} filed in {p['filed_phase']} were pending for {p['phase']}")
+        return
+    clause = Section.from_dict(pending.section).choose(pending.facts(s.position.centres))
+    want = (clause.label, list(clause.orders)) if clause else (None, None)
+    if want != (p.get("condition"), p.get("orders")):
+        r.bad(e, f"the conditional orders chosen for {p['power']} are not those the conditions select")
+    r.chosen[(p["phase"], p["power"])] = p
 
 
 def _check_used(r: Replay, e: Entry, recorded: Mapping[str, Any], used: Mapping[str, Any], civil_disorder: list[str],
@@ -302,11 +322,11 @@ def _readjudicate(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any], sets:
         r.bad(e, f"the published position after {phase} is not what the engine gives")
     if adj.winner != p.get("winner"):
         r.bad(e, f"the published winner ({p.get('winner')}) is not the engine's ({adj.winner})")
-    dislodged = [str(d.unit) for d in adj.dislodged]
-    chosen = choose_conditionals(s.evolve(rules_spec=p["rules"]), sets, results, dislodged, position)
-    recorded = {k: v for k, v in (p.get("conditional") or {}).items()}
-    if canonical(chosen) != canonical(recorded):
-        r.bad(e, "the conditional orders chosen are not those the conditions select")
+    if [str(d.unit) for d in adj.dislodged] != list(p.get("dislodged") or []):
+        r.bad(e, f"the units dislodged in {phase} are not those the engine gives")
+    plans = read_plans(s.evolve(rules_spec=p["rules"]), sets, position)
+    if canonical(plans) != canonical(p.get("plans") or {}):
+        r.bad(e, "the conditional orders recorded are not those filed with the orders used")
     r.replayed += 1
     r.payloads[e.seq] = p
 

@@ -46,6 +46,12 @@ class Checking:
     clauses: tuple[str, ...]
     conditional_error: str | None
 
+    @property
+    def unreadable(self) -> bool:
+        """Whether not one line reads as an order (a letter rather than a set of orders)."""
+        return bool(self.answers) and self.conditional is None and all(
+            a.status != "accepted" and a.message.startswith("unreadable") for a in self.answers)
+
 
 @dataclass(frozen=True)
 class LegalOrders:
@@ -283,6 +289,23 @@ class PressItem:
     anonymous: bool
     text: str
     seq: int
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """A question to the gamesmaster and its answers (text, public, when), as a reader may see them."""
+
+    number: int
+    power: str
+    phase: str | None
+    asked_at: datetime
+    text: str
+    answers: tuple[tuple[str, bool, datetime], ...]
+
+    @property
+    def answered(self) -> bool:
+        """Whether the GM has answered it."""
+        return bool(self.answers)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, replace
 from typing import Mapping
 
+from ..gm.credentials import hash_secret
+
 
 class MailConfigError(ValueError):
     """A mail setting that cannot be used; the message names it."""
@@ -62,6 +64,9 @@ class MailConfig:
     imap_folder: str = "INBOX"
     imap_done_folder: str | None = None  # move answered mail there (else it is only marked seen)
     imap_interval: float = 60.0
+    # The GM credential's hash (from $GAMESMASTER_GM_CREDENTIAL): the GM signs on by mail with it to
+    # answer questions; None: the GM does not act by mail.
+    gm_credential_hash: str | None = None
 
     @property
     def local(self) -> str:
@@ -151,6 +156,9 @@ class MailConfig:
                     kw[attr] = kind(value)
                 except ValueError:
                     raise MailConfigError(f"{name} {value!r} is not a number") from None
+        gm_secret = (get("GAMESMASTER_GM_CREDENTIAL") or "").strip()
+        if gm_secret.startswith("gm.") and len(gm_secret) > 7:  # the form the answers mask ('gm.****')
+            kw["gm_credential_hash"] = hash_secret(gm_secret)
         if get("GAMESMASTER_MAIL_MAPS"):
             kw["maps"] = _bool(get("GAMESMASTER_MAIL_MAPS") or "")
         return cls(**kw)  # type: ignore[arg-type]

@@ -29,6 +29,26 @@ def message_id(value: str | None) -> str | None:
     return value
 
 
+def message_ids(value: str | None) -> list[str]:
+    """The message ids an In-Reply-To or References header names (at most 20, each fit to quote)."""
+    found = re.findall(r"<[^<>\s]{1,244}>", value or "")[-20:]
+    return [m for m in (message_id(x) for x in found) if m]
+
+
+_RESULTS_ID = re.compile(r"^<results\.([a-z0-9_\-]{1,64})\.(\d{1,12})\.[0-9a-f]{1,32}@[^<>]*>$")
+
+
+def results_idstring(game: str, seq: int) -> str:
+    """What a results mail's Message-ID carries: the game and the ledger entry of the results."""
+    return f"results.{game}.{seq}"
+
+
+def results_answered(ids: list[str], game: str) -> int | None:
+    """The ledger entry of the latest results of this game a mail answers (by In-Reply-To or References)."""
+    seqs = [int(m.group(2)) for m in (_RESULTS_ID.match(x) for x in ids) if m and m.group(1) == game]
+    return max(seqs) if seqs else None
+
+
 def address(value: str | None) -> str | None:
     """A plain mailbox address (local@domain, ASCII, no encoded word), or None."""
     if not value:

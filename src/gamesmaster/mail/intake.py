@@ -19,7 +19,9 @@ from typing import Any, Callable, Sequence
 
 from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, Seat
 from ..gm.ratelimit import RateLimiter
+from ..gm.credentials import check_secret
 from ..gm.state import Proposal
+from ..gm.views import QuestionView
 from ..rules.position import power_id
 from . import headers, texts
 from .config import MailConfig
@@ -57,13 +59,18 @@ class _Section:
     start: int = 0
     slot: int | None = None  # where in the answer the orders' block goes
     submitted: list[str] = field(default_factory=list)  # order lines already submitted from this mail
+    is_gm: bool = False  # signed on as the gamesmaster (to answer questions)
 
 
 class _Session:
     """Carries out one mail's statements and writes the answer."""
 
-    def __init__(self, gm: Gamesmaster, reply_to: str, default_game: str | None, limits: "MailLimits") -> None:
+    def __init__(self, gm: Gamesmaster, reply_to: str, default_game: str | None, limits: "MailLimits",
+                 mail: Incoming | None = None, gm_hash: str | None = None) -> None:
         self.gm = gm
+        self.gm_hash = gm_hash  # the GM credential's hash, when the GM may act by mail
+        self.written_at = mail.written_at if mail else None  # when the player wrote it (the Date header)
+        self.answers = list(mail.answers) if mail else []  # the mails it answers (In-Reply-To, References)
         self.limits = limits
         self.reply_to = reply_to
         self.default_game = default_game
@@ -94,6 +101,9 @@ class _Session:
         tokens = list(st.args["tokens"])
         creds = [t for t in tokens if is_credential(t)]
         rest = [t for t in tokens if not is_credential(t)]
+        if not creds and any(t.lower() in ("gm", "gamesmaster") for t in rest):
+            self.gm_signon(st, rest)
+            return
         section = _Section(game=self.default_game, start=st.line)
         if len(creds) != 1:
             self.section = section
@@ -126,6 +136,32 @@ class _Session:
             when = (f"{game.phase_title}; orders due {game.deadline_text}" if game.status == "active"
                     else f"the game is {game.status}")
             self.say([st.echo], f"Signed on to {game.id} ({game.title}) as {who.name}, {as_what}. {when}.")
+
+    def gm_signon(self, st: Statement, tokens: list[str]) -> None:
+        """SIGNON GAME GM GM-CREDENTIAL: the gamesmaster, to answer questions by mail."""
+        secret = next((t for t in tokens if t.lower().startswith("gm.")), None)
+        others = [t for t in tokens if t is not secret and t.lower() not in ("gm", "gamesmaster")]
+        section = _Section(game=others[0].lower() if others else self.default_game, start=st.line)
+        self.section = section
+        target = f"{section.game}:gm"
+        wait = self.limits.signons.wait(self.reply_to, target)
+        if self.gm_hash is None:
+            section.failed = "the gamesmaster does not act by mail here (the mail door has no GM credential)"
+        elif not secret or not section.game:
+            section.failed = "write SIGNON GAME GM GM-CREDENTIAL"
+        elif wait:
+            section.failed = f"too many sign-ons with a wrong credential from {self.reply_to}: try again later"
+        elif not check_secret(secret, self.gm_hash):
+            self.limits.signons.failed(self.reply_to, target)
+            section.failed = "that is not the GM credential"
+        elif section.game not in self._game_ids():
+            section.failed = f"there is no game {section.game!r}"
+        if section.failed:
+            self.say([st.echo], f"Not signed on: {section.failed}.")
+            return
+        section.is_gm = True
+        self.say([st.echo], f"Signed on to {section.game} as the gamesmaster: ANSWER N [PUBLIC] answers a question; "
+                 "QUESTIONS lists them.")
 
     def authenticate(self, echo: str | None = None) -> bool:
         """Check the section's credential (once); False, with the reason said, if it does not hold."""
@@ -183,6 +219,10 @@ class _Session:
         s = self.section
         if s.who is not None:
             return True
+        if s.is_gm:
+            self.say([st.echo], "Not carried out: by mail the gamesmaster answers questions (ANSWER N) and lists them "
+                     "(QUESTIONS); everything else is done on the console.")
+            return False
         if s.failed is not None:
             s.skipped += 1
             return False
@@ -280,8 +320,11 @@ class _Session:
                      slot)
             return
         try:
+            if not earlier and self._kept_as_question(lines, echo, slot):
+                return
             sub = self.gm.submit_orders(s.game or "", s.power, "\n".join(lines), credential=s.credential,
-                                        channel="mail", phase=s.phase)
+                                        channel="mail", phase=s.phase, written_at=self.written_at,
+                                        answering=headers.results_answered(self.answers, s.game or ""))
             self.did_something = True
             s.submitted = lines
             text = texts.submission(sub)
@@ -294,6 +337,25 @@ class _Session:
                      "These orders are not on record.", slot)
         except (GMError, ValueError) as exc:
             self.say(echo, f"Not accepted: {exc}", slot)
+
+    def _kept_as_question(self, lines: list[str], echo: list[str], slot: int | None) -> bool:
+        """A mail whose lines are all unreadable is a letter, not a set of orders: it never replaces
+        the set on record; it is kept as a question to the gamesmaster, and answered with the problems."""
+        s = self.section
+        game, power = s.game or "", s.power or ""
+        checking = self.gm.check(game, power, "\n".join(lines), credential=s.credential)
+        if not checking.unreadable:
+            return False
+        number = self.gm.ask(game, "\n".join(lines), power=power, credential=s.credential, channel="mail")
+        self.did_something = True
+        problems = "\n".join(f"  '{a.text}': {a.message}" for a in checking.answers)
+        rows = self.gm.orders_on_record(game, power, credential=s.credential)
+        stands = (f"Your orders on record stand (set {rows[-1].receipt.number}, {len(rows[-1].orders)} orders; "
+                  "send LIST to see them)." if rows else "You have no orders on record for this phase.")
+        self.say(echo, f"Not one of these lines reads as an order, so they were not taken as a set of orders:\n"
+                 f"{problems}\n{stands}\nYour mail is kept as question {number} to the gamesmaster, who answers "
+                 "by mail. (To ask on purpose, write QUESTION before the text.)", slot)
+        return True
 
     # -- the other commands ------------------------------------------------------------------
 
@@ -353,6 +415,10 @@ class _Session:
         elif kind == "history":
             self.flush()
             self.history(st)
+        elif kind == "answer":
+            self.do_answer(st)
+        elif kind == "questions" and s.is_gm:
+            self.say([st.echo], _questions(self.gm.questions(s.game or ""), s.game or ""))
         elif kind == "proposals":
             game = s.game or self.default_game
             if not game:
@@ -415,6 +481,42 @@ class _Session:
         lines = len(text.splitlines())
         self.say([st.echo], f"Press {pid} sent{' anonymously' if st.args.get('anonymous') else ''} to {where} "
                  f"({lines} line{'s' if lines != 1 else ''}){note}.")
+
+    def do_questions(self, st: Statement) -> None:
+        s = self.section
+        self.say([st.echo], _questions(self.gm.questions(s.game or "", credential=s.credential), s.game or ""))
+
+    def do_answer(self, st: Statement) -> None:
+        s = self.section
+        if not s.is_gm:
+            self.say([st.echo], "Not carried out: only the gamesmaster answers questions (SIGNON GAME GM GM-CREDENTIAL).")
+            return
+        text = st.args.get("text") or ""
+        if not text.strip():
+            self.say([st.echo], "Not sent: the answer has no text (write it on the lines after ANSWER N, then END).")
+            return
+        number, public = st.args["question"], bool(st.args.get("public"))
+        self.gm.answer_question(s.game or "", number, text, public=public)
+        self.did_something = True
+        self.say([st.echo], f"Question {number} is answered " + ("for everyone (its asker not named)." if public
+                                                                 else "to its asker."))
+
+    def do_question(self, st: Statement) -> None:
+        s = self.section
+        text = st.args.get("text") or ""
+        if not text.strip():
+            self.say([st.echo], "Not sent: the question has no text (write it after 'QUESTION:' or on the lines after "
+                     "QUESTION, then END).")
+            return
+        power = self._power(st)
+        if power is None:
+            return
+        number = self.gm.ask(s.game or "", text, power=power, credential=s.credential, channel="mail")
+        self.did_something = True
+        note = "" if not st.args.get("unended") else " (no END: the question ran to the end of your mail)"
+        self.say([st.echo], f"Question {number} is with the gamesmaster{note}; only you and the gamesmaster can "
+                 "read it. The answer comes by mail (to you alone, or to everyone if the gamesmaster answers it "
+                 "publicly, without naming you).")
 
     def do_draw(self, st: Statement) -> None:
         s = self.section
@@ -639,7 +741,7 @@ class Intake:
             return Received(inbox_id, "ignored")
         try:
             self.limits.answers.failed(mail.reply_to.lower())  # every answer takes one
-            session = _Session(self.gm, mail.reply_to, game, self.limits)
+            session = _Session(self.gm, mail.reply_to, game, self.limits, mail, self.config.gm_credential_hash)
             statements = read_commands(mail.text)
             session.run(statements)
             body = self._answer(mail, session, statements)
@@ -703,6 +805,20 @@ class Intake:
                               "If this was not you, your credential is known to someone else: tell the gamesmaster "
                               "at once.\n", now=now, game=game)
                 queue(conn, self.config, msg, kind="notice", now=now, game=game)
+
+
+def _questions(rows: Sequence[QuestionView], game: str) -> str:
+    """Questions to the gamesmaster and their answers, for a mail."""
+    if not rows:
+        return f"No questions in {game}."
+    out = []
+    for q in rows:
+        out.append(f"Question {q.number} from {texts.cap(q.power)} ({'answered' if q.answered else 'not answered yet'}):")
+        out.extend(f"  > {line}" for line in q.text.splitlines())
+        for text, public, _ in q.answers:
+            out.append(f"  Answered {'for everyone' if public else 'privately'}:")
+            out.extend(f"    {line}" for line in text.splitlines())
+    return "\n".join(out)
 
 
 def storable(text: str) -> str:

@@ -31,8 +31,8 @@ class Statement:
 
 
 def mask(text: str) -> str:
-    """A text with every credential's secret replaced by ****."""
-    return re.sub(r"\b(\d+)\.[A-Za-z0-9_\-]{4,}\b", r"\1.****", text)
+    """A text with every credential's secret (a player's, or the GM's 'gm.SECRET') replaced by ****."""
+    return re.sub(r"\b(\d+|gm)\.[A-Za-z0-9_\-]{4,}", r"\1.****", text, flags=re.I)
 
 
 def is_credential(token: str) -> bool:
@@ -58,6 +58,7 @@ _SIMPLE: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^ready$", re.I), "ready"),
     (re.compile(r"^(?:not\s+ready|unready)$", re.I), "unready"),
     (re.compile(r"^(?:list\s+)?proposals$", re.I), "proposals"),
+    (re.compile(r"^(?:list\s+)?questions$", re.I), "questions"),
     (re.compile(r"^help$", re.I), "help"),
     (re.compile(r"^(?:sign\s*-?\s*off|end|quit|bye)$", re.I), "signoff"),
     (re.compile(r"^end\s*-?\s*press$", re.I), "endpress"),
@@ -70,6 +71,12 @@ _CRED = re.compile(r"^(?:credential|password|secret)\s*:?\s+(\S+)$", re.I)
 _ORDERS = re.compile(r"^orders?(?:\s+for)?(?:\s+([SFWA]\d{3,5}[MRA]))?\s*:?$", re.I)
 _PHASE = re.compile(r"^phase\s*:?\s+(\S+)$", re.I)
 _PRESS = re.compile(r"^(press|broadcast)\b(.*)$", re.I)
+_QUESTION = re.compile(r"^(?:question|ask)(?:\s+(?:to\s+)?(?:the\s+)?(?:gm|gamesmaster))?(?:\s*:\s*(.*)|\s*)$", re.I)
+_ANSWER = re.compile(r"^answer\s+(?:question\s+)?#?(\d+)(\s+(?:public(?:ly)?|to\s+(?:all|everyone)))?(?:\s*:\s*(.*)|\s*)$",
+                     re.I)
+_END_BLOCK = {"press": re.compile(r"^end\s*-?\s*press$", re.I),
+              "question": re.compile(r"^end(?:\s*-?\s*(?:press|question))?$", re.I),
+              "answer": re.compile(r"^end(?:\s*-?\s*(?:press|answer))?$", re.I)}
 _DRAW = re.compile(r"^(?:propose\s+(?:a\s+)?)?draw\b(.*)$", re.I)
 _CONCEDE = re.compile(r"^(?:propose\s+(?:a\s+)?concession|concede)(?:\s+(?:the\s+game\s+)?to)?\s+(\S+)$", re.I)
 _VOTE = re.compile(r"^vote\s+(?:(?:on\s+)?(?:proposal\s+)?#?(\d+)\s*:?\s+)?(yes|no|y|n|accept|reject|for|against)"
@@ -109,9 +116,9 @@ def read_commands(text: str) -> list[Statement]:
     for n, raw in enumerate(lines, 1):
         line = raw.strip()
         if press is not None:
-            if re.match(r"^end\s*-?\s*press$", line, re.I) or re.match(r"^(?:sign\s*-?\s*off)$", line, re.I):
-                written = press.pop("written")
-                out.append(Statement(press_start, "press", {**press, "text": "\n".join(press_lines).strip()}, written))
+            if _END_BLOCK[press["kind"]].match(line) or re.match(r"^(?:sign\s*-?\s*off)$", line, re.I):
+                written, kind = press.pop("written"), press.pop("kind")
+                out.append(Statement(press_start, kind, {**press, "text": "\n".join(press_lines).strip()}, written))
                 press = None
                 if line.lower().replace(" ", "").replace("-", "") == "signoff":
                     out.append(Statement(n, "signoff", {}, line))
@@ -122,15 +129,15 @@ def read_commands(text: str) -> list[Statement]:
         if not line:
             continue
         st = _statement(n, line)
-        if st.kind == "press" and st.args.get("text") is None:
-            press, press_lines, press_start = {**st.args, "written": line}, [], n
+        if st.kind in ("press", "question", "answer") and st.args.get("text") is None:
+            press, press_lines, press_start = {**st.args, "written": line, "kind": st.kind}, [], n
             continue
         out.append(st)
         if st.kind == "signoff":
             return out
     if press is not None:
-        written = press.pop("written")
-        out.append(Statement(press_start, "press", {**press, "text": "\n".join(press_lines).strip(), "unended": True},
+        written, kind = press.pop("written"), press.pop("kind")
+        out.append(Statement(press_start, kind, {**press, "text": "\n".join(press_lines).strip(), "unended": True},
                              written))
     return out
 
@@ -158,6 +165,13 @@ def _statement(n: int, line: str) -> Statement:
     m = _PHASE.match(bare)
     if m:
         return Statement(n, "orders", {"phase": m.group(1).upper()}, line)
+    m = _ANSWER.match(line.strip())
+    if m:
+        return Statement(n, "answer", {"question": int(m.group(1)), "public": bool(m.group(2)),
+                                       "text": (m.group(3) or "").strip() or None}, line)
+    m = _QUESTION.match(line.strip())
+    if m:
+        return Statement(n, "question", {"text": (m.group(1) or "").strip() or None}, line)
     m = _PRESS.match(line)
     if m:
         return Statement(n, "press", _press_header(m.group(2), m.group(1).lower() == "broadcast"), line)
@@ -200,15 +214,23 @@ Commands, one a line (any case); after SIGNON every other line is an order.
                                  to the game's own address, gamesmaster+GAME@...)
   POWER NAME                     orders that follow are for that power (a stand-by's second power)
   ORDERS [PHASE]                 optional: the orders follow; with a phase (S1901M) they are
-                                 refused if the game has moved on
+                                 refused if the game has moved on. Orders without a phase,
+                                 written before the phase now open began, are refused as late
+                                 unless the mail answers the results that opened it
   A Par-Bur                      an order: one a line, any notation; 'next season:' then
                                  'if ...:' / 'otherwise:' clauses file conditional orders
+                                 ('retreats:', 'adjustments:' ...: any later phase of the year)
   WITHDRAW                       withdraw your orders for this phase
   LIST                           your orders on record, with the receipt
   READY / NOT READY              ready for early processing (where the game allows it)
   PRESS TO France, Germany       a letter to those powers (PRESS TO ALL or BROADCAST: to
   ...text...                     everyone; add ANONYMOUS where the game allows it); the text
   ENDPRESS                       ends at ENDPRESS
+  QUESTION (or ASK)              a question to the gamesmaster, private between you; the text
+  ...text...                     follows (or on the same line after 'QUESTION:') and ends at
+  END                            END (or ENDQUESTION). The answer comes by mail. A mail with
+                                 not one line that reads as an order is kept as a question too.
+  QUESTIONS                      your questions and their answers (the GM: every question)
   DRAW [powers]                  propose a draw (all survivors, or those named)
   CONCEDE TO POWER               propose conceding the game to a power
   VOTE [N] YES|NO                vote on proposal N (or the only open one)
@@ -220,5 +242,9 @@ Commands, one a line (any case); after SIGNON every other line is an order.
   RECEIPT GAME/PHASE/POWER/N:... check a receipt against the record
   RESIGN [SUCCESSOR NAME]        resign your power (naming a successor where the game allows)
   HELP                           this list
+The gamesmaster (signed on with SIGNON GAME GM GM-CREDENTIAL, where the mail door knows it):
+  ANSWER N [PUBLIC]              answer question N: to its asker, or (PUBLIC) to everyone with
+  ...text...                     the question quoted and its asker not named; the text ends
+  END                            at END
   SIGNOFF                        stop reading (anything after it is ignored)
 """

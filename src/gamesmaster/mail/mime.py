@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from email import policy
 from email.message import Message
 from email.parser import BytesParser
-from email.utils import getaddresses, parseaddr
+from datetime import datetime, timezone
+from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from html.parser import HTMLParser
 from typing import Iterable
 
@@ -44,6 +45,8 @@ class Incoming:
     notes: list[str] = field(default_factory=list)  # what was left out or guessed, for the answer
     no_reply: str | None = None  # why no answer may go (a bounce, an auto-reply), else None
     size: int = 0
+    written_at: datetime | None = None  # the Date header, when it is a date with its zone
+    answers: list[str] = field(default_factory=list)  # message ids of In-Reply-To and References
 
 
 def _header(msg: Message, name: str) -> str:
@@ -362,6 +365,21 @@ def read_message(raw: bytes, envelope_from: str | None = None, recipients: Itera
             no_reply = f"a mail from {from_address}"
     if reply_to is None and env is not None and "@" in env:
         reply_to = headers.address(env)
+    answers = (headers.message_ids(_raw_header(msg, "In-Reply-To")) + headers.message_ids(_raw_header(msg, "References"))
+               if msg is not None else [])
     return Incoming(reply_to=reply_to, from_address=from_address, envelope_from=env, recipients=list(recipients),
                     subject=subject, message_id=message_id or None, date=date or None, text=text, notes=notes,
-                    no_reply=no_reply, size=len(raw))
+                    no_reply=no_reply, size=len(raw), written_at=_date(date), answers=answers)
+
+
+def _date(value: str | None) -> datetime | None:
+    """A Date header as a UTC time; None when it is missing, unreadable or without a zone."""
+    if not value:
+        return None
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return when.astimezone(timezone.utc)

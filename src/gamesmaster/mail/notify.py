@@ -22,7 +22,7 @@ from typing import Any
 from ..gm import GM, Gamesmaster, GameView, PhaseResult, PressItem, Seat
 from ..gm.reading import GameHead
 from ..gm.settings import show_time
-from . import texts
+from . import headers, texts
 from .config import MailConfig
 from .outbox import Attachment, compose, queue
 from ..store.mailbox import MailRecords
@@ -42,6 +42,7 @@ class _Mail:
     kind: str
     key: str
     attachments: tuple[Attachment, ...] = ()
+    idstring: str | None = None  # for the Message-ID (mail.headers.results_idstring)
 
 
 class Dispatcher:
@@ -129,7 +130,8 @@ class Dispatcher:
             if not MailRecords(conn).put_cursor(game, old_seq, new_seq, new_reminded, now):
                 raise _Conflict(game)
             for m in mails:
-                msg = compose(self.config, [m.to], m.subject, m.body, now=now, attachments=m.attachments, game=game)
+                msg = compose(self.config, [m.to], m.subject, m.body, now=now, attachments=m.attachments, game=game,
+                              idstring=m.idstring)
                 queue(conn, self.config, msg, kind=m.kind, now=now, game=game, key=m.key)
         if mails:
             log.info("game %s: %d mails queued (ledger %d-%d)", game, len(mails), old_seq + 1, new_seq)
@@ -151,7 +153,8 @@ class Dispatcher:
             if not maps and self.config.maps:
                 body += "\n(The map could not be drawn for this mail.)\n"
             out.append((player.number, _Mail(address, f"{game}: {what} of {row.title}", body, "results",
-                                             f"results:{game}:{row.seq}:{player.number}", maps)))
+                                             f"results:{game}:{row.seq}:{player.number}", maps,
+                                             headers.results_idstring(game, row.seq))))
         return out
 
     def _maps(self, row: PhaseResult) -> tuple[Attachment, ...]:

@@ -11,7 +11,9 @@ is tried `permanent_tries` times and then held as 'failed' for the GM to see and
 
 from __future__ import annotations
 
+
 import logging
+import secrets
 import smtplib
 import socket
 import ssl
@@ -45,12 +47,13 @@ class Attachment:
 
 def compose(config: MailConfig, to: Sequence[str], subject: str, body: str, *, now: datetime,
             attachments: Sequence[Attachment] = (), in_reply_to: str | None = None, auto: str = "auto-generated",
-            game: str | None = None) -> EmailMessage:
+            game: str | None = None, idstring: str | None = None) -> EmailMessage:
     """A mail from the gamesmaster (Auto-Submitted, so other robots do not answer it).
 
     Whatever came from a received mail (the addressee, the subject, the message answered)
     is checked by `mail.headers` first; an address that is not plainly one is refused
-    (ValueError), a message id that is not plainly one is left out."""
+    (ValueError), a message id that is not plainly one is left out. `idstring` goes into the
+    Message-ID, for answers to find what they answer (a results mail names its game and entry)."""
     recipients = [headers.address(a) for a in to]
     if not recipients or None in recipients:
         raise ValueError(f"not a mailbox address: {next((a for a in to if not headers.address(a)), '')[:80]!r}")
@@ -60,7 +63,10 @@ def compose(config: MailConfig, to: Sequence[str], subject: str, body: str, *, n
     msg["To"] = ", ".join(recipients)  # type: ignore[arg-type]
     msg["Subject"] = headers.subject(subject)
     msg["Date"] = format_datetime(now)
-    msg["Message-ID"] = make_msgid("gamesmaster", domain=config.domain or None)
+    if idstring:  # short, so that no mail client folds it when it quotes it in In-Reply-To
+        msg["Message-ID"] = f"<{idstring}.{secrets.token_hex(6)}@{config.domain or 'localhost'}>"
+    else:
+        msg["Message-ID"] = make_msgid("gamesmaster", domain=config.domain or None)
     msg["Auto-Submitted"] = auto
     msg["X-Gamesmaster"] = game or "gamesmaster"
     answered = headers.message_id(in_reply_to)

@@ -41,7 +41,7 @@ def submission(sub: Submission) -> str:
     for w in sub.warnings:
         lines.append(f"  note: {w}")
     if sub.conditional:
-        lines.append("Conditional orders for the next season:")
+        lines.append("Conditional orders for later phases (chosen when each phase opens):")
         lines.extend(f"  {c}" for c in sub.conditional)
     lines.append(f"Due {sub.deadline_text}. Only the last set sent before the deadline counts: "
                  "a new set replaces this one.")
@@ -62,9 +62,8 @@ def on_record(rows: Sequence[OrdersOnRecord], power: str, phase_title: str) -> s
         who = "" if r.author == "player" else f" (from the stand-by, {r.entered_by})"
         out.append(f"Orders of {cap(r.power)} for {phase_title} on record{who}, sent by {r.channel}:")
         out.extend(f"  {o}" for o in r.orders) if r.orders else out.append("  (none)")
-        if r.conditional:
-            out.append("  next season:")
-            out.extend(f"    {line}" for line in r.conditional.splitlines())
+        if r.conditional:  # from its first heading ('next season:', 'retreats:' ...)
+            out.extend(f"  {line}" for line in r.conditional.splitlines())
         out.append(f"Receipt: {r.receipt}")
     return "\n".join(out)
 

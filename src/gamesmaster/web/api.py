@@ -101,7 +101,8 @@ class Strict(BaseModel):
 
 class OrdersIn(Strict):
     orders: str | list[str] = Field(description="the orders as written, one a line (or a list); "
-                                          "a 'next season:' part files conditional orders")
+                                          "a 'next season:' (or 'retreats:', 'adjustments:' ...) part files conditional "
+                                          "orders for that later phase")
     phase: str | None = Field(None, description="refuse unless the game is in this phase, e.g. S1901M")
     channel: Literal["web", "in-person", "mail", "console"] | None = Field(
         None, description="GM only: how the orders came (default in-person); a player's are 'web'")
@@ -120,6 +121,17 @@ class PressIn(Strict):
     to: list[str] | None = Field(None, description="powers for a private letter; none: public")
     anonymous: bool = False
     power: str | None = Field(None, description="GM only: the power whose release this is (default: a GM notice)")
+
+
+class QuestionIn(Strict):
+    text: str = Field(min_length=1, max_length=20000)
+    power: str | None = Field(None, description="GM only: the power whose question this is (handed over in person)")
+
+
+class AnswerIn(Strict):
+    text: str = Field(min_length=1, max_length=20000)
+    public: bool = Field(False, description="to everyone (the question quoted, its asker not named); "
+                                            "default: to the asker alone")
 
 
 class ProposalIn(Strict):
@@ -417,6 +429,36 @@ def post_press(game: str, body: PressIn, request: Request, who: Caller = Depends
             raise WebError(403, "a player sends press as its own power: leave out 'power'")
         pid = gm.post_press(game, body.text, to=body.to, anonymous=body.anonymous, **who.acting())
     return {"id": pid}
+
+
+@router.get("/games/{game}/questions", tags=["press"],
+            summary="Questions to the GM and their answers: a player's own; every one for the GM")
+def get_questions(game: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
+    gm = _gm(request)
+    rows = gm.questions(game) if who.is_gm else gm.questions(game, credential=who.acting()["credential"])
+    return [site.question_item(q) for q in rows]
+
+
+@router.post("/games/{game}/questions", tags=["press"], status_code=201,
+             summary="Ask the GM a question (private between the power and the GM; plans of campaign too)")
+def post_question(game: str, body: QuestionIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    gm = _gm(request)
+    if who.is_gm:
+        if body.power is None:
+            raise WebError(400, "the GM enters a question for a power: give 'power'")
+        number = gm.ask(game, body.text, power=body.power, by_gm=True, channel="web")
+    else:
+        if body.power is not None:
+            raise WebError(403, "a player asks for its own power: leave out 'power'")
+        number = gm.ask(game, body.text, channel="web", **who.acting())
+    return {"id": number}
+
+
+@router.post("/games/{game}/questions/{number}/answer", tags=["GM"],
+             summary="Answer a question: to its asker, or to everyone (public)")
+def post_answer(game: str, number: int, body: AnswerIn, request: Request,
+                who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    return {"press": _gm(request).answer_question(game, number, body.text, public=body.public)}
 
 
 @router.get("/games/{game}/proposals", tags=["press"], summary="Open draw and concession proposals")

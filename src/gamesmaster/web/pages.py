@@ -353,6 +353,17 @@ def war_room_press(game: str, request: Request, data: FormData = Depends(form)) 
     return _back(_room(game, power, "#press"))
 
 
+@router.post("/games/{game}/war-room/question")
+def war_room_question(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    credential, power = _player(request, game)
+    try:
+        number = _gm(request).ask(game, _field(data, "text"), credential=credential, channel="web")
+        _flash(request, f"Question {number} is with the gamesmaster; the answer appears here (and by mail).")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(_game_url(game, "/war-room") + "#questions")
+
+
 @router.post("/games/{game}/war-room/propose")
 def war_room_propose(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     credential, power = _player(request, game, _field(data, "power"))
@@ -479,7 +490,8 @@ def gm_game_page(game: str, request: Request) -> HTMLResponse:
     return _render(request, "gm_game.html", {"g": view, "st": st, "last": view["last_results"],
                                              "proposals": gm.proposals(game), "powers": site.powers_info(st.variant),
                                              "tz": st.settings.schedule.tz,
-                                             "press": list(gm.press(game))[-30:]})
+                                             "press": list(gm.press(game))[-30:],
+                                             "questions": [site.question_item(q) for q in gm.questions(game)]})
 
 
 
@@ -562,6 +574,13 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             sender = _field(data, "power") or None
             gm.post_press(game, _field(data, "text"), power=sender, by_gm=True)
             _flash(request, "Notice published." if not sender else f"{sender.capitalize()}'s release entered.")
+        elif action == "answer":
+            number = _field(data, "question")
+            if not number.isdigit():
+                raise GMError("which question? (its number)")
+            public = _field(data, "public") == "1"
+            gm.answer_question(game, int(number), _field(data, "text"), public=public)
+            _flash(request, f"Question {number} answered " + ("for everyone." if public else "to its asker."))
         elif action == "draw":
             gm.declare_draw(game, reason=reason)
             _flash(request, "The game is declared drawn.")

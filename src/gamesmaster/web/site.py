@@ -34,7 +34,7 @@ from ..gm import (
 from ..gm.live import press_closed
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
 from ..gm.state import Proposal
-from ..gm.views import plain
+from ..gm.views import QuestionView, plain
 from ..maps import render_map, render_png
 from ..rules import Phase, PhaseError, Position, RuleOptions, format_order
 from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
@@ -166,6 +166,13 @@ def press_item(p: PressItem) -> dict[str, Any]:
     """A press item as JSON."""
     return {"id": p.number, "phase": p.phase, "sent_at": _iso(p.sent_at), "sender": p.sender,
             "to": list(p.to) if p.to is not None else None, "anonymous": p.anonymous, "text": p.text}
+
+
+def question_item(q: QuestionView) -> dict[str, Any]:
+    """A question to the GM and its answers, as JSON."""
+    return {"id": q.number, "power": q.power, "phase": q.phase, "asked_at": _iso(q.asked_at), "text": q.text,
+            "answered": q.answered,
+            "answers": [{"text": t, "public": public, "at": _iso(at)} for t, public, at in q.answers]}
 
 
 def public_press(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
@@ -557,7 +564,7 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted:
                        for p in seat.acts_for()]
     if power is None:
         out.update(orders=None, options=[], press=[], proposals=[], can_order=False, records=[], mine=None,
-                   orders_text="")
+                   orders_text="", questions=[])
         return out
     pos = view.position
     info = variant.powers[power]
@@ -571,19 +578,20 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted:
                 "conditional": r.conditional, "channel": r.channel, "entered_by": r.entered_by,
                 "submitted_at": _iso(r.submitted_at), "receipt": str(r.receipt), "condition": r.condition}
         if pos is not None and out["can_order"]:
-            text = "\n".join(r.orders) + (f"\nnext season:\n{r.conditional}" if r.conditional else "")
+            text = "\n".join(r.orders) + (f"\n{r.conditional}" if r.conditional else "")
             item.update(answers(gm.check(game_id, power, text, credential=credential)))
         out["records"].append(item)
     mine = next((r for r in out["records"] if r["author"] == ("standby" if seat.role == "standby" else "player")), None)
     out["mine"] = mine
     text = "\n".join(mine["orders"]) if mine else ""
-    if mine and mine.get("conditional"):
-        text += "\n\nnext season:\n" + mine["conditional"]
+    if mine and mine.get("conditional"):  # the conditional part keeps its headings ('next season:' ...)
+        text += "\n\n" + mine["conditional"]
     out["orders_text"] = text
     out["options"] = (legal_options(pos, gm.legal_orders(game_id, power, credential=credential))
                       if pos is not None and out["can_order"] else [])
     out["press"] = [press_item(p) for p in gm.press(game_id, credential=credential)]  # every power's it commands
     out["press_closed"] = press_closed(view.live.state) if view.live is not None else None
+    out["questions"] = [question_item(q) for q in gm.questions(game_id, credential=credential)]
     out["proposals"] = [dict(public_proposal(p), my_vote=p.votes.get(power)) for p in view.proposals]
     out["other_powers"] = [{"power": p, "name": variant.powers[p].name} for p in variant.powers if p != power]
     out["early_movement"] = view.settings.early_movement

@@ -140,8 +140,8 @@
         item.appendChild(document.createTextNode(": " + a.message + (a.notes.length ? " (" + a.notes.join("; ") + ")" : "")));
       });
       (data.warnings || []).forEach(function (w) { li("warning", w); });
-      (data.clauses || []).forEach(function (c) { li("accepted", "next season, " + c); });
-      if (data.conditional_error) li("invalid", "next season: " + data.conditional_error);
+      (data.clauses || []).forEach(function (c) { li("accepted", "conditional, " + c); });
+      if (data.conditional_error) li("invalid", data.conditional_error);
     }).catch(function () {});
   }
   function li(cls, text) {
