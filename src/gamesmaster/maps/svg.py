@@ -70,6 +70,7 @@ BUILD_GREEN = "#1e9c3c"
 HIGHLIGHT = "#ffc400"
 TINT = 0.55  # share of the owner's colour in a centre's fill
 PIXELS = 1200.0  # the width the sizes below are chosen for
+HIT = 44.0  # the diameter of a unit's tap target, in pixels at 1200 px wide
 
 Point = tuple[float, float]
 
@@ -590,7 +591,10 @@ class _Map:
             else unit.province
         title = (f"{'dislodged ' if dislodged else ''}{power.adjective if power else unit.power} "
                  f"{unit.type.word} {'from' if dislodged else 'in'} {where}")
-        body = self.glyph(unit.type, at, self.colour(unit.power), outline=RED if dislodged else INK)
+        # an invisible disc round the unit: a tap target wider than the glyph (HIT pixels at 1200 wide)
+        hit = (f'<circle class="hit" cx="{_f(at[0])}" cy="{_f(at[1])}" r="{self.n(HIT / 2)}" fill="#000000" '
+               f'fill-opacity="0"/>')
+        body = hit + self.glyph(unit.type, at, self.colour(unit.power), outline=RED if dislodged else INK)
         if dislodged:
             body = self.ring(at, 20, RED, 2.8, fill="#ffffff", fill_opacity=0.6) + body
         if mine:

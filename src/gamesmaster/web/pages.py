@@ -294,12 +294,20 @@ async def war_room_check(game: str, request: Request) -> JSONResponse:
     if not isinstance(text, str) or len(text) > MAX_FIELD:
         raise WebError(422, "orders: a text is required")
     from starlette.concurrency import run_in_threadpool
-    return JSONResponse(await run_in_threadpool(_check, request, game, text))
+    with_map = isinstance(body, dict) and body.get("map") is True
+    return JSONResponse(await run_in_threadpool(_check, request, game, text, with_map))
 
 
-def _check(request: Request, game: str, text: str) -> dict[str, Any]:
+def _check(request: Request, game: str, text: str, with_map: bool = False) -> dict[str, Any]:
+    """The answers; with_map: and the map with the orders as read drawn on it (before they are sent)."""
     credential, power = _player(request, game)
-    return site.answers(_gm(request).check(game, power, text, credential=credential))
+    gm = _gm(request)
+    checking = gm.check(game, power, text, credential=credential)
+    out = site.answers(checking)
+    if with_map and gm.game(game).position is not None:
+        read = [a.order for a in checking.answers if a.order]
+        out["map"] = site.inline_svg(site.map_svg(gm, game, orders={power: read} if read else None, highlight=power))
+    return out
 
 
 @router.post("/games/{game}/war-room/withdraw")
