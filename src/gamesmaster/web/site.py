@@ -35,6 +35,7 @@ from ..gm.state import Proposal
 from ..gm.views import plain
 from ..maps import render_map, render_png
 from ..rules import Phase, PhaseError, Position, RuleOptions, format_order
+from ..rules.control import control
 from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
 from ..variants import load_rules, load_variant, preset_names, variant_names
 from ..variants.presets import (
@@ -357,9 +358,20 @@ def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results:
     def make() -> str:
         outcomes = published.outcomes() if published is not None and results and published.results else None
         return render_map(position, orders=orders, outcomes=outcomes, highlight_power=highlight,
-                          title=position.phase.title, width=width, rules=options)
+                          title=position.phase.title, width=width, rules=options,
+                          control=control(_played_to(gm, game_id, published) + [position]))
 
     return _cached(["svg", key, orders, highlight, width], make)
+
+
+def _played_to(gm: Gamesmaster, game_id: str, until: PhaseResult | None) -> list[Position]:
+    """The positions the game was played from before `until` (every published phase when None)."""
+    out = []
+    for row in gm.results(game_id):
+        if until is not None and row.seq >= until.seq:
+            break
+        out.append(row.position)
+    return out
 
 
 def map_png(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
