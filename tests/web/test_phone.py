@@ -111,10 +111,12 @@ def _pages(game: str) -> list[str]:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_every_page_fits_the_screen(browser, site, size):
     base, creds = site
-    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "screen").mkdir(parents=True, exist_ok=True)
     context = _context(browser, base, size)
     page = context.new_page()
     spills: list[str] = []
+    elsewhere: list[str] = []  # every script, style, image and font comes from the site itself
+    page.on("request", lambda req: None if req.url.startswith(base) else elsewhere.append(req.url))
 
     def visit(url: str | None, name: str) -> None:
         if url is not None:
@@ -124,6 +126,7 @@ def test_every_page_fits_the_screen(browser, site, size):
         if problem:
             spills.append(problem)
         page.screenshot(path=str(ARTIFACTS / f"{size}-{name}.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / "screen" / f"{size}-{name}.png"))  # what fits on one screen
 
     visit("/", "front")
     visit("/games/nowhere", "error-404")
@@ -144,6 +147,7 @@ def test_every_page_fits_the_screen(browser, site, size):
     visit("/gm/live", "gm-live")
     context.close()
     assert not spills, "\n".join(spills)
+    assert not elsewhere, elsewhere
 
 
 def _box(page, selector: str) -> dict:
@@ -186,6 +190,7 @@ def test_ordering_by_tapping_on_a_phone(browser, site):
     _tap(page, "#hint .candidates button >> nth=0")
     assert page.input_value("#orders").split("\n")[:2] == ["A PAR - BUR", "A MAR S A PAR - BUR"]
     page.wait_for_selector('#map g.order[data-order="A MAR S A PAR - BUR"]')
+    page.locator("#map").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "phone-tapping.png"))
     # the map pans with a finger and zooms with two (and the mouse wheel does the same)
     before = page.evaluate("document.querySelector('#map .pan').style.transform")

@@ -47,7 +47,7 @@
     }
     if (head.indexOf(o.text) < 0) head.push(o.text);
     textarea.value = head.join("\n") + (tail.length ? "\n\n" + tail.join("\n") : "") + "\n";
-    say("Added: " + o.text + ". Click the next unit, or send your orders.", []);
+    say("Added: " + o.text + ". Tap the next unit, or send your orders.", []);
     deselect();
     check();
   }
@@ -86,10 +86,10 @@
     });
     var opts = units[key] || [];
     if (key === "adjust") {
-      say("Click a home supply centre on the map to build there, or pick an order below.", opts.slice(0, 0));
+      say("Tap a home supply centre on the map to build there, or pick an order below.", opts.slice(0, 0));
     } else {
       say((opts[0] ? opts[0].text.split(" ").slice(0, 2).join(" ") : key) +
-          " selected: click where it should go, or a unit it should support or convoy.", []);
+          " selected: tap where it should go, or a unit it should support or convoy.", []);
     }
   }
   if (map) {
@@ -107,7 +107,7 @@
       if (selected === null || selected === prov) {
         if (units[prov]) { select(prov); return; }
         if (selected === prov) return;
-        say("Click one of your own units first.", []);
+        say("Tap one of your own units first.", []);
         return;
       }
       var opts = units[selected] || [];
