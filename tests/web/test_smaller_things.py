@@ -17,8 +17,10 @@ def test_the_results_list_every_unit_of_every_power(client, game, site_gm):
     results = re.search(r'<div class="card" id="results">.*?</table>', r.text, re.DOTALL).group(0)
     text = " ".join(re.sub(r"<[^>]+>", " ", results).split())
     assert "Austria" in text and "A VIE H" in text and "F TRI H" in text and "A BUD H" in text
-    assert text.count("no orders: holds") == 21  # 22 units, one of which moved
+    assert text.count(": holds") == 21  # 22 units, one of which moved
+    assert text.count("civil disorder: holds") == 19  # six powers sent nothing: civil disorder
     assert "A PAR - BUR" in text and "F BRE H" in text and "(no orders)" in text
+    assert text.count("no orders: holds") == 2  # France's units it gave no order
 
 
 def test_irreversible_gm_actions_ask_first(client, game):

@@ -270,11 +270,15 @@ class PhaseResult:
         out = []
         if self.phase.is_movement:
             dislodged = {d.unit.province for d in self.next.dislodged}
+            # a power with an order that could not be read may have meant it for this unit
+            unread = {r.power for r in self.results if r.order is None}
             for pid, unit in sorted(self.position.units.items()):
                 if (unit.power, pid) not in ordered:
+                    none = ("civil disorder" if unit.power in self.civil_disorder
+                            else "no valid order" if unit.power in unread else "no orders")
                     out.append(OrderResult(unit.power, "", f"{unit} H", "fails" if pid in dislodged else "succeeds",
-                                           "no orders: held, and was dislodged" if pid in dislodged
-                                           else "no orders: holds"))
+                                           f"{none}: held, and was dislodged" if pid in dislodged
+                                           else f"{none}: holds"))
         elif self.phase.is_retreat:
             for d in self.position.dislodged:
                 if (d.unit.power, d.unit.province) not in ordered:
