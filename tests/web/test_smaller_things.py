@@ -68,3 +68,36 @@ def test_swagger_ui_is_served_by_the_site(client):
         assert client.get(asset).status_code == 200, asset
     assert "https://" not in r.text and "http://" not in r.text
     assert "API" in plain(client.get("/"))
+
+
+def test_the_war_rooms_check_draws_the_orders_being_written(client, game, site_gm):
+    from sitetools import csrf
+    from test_pages import sign_in
+
+    def check(text: str) -> dict:
+        token = csrf(client, "/games/club/war-room")
+        r = client.post("/games/club/war-room/check", json={"orders": text, "map": True},
+                        headers={"X-CSRF-Token": token})
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    sign_in(client, "club", game["FRANCE"])
+    data = check("A Par-Bur\nA Mar S A Par-Bur\nA Bur - Mun via convoy")
+    assert 'data-order="A PAR - BUR"' in data["map"] and 'data-order="A MAR S A PAR - BUR"' in data["map"]
+    assert data["map"].startswith("<svg") and 'data-highlight="FRANCE"' in data["map"]
+    assert "no unit in Burgundy" in data["answers"][2]["message"] and "BUR - MUN" not in data["map"]
+    assert "map" not in client.post("/games/club/war-room/check", json={"orders": "A Par-Bur"},
+                                    headers={"X-CSRF-Token": csrf(client, "/games/club/war-room")}).json()
+    # a retreat is drawn as it is picked, too
+    site_gm.submit_orders("club", "FRANCE", "A Par-Bur", credential=game["FRANCE"])
+    site_gm.submit_orders("club", "GERMANY", "A Mun-Ruh\nA Ber-Mun", credential=game["GERMANY"])
+    site_gm.process("club", force=True)
+    # an army in Burgundy now: by convoy to Munich is refused when written, through every door
+    refused = check("A Bur - Mun via convoy")["answers"][0]
+    assert refused["status"] == "invalid" and "Burgundy is not on a coast" in refused["message"]
+    sub = site_gm.submit_orders("club", "FRANCE", "A Bur - Mun via convoy", credential=game["FRANCE"], channel="mail")
+    assert sub.answers[0].status == "invalid"
+    site_gm.submit_orders("club", "GERMANY", "A Ruh-Bur\nA Mun S A Ruh-Bur", credential=game["GERMANY"])
+    site_gm.process("club", force=True)
+    assert str(site_gm.game("club").phase) == "F1901R"
+    assert 'data-order="A BUR R PIC"' in check("A Bur-Pic")["map"]

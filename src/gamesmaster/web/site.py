@@ -369,19 +369,33 @@ def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results:
         outcomes = published.outcomes() if published is not None and results and published.results else None
         return render_map(position, orders=orders, outcomes=outcomes, highlight_power=highlight,
                           title=position.phase.title, width=width, rules=options,
-                          control=control(_played_to(gm, game_id, published) + [position]))
+                          control=_control(gm, game_id, published, position, key))
 
     return _cached(["svg", key, orders, highlight, width], make)
 
 
-def _played_to(gm: Gamesmaster, game_id: str, until: PhaseResult | None) -> list[Position]:
-    """The positions the game was played from before `until` (every published phase when None)."""
-    out = []
-    for row in gm.results(game_id):
-        if until is not None and row.seq >= until.seq:
-            break
-        out.append(row.position)
-    return out
+_CONTROL: OrderedDict[str, dict[str, str]] = OrderedDict()  # the board's control, by what the map shows
+_CONTROL_LOCK = threading.Lock()
+
+
+def _control(gm: Gamesmaster, game_id: str, until: PhaseResult | None, position: Position, key: Any) -> dict[str, str]:
+    """Who controls each province on the map of `position` (rules.control over the positions the game
+    was played from up to it), worked out once for each state of the game and kept for its other maps."""
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
+    with _CONTROL_LOCK:
+        held = _CONTROL.get(digest)
+    if held is None:
+        played = []
+        for row in gm.results(game_id):
+            if until is not None and row.seq >= until.seq:
+                break
+            played.append(row.position)
+        held = control(played + [position])
+        with _CONTROL_LOCK:
+            _CONTROL[digest] = held
+            while len(_CONTROL) > 512:
+                _CONTROL.popitem(last=False)
+    return held
 
 
 def map_png(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
