@@ -54,6 +54,11 @@ def site(tmp_path_factory):
     _play(gm, "finished", creds["finished"], [spring])
     gm.declare_draw("finished", reason="a test")
     gm.submit_orders("moving", "ENGLAND", "F Lon-Nth", credential=creds["moving"]["ENGLAND"])
+    from gamesmaster.gm.table import LiveTable  # a club evening's game: its table and war rooms
+
+    live = LiveTable(gm).create("live", title="The live game", players=list(PLAYERS.values()),
+                                assign={name: power for power, name in PLAYERS.items()})
+    creds["live"] = {live.powers[n]: s for n, s in live.credentials.items()}
     assert str(gm.game("retreating").phase) == "F1901R"
     assert str(gm.game("adjusting").phase) == "W1901A"
     assert gm.game("finished").status == "finished"
@@ -134,7 +139,7 @@ def test_every_page_fits_the_screen(browser, site, size):
     visit("/docs", "api-docs")
     visit("/games/moving/war-room", "sign-in")
     visit("/gm", "gm-sign-in")
-    for game in GAMES:
+    for game in (*GAMES, "live"):
         for url in _pages(game):
             visit(url, re.sub(r"[^a-z0-9]+", "-", url[len("/games/"):].lower()))
         _sign_in(page, game, creds[game]["FRANCE"])
@@ -142,8 +147,9 @@ def test_every_page_fits_the_screen(browser, site, size):
         page.click("form[action$='sign-out'] button")
     _gm_sign_in(page)
     visit(None, "gm-console")
-    for game in GAMES:
+    for game in (*GAMES, "live"):
         visit(f"/gm/games/{game}", f"gm-{game}")
+    visit("/games/live/table", "live-table-gm")
     visit("/gm/live", "gm-live")
     context.close()
     assert not spills, "\n".join(spills)
