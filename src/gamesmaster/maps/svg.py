@@ -16,8 +16,9 @@ contrast of each).
 Orders: a move is a solid arrow in the power's colour; a support a thin dashed line
 to the middle of the supported move (ending in a dot) or to a dashed ring round the
 unit it supports to hold; a convoy a dotted line from the army through the fleet to
-the destination; a hold a ring round the unit; a retreat a thinner arrow from the
-dislodged unit; a build the new unit in a green dashed ring with a plus; a removal or
+the destination; a hold a ring round the unit; a retreat an arrow from the dislodged
+unit; a move or retreat shorter than SHORT runs into the middle of its destination, whose
+name moves aside; a build the new unit in a green dashed ring with a plus; a removal or
 disbandment a red cross. An order that failed is dashed with a red bar across it; an
 order that was not valid is drawn faint.
 
@@ -28,7 +29,8 @@ red with a small red cross.
 Every element the war room may click carries classes and data attributes: each
 space's path has `class="space space-PAR terrain-coast ..."` and
 `data-province="PAR"`; each unit is a `<g class="unit unit-army power-FRANCE"
-data-unit="A PAR" data-province="PAR" data-power="FRANCE">`; each order a `<g
+data-unit="A PAR" data-province="PAR" data-power="FRANCE">` holding an invisible
+`circle.hit`, a tap target HIT pixels across; each order a `<g
 class="order order-move power-FRANCE result-fails" data-order="A PAR - BUR"
 data-unit="A PAR">`; supply centres `<g class="sc sc-owned owner-FRANCE"
 data-province="PAR">`; labels `<g class="label" data-province="PAR">`.
