@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from gamesmaster.rules import Location, Position, Unit, UnitType, format_order, parse_order
+from gamesmaster.rules import Location, Position, Unit, UnitType, check_orders, format_order, parse_order
 from gamesmaster.rules.position import Dislodgement
 from gamesmaster.rules.possible import possible_orders
 from gamesmaster.variants import load_variant
@@ -163,6 +163,23 @@ def test_orders_that_cannot_be_followed_say_why(text: str, why: str) -> None:
     reading = parse_order(text, START)
     assert not reading.ok
     assert reading.error.startswith(why) or why in reading.error, reading.error
+
+
+def test_by_convoy_only_between_coasts() -> None:
+    """A Bur - Mun via convoy is refused when it is written, not left to fail at adjudication."""
+    position = board({"GERMANY": ["A BUR", "A KIE"], "FRANCE": ["A MAR", "A PAR"], "ENGLAND": ["A LON", "F NTH"]})
+    for text, why in [("A Bur - Mun via convoy", "void: A Bur cannot go to Mun by convoy: Burgundy is not on a coast"),
+                      ("A Kie - Mun via convoy", "void: A Kie cannot go to Mun by convoy: Munich is not on a coast"),
+                      ("A Par - Bre via", "Paris is not on a coast")]:
+        reading = parse_order(text, position)
+        assert not reading.ok and why in reading.error, (text, reading.error)
+        power = {"B": "GERMANY", "K": "GERMANY", "M": "FRANCE", "P": "FRANCE"}[text[2]]
+        checked = check_orders(position, power, [text]).orders[0]
+        assert checked.reason is not None and why in checked.reason, (text, checked.reason)
+    assert read("A Bur - Mun", position) == "A BUR - MUN"
+    assert read("A Lon - Bel via convoy", position) == "A LON - BEL VIA"
+    # between two coasts with no fleet to carry it, the order stands and fails at adjudication (no convoy)
+    assert read("A Mar - Spa via convoy", position) == "A MAR - SPA VIA"
 
 
 def test_a_wrong_unit_type_is_ignored_with_a_note() -> None:

@@ -135,6 +135,12 @@ def test_seven_players_order_and_see_the_results(browser, live_server):
 
     # the GM processes the season
     gm.goto("/gm/games/seven")
+    asked = []
+    gm.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    gm.click("#process-now")  # processing cannot be undone: the console asks first, and "no" sends nothing
+    assert asked and "cannot be undone" in asked[0]
+    assert gm.locator(".flash.ok").count() == 0 and "Spring 1901" in gm.inner_text("#process-now")
+    gm.once("dialog", lambda d: d.accept())
     gm.click("#process-now")
     gm.wait_for_selector(".flash.ok")
     assert "Spring 1901 movement adjudicated" in gm.inner_text(".flash.ok")

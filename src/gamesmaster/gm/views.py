@@ -269,6 +269,29 @@ class PhaseResult:
         """The phase in words."""
         return self.phase.title
 
+    def unordered(self) -> tuple[OrderResult, ...]:
+        """The units that got no order, as results to list beside the others: in a movement phase
+        they held (and may have been dislodged), in a retreat phase they were disbanded."""
+        ordered = {(r.power, r.order.split()[1].split("/")[0]) for r in self.results
+                   if r.order and len(r.order.split()) > 1}
+        out = []
+        if self.phase.is_movement:
+            dislodged = {d.unit.province for d in self.next.dislodged}
+            # a power with an order that could not be read may have meant it for this unit
+            unread = {r.power for r in self.results if r.order is None}
+            for pid, unit in sorted(self.position.units.items()):
+                if (unit.power, pid) not in ordered:
+                    none = ("civil disorder" if unit.power in self.civil_disorder
+                            else "no valid order" if unit.power in unread else "no orders")
+                    out.append(OrderResult(unit.power, "", f"{unit} H", "fails" if pid in dislodged else "succeeds",
+                                           f"{none}: held, and was dislodged" if pid in dislodged
+                                           else f"{none}: holds"))
+        elif self.phase.is_retreat:
+            for d in self.position.dislodged:
+                if (d.unit.power, d.unit.province) not in ordered:
+                    out.append(OrderResult(d.unit.power, "", f"{d.unit} D", "succeeds", "no orders: disbanded"))
+        return tuple(out)
+
     def outcomes(self, powers: Collection[str] | None = None) -> list[Outcome]:
         """The results as the engine's outcomes (each canonical order read back as an order), for the map."""
         position, rules = self.position, self.rules

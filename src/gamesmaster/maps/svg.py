@@ -6,16 +6,19 @@ impassable spaces, scenery, supply-centre markers, province labels, the units in
 their powers' colours, and, when given, the orders with their results, dislodged
 units with their retreat options, and standoffs. `render_png(svg)` rasterises it.
 
-Colouring: a supply centre's province is tinted with its owner's colour; every other
-land province keeps the plain land colour. (The variant files name each power's home
-centres but not the other provinces of its country, so the map does not guess them;
-a home centre taken by another power shows the new owner's tint.)
+Colouring: every land province a power controls (rules.control: a supply centre's
+owner; any other land province, the power whose unit last stood in it) is tinted with
+the power's colour; the rest keep the plain land colour. Every mark drawn in a power's
+colour (arrows, lines) is cased in black or white, whichever stands out from the colour,
+so that it reads on land, on sea and on every power's tint (tests/maps check the WCAG
+contrast of each).
 
 Orders: a move is a solid arrow in the power's colour; a support a thin dashed line
 to the middle of the supported move (ending in a dot) or to a dashed ring round the
 unit it supports to hold; a convoy a dotted line from the army through the fleet to
-the destination; a hold a ring round the unit; a retreat a thinner arrow from the
-dislodged unit; a build the new unit in a green dashed ring with a plus; a removal or
+the destination; a hold a ring round the unit; a retreat an arrow from the dislodged
+unit; a move or retreat shorter than SHORT runs into the middle of its destination, whose
+name moves aside; a build the new unit in a green dashed ring with a plus; a removal or
 disbandment a red cross. An order that failed is dashed with a red bar across it; an
 order that was not valid is drawn faint.
 
@@ -26,7 +29,8 @@ red with a small red cross.
 Every element the war room may click carries classes and data attributes: each
 space's path has `class="space space-PAR terrain-coast ..."` and
 `data-province="PAR"`; each unit is a `<g class="unit unit-army power-FRANCE"
-data-unit="A PAR" data-province="PAR" data-power="FRANCE">`; each order a `<g
+data-unit="A PAR" data-province="PAR" data-power="FRANCE">` holding an invisible
+`circle.hit`, a tap target HIT pixels across; each order a `<g
 class="order order-move power-FRANCE result-fails" data-order="A PAR - BUR"
 data-unit="A PAR">`; supply centres `<g class="sc sc-owned owner-FRANCE"
 data-province="PAR">`; labels `<g class="label" data-province="PAR">`.
@@ -45,6 +49,7 @@ from typing import Iterable, Mapping
 from xml.sax.saxutils import escape
 
 from ..rules.adjudication import Outcome
+from ..rules.control import control as controlled
 from ..rules.geography import Location, Terrain, UnitType
 from ..rules.notation import Reading, parse_order
 from ..rules.options import RuleOptions
@@ -70,6 +75,8 @@ BUILD_GREEN = "#1e9c3c"
 HIGHLIGHT = "#ffc400"
 TINT = 0.55  # share of the owner's colour in a centre's fill
 PIXELS = 1200.0  # the width the sizes below are chosen for
+HIT = 44.0  # the diameter of a unit's tap target, in pixels at 1200 px wide
+SHORT = 80.0  # a move shorter than this (pixels at 1200 wide) runs its arrow into the destination's middle
 
 Point = tuple[float, float]
 
@@ -102,6 +109,32 @@ def _luminance(colour: str) -> float:
         return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
     r, g, b = (lin(v) for v in _rgb(colour))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = _luminance(a), _luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def casing(colour: str) -> str:
+    """The edge next to a mark in this colour: black or white, whichever stands out more from it."""
+    return INK if contrast(colour, INK) >= contrast(colour, "#ffffff") else "#ffffff"
+
+
+def edges(colour: str, extra: float) -> list[tuple[str, float]]:
+    """The strokes drawn under a mark in this colour, outermost first, as (colour, added width).
+
+    The outer edge is always black, which stands out on land, sea and every power's tint; a
+    dark colour gets a white edge inside it, so that the colour itself stands out from its edge."""
+    if casing(colour) == INK:
+        return [(INK, extra)]
+    return [(INK, extra + 2.2), ("#ffffff", extra)]
+
+
+def tint(colour: str) -> str:
+    """The fill of a land province controlled by the power of this colour."""
+    return _mix(LAND, colour, TINT)
 
 
 def _text_on(colour: str) -> str:
@@ -245,8 +278,10 @@ def _drawn_orders(position: Position, orders: object, outcomes: Iterable[Outcome
 class _Map:
     """One drawing in progress: the position, the geometry and the SVG written so far."""
 
-    def __init__(self, position: Position, geometry: Geometry, highlight: str | None) -> None:
+    def __init__(self, position: Position, geometry: Geometry, highlight: str | None,
+                 control: Mapping[str, str] | None = None) -> None:
         self.position = position
+        self.control = dict(control) if control is not None else controlled([position])
         self.variant = position.variant
         self.geo = geometry
         self.highlight = highlight
@@ -256,6 +291,7 @@ class _Map:
         self.unit_boxes: list[tuple[Point, float, float]] = []  # centre, half width, half height
         self.label_boxes: list[tuple[Point, float, float]] = []
         self.busy: dict[str, list[Point]] = {}  # province -> directions order lines leave its anchor
+        self.short_ends: set[str] = set()  # where a short move or retreat ends (its name moves aside)
 
     def emit(self, text: str) -> None:
         self.out.append(text)
@@ -299,12 +335,36 @@ class _Map:
         for d in self.position.dislodged:
             base = self.loc_xy(d.unit.location)
             self.dislodged_at[d.unit.province] = (base[0] + 25 * z, base[1] - 23 * z)
-        placed = [(self.loc_xy(u.location), u.type) for u in self.position.units.values()]
-        placed += [(self.dislodged_at[d.unit.province], d.unit.type) for d in self.position.dislodged]
-        placed += [(self.loc_xy(d.order.unit.location), d.order.unit.type) for d in drawn if isinstance(d.order, Build)]
-        for at, utype in placed:
+        # the rings drawn round units (one's own, dislodged, holding, supported to hold, convoying):
+        # how far each reaches, in pixels, so that no name is placed under one
+        rings: dict[str, float] = {}
+        for d in drawn:
+            o = d.order
+            if isinstance(o, Hold):
+                rings[o.unit.province] = 21.5
+            elif isinstance(o, Support) and o.dest is None:
+                rings[o.supported.province] = 21.5
+            elif isinstance(o, Convoy):
+                rings[o.unit.province] = 24.5
+        if self.highlight:
+            for u in self.position.units.values():
+                if u.power == self.highlight:
+                    rings[u.province] = max(rings.get(u.province, 0.0), 21.0)
+        placed = [(self.loc_xy(u.location), u.type, rings.get(u.province, 0.0)) for u in self.position.units.values()]
+        placed += [(self.dislodged_at[d.unit.province], d.unit.type,
+                    26.0 if d.unit.power == self.highlight else 22.0) for d in self.position.dislodged]
+        placed += [(self.loc_xy(d.order.unit.location), d.order.unit.type, 22.0) for d in drawn
+                   if isinstance(d.order, Build)]
+        for at, utype, ring in placed:
             hw, hh = _UNIT_HALF[utype]
-            self.unit_boxes.append((at, hw * z, hh * z))
+            self.unit_boxes.append((at, max(hw, ring) * z, max(hh, ring) * z))
+        # a short move's arrow runs to the middle of its destination: that space's name makes way
+        for d in drawn:
+            if isinstance(d.order, (Move, Retreat)):
+                a = self.dislodged_at.get(d.order.unit.province) if isinstance(d.order, Retreat) else None
+                a = a or self.unit_xy(d.order.unit)
+                if _length(_sub(self.loc_xy(d.order.dest), a)) < SHORT * z:
+                    self.short_ends.add(d.order.dest.province)
         self.note_lines(drawn)
 
     def note_lines(self, drawn: list[_Drawn]) -> None:
@@ -400,8 +460,10 @@ class _Map:
                 owner = owners.get(pid)
                 if owner:
                     classes.append(f"owner-{owner}")
-                    if t is not Terrain.SEA:
-                        fill = _mix(LAND, self.colour(owner), TINT)
+            holder = self.control.get(pid)
+            if holder and t in (Terrain.LAND, Terrain.COAST):
+                classes.append(f"control-{holder}")
+                fill = tint(self.colour(holder))
             name = prov.name if prov is not None else pid
             return (f'<path class="{" ".join(classes)}" data-province="{pid}" d="{outline}" fill="{fill}" '
                     f'stroke="{stroke}" stroke-width="{self.n(sw)}" stroke-linejoin="round">'
@@ -480,7 +542,7 @@ class _Map:
         self.emit(f'<g class="layer labels" font-family="{FONT_FAMILY}" font-size="{self.n(size)}" '
                   'font-weight="bold" text-anchor="middle">')
         # names on free anchors first, then the ones that must make way for a unit
-        free = {pid for pid in self.geo.spaces if self.anchor_free(pid)}
+        free = {pid for pid in self.geo.spaces if self.anchor_free(pid) and pid not in self.short_ends}
         for pid in self.geo.spaces:
             if pid in free:
                 self.label_boxes.append((self.geo.spaces[pid].xy, *self.label_half(pid)))
@@ -516,12 +578,13 @@ class _Map:
         shape = self.geo.spaces[pid]
         z = self.z
         x, y = shape.xy
-        near = [(c, hw, hh) for c, hw, hh in self.unit_boxes if _length(_sub(c, shape.xy)) < 60 * z]
+        near = [(c, hw, hh) for c, hw, hh in self.unit_boxes if _length(_sub(c, shape.xy)) < 100 * z]
         names = [(c, hw, hh) for c, hw, hh in self.label_boxes if _length(_sub(c, shape.xy)) < 60 * z]
         polygon = _polygon(shape.outline)
         half_w = (3.6 * len(pid) + 1.5) * z
         best, best_score = (x, y + 22 * z), -1e9
-        offsets = ((0, 22), (0, -21), (31, 1), (-31, 1), (24, 19), (-24, 19), (24, -18), (-24, -18), (0, 31), (0, -30))
+        offsets = ((0, 22), (0, -21), (31, 1), (-31, 1), (24, 19), (-24, 19), (24, -18), (-24, -18), (0, 31), (0, -30),
+                   (38, 1), (-38, 1), (30, 27), (-30, 27), (30, -26), (-30, -26), (0, 38), (0, -37))
         for i, (dx, dy) in enumerate(offsets):
             c = (x + dx * z, y + dy * z)
             score = -i * 0.5
@@ -529,7 +592,7 @@ class _Map:
             score -= 10 * sum(1 for q in corners if not _inside(q, polygon))
             for u, hw, hh in near:
                 if abs(u[0] - c[0]) < hw + half_w and abs(u[1] - c[1]) < hh + 5 * z:
-                    score -= 30
+                    score -= 60  # under a unit or its ring: worse than running over the space's edge
             for u, hw, hh in names:
                 if abs(u[0] - c[0]) < hw + half_w and abs(u[1] - c[1]) < hh + 6 * z:
                     score -= 20
@@ -573,8 +636,8 @@ class _Map:
             dash_attr += f' fill-opacity="{_f(fill_opacity)}"'
         out = ""
         if cased:
-            out += (f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="{self.n(r)}" fill="none" stroke="{INK}" '
-                    f'stroke-width="{self.n(width + 2)}"{dash_attr}/>')
+            out += "".join(f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="{self.n(r)}" fill="none" stroke="{c}" '
+                           f'stroke-width="{self.n(width + w)}"{dash_attr}/>' for c, w in edges(colour, 2.0))
         return out + (f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="{self.n(r)}" fill="{fill}" stroke="{colour}" '
                       f'stroke-width="{self.n(width)}"{dash_attr}/>')
 
@@ -590,7 +653,10 @@ class _Map:
             else unit.province
         title = (f"{'dislodged ' if dislodged else ''}{power.adjective if power else unit.power} "
                  f"{unit.type.word} {'from' if dislodged else 'in'} {where}")
-        body = self.glyph(unit.type, at, self.colour(unit.power), outline=RED if dislodged else INK)
+        # an invisible disc round the unit: a tap target wider than the glyph (HIT pixels at 1200 wide)
+        hit = (f'<circle class="hit" cx="{_f(at[0])}" cy="{_f(at[1])}" r="{self.n(HIT / 2)}" fill="#000000" '
+               f'fill-opacity="0"/>')
+        body = hit + self.glyph(unit.type, at, self.colour(unit.power), outline=RED if dislodged else INK)
         if dislodged:
             body = self.ring(at, 20, RED, 2.8, fill="#ffffff", fill_opacity=0.6) + body
         if mine:
@@ -623,7 +689,7 @@ class _Map:
                 seg = self.span(at, self.loc_xy(r))
                 if seg is not None:
                     self.emit(f'<g class="retreat-option" data-province="{r.province}" data-location="{_attr(r)}">'
-                              + self.arrow(seg[0], seg[1], "#ffffff", width=1.6, head=8, dash="4,3", casing=RED)
+                              + self.arrow(seg[0], seg[1], "#ffffff", width=2.4, head=10, dash="5,3", edge=RED)
                               + '</g>')
             self.emit('</g>')
         for d in sorted(self.position.dislodged, key=lambda d: d.unit.province):
@@ -633,9 +699,10 @@ class _Map:
     # -- orders -----------------------------------------------------------------------
 
     def arrow(self, a: Point, b: Point, colour: str, *, width: float, head: float, dash: str | None = None,
-              casing: str = INK) -> str:
-        """A cased arrow from a to b, the tip at b (width and head in pixels)."""
+              edge: str | None = None) -> str:
+        """A cased arrow from a to b, the tip at b (width and head in pixels); the casing stands out from colour."""
         z = self.z
+        layers = [(edge, 3.0)] if edge else edges(colour, 3.0)
         u = _unit_vec(a, b)
         p = _perp(u)
         back = _sub(b, _scale(u, head * z))
@@ -644,16 +711,33 @@ class _Map:
         tri = f"M {_pt(b)} L {_pt(_add(back, _scale(p, hw)))} L {_pt(base)} L {_pt(_sub(back, _scale(p, hw)))} Z"
         dash_attr = f' stroke-dasharray="{self.dash(dash)}"' if dash else ""
         shaft = f"M {_pt(a)} L {_pt(base)}"
-        return (f'<path d="{shaft}" fill="none" stroke="{casing}" stroke-width="{self.n(width + 2.4)}"{dash_attr}/>'
-                f'<path d="{tri}" fill="{casing}" stroke="{casing}" stroke-width="{self.n(2.4)}"/>'
-                f'<path d="{shaft}" fill="none" stroke="{colour}" stroke-width="{self.n(width)}"{dash_attr}/>'
+        out = "".join(f'<path d="{shaft}" fill="none" stroke="{c}" stroke-width="{self.n(width + w)}"{dash_attr}/>'
+                      for c, w in layers)
+        out += "".join(f'<path d="{tri}" fill="{c}" stroke="{c}" stroke-width="{self.n(w)}"/>' for c, w in layers)
+        return (out + f'<path d="{shaft}" fill="none" stroke="{colour}" stroke-width="{self.n(width)}"{dash_attr}/>'
                 f'<path d="{tri}" fill="{colour}"/>')
 
     def line(self, a: Point, b: Point, colour: str, width: float, dash: str | None) -> str:
         dash_attr = f' stroke-dasharray="{self.dash(dash)}"' if dash else ""
         d = f"M {_pt(a)} L {_pt(b)}"
-        return (f'<path d="{d}" fill="none" stroke="{INK}" stroke-width="{self.n(width + 2)}"{dash_attr}/>'
-                f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{self.n(width)}"{dash_attr}/>')
+        return ("".join(f'<path d="{d}" fill="none" stroke="{c}" stroke-width="{self.n(width + w)}"{dash_attr}/>'
+                        for c, w in edges(colour, 2.4))
+                + f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{self.n(width)}"{dash_attr}/>')
+
+    def reach(self, a: Point, dest: Location, offset: float) -> tuple[Point, Point] | None:
+        """A move's or retreat's arrow from a into dest; a short one runs on into the space's middle."""
+        b = self.loc_xy(dest)
+        seg = self.span(a, b, offset=offset)
+        if dest.province not in self.short_ends:
+            return seg
+        shape = self.geo.spaces.get(dest.province)
+        polygon = _polygon(shape.outline) if shape is not None else []
+        u = _unit_vec(a, b)
+        for k in (16, 12, 8, 4, 0):  # past the middle, as far as the space allows
+            tip = _add(b, _scale(u, k * self.z))
+            if not polygon or _inside(tip, polygon):
+                return self.span(a, tip, end=0, offset=offset) or seg
+        return seg
 
     def bar(self, a: Point, b: Point, back: float, size: float = 9) -> str:
         """A red bar across the segment a-b, `back` pixels before b: the order failed."""
@@ -701,9 +785,9 @@ class _Map:
         elif isinstance(order, Move):
             # two units trading places or bouncing head on: keep the two arrows apart
             offset = 5.0 if (order.dest.province, order.unit.province) in pairs else 0.0
-            seg = self.span(self.unit_xy(order.unit), self.loc_xy(order.dest), offset=offset)
+            seg = self.reach(self.unit_xy(order.unit), order.dest, offset)
             if seg is not None:
-                body = self.arrow(seg[0], seg[1], colour, width=3.2, head=13, dash="8,5" if fails else None)
+                body = self.arrow(seg[0], seg[1], colour, width=4, head=15, dash="8,5" if fails else None)
                 if fails:
                     body += self.bar(seg[0], seg[1], 22)
         elif isinstance(order, Support):
@@ -723,8 +807,8 @@ class _Map:
                 seg = self.span(a, mid, end=4)
                 if seg is not None:
                     body = (self.line(seg[0], seg[1], colour, 2, "6,3.5")
-                            + f'<circle cx="{_f(mid[0])}" cy="{_f(mid[1])}" r="{self.n(4)}" fill="{colour}" '
-                              f'stroke="{INK}" stroke-width="{self.n(1.3)}"/>')
+                            + f'<circle cx="{_f(mid[0])}" cy="{_f(mid[1])}" r="{self.n(4.5)}" fill="{colour}" '
+                              f'stroke="{INK}" stroke-width="{self.n(1.5)}"/>')
             if fails and seg is not None:
                 body += self.bar(seg[0], seg[1], 10, size=7)
         elif isinstance(order, Convoy):
@@ -734,8 +818,9 @@ class _Map:
             if parts:
                 path = " ".join(f"M {_pt(s)} L {_pt(e)}" for s, e in parts)
                 dots = self.dash("0.5,5.5")
-                body = (f'<path d="{path}" fill="none" stroke="{INK}" stroke-width="{self.n(4.4)}" '
-                        f'stroke-dasharray="{dots}"/>'
+                body = ("".join(f'<path d="{path}" fill="none" stroke="{c}" stroke-width="{self.n(2.6 + w)}" '
+                                f'stroke-dasharray="{dots}"/>' for c, w in edges(colour, 2.4))
+                        + 
                         f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="{self.n(2.6)}" '
                         f'stroke-dasharray="{dots}"/>'
                         + self.ring(fleet, 21, colour, 2, dash="1,4"))
@@ -743,9 +828,9 @@ class _Map:
                     body += self.bar(parts[-1][0], parts[-1][1], 10, size=7)
         elif isinstance(order, Retreat):
             a = self.dislodged_at.get(order.unit.province, self.unit_xy(order.unit))
-            seg = self.span(a, self.loc_xy(order.dest))
+            seg = self.reach(a, order.dest, 0.0)
             if seg is not None:
-                body = self.arrow(seg[0], seg[1], colour, width=2.6, head=11, dash="8,5" if fails else None)
+                body = self.arrow(seg[0], seg[1], colour, width=4, head=15, dash="8,5" if fails else None)
                 if fails:
                     body += self.bar(seg[0], seg[1], 19)
         elif isinstance(order, (Disband, Remove)):
@@ -819,7 +904,8 @@ class _Map:
 
 def render_map(position: Position, *, orders: object = None, outcomes: Iterable[Outcome] | None = None,
                highlight_power: str | None = None, show_names: bool = True, title: str | None = None,
-               width: int = 1200, rules: RuleOptions | None = None) -> str:
+               width: int = 1200, rules: RuleOptions | None = None,
+               control: Mapping[str, str] | None = None) -> str:
     """The board of `position` as a standalone SVG document (a str).
 
     orders: a mapping power -> orders (text as players write it, Readings or Orders),
@@ -837,10 +923,12 @@ def render_map(position: Position, *, orders: object = None, outcomes: Iterable[
         the picture scales to any size.
     rules: the rule options used to work out retreat options when the position does
         not list them.
+    control: province -> the power controlling it (rules.control over the game's
+        positions); by default worked out from `position` alone.
     Raises VariantError when the variant has no map drawing.
     """
     geo = load_geometry(position.variant.name)
-    m = _Map(position, geo, highlight_power)
+    m = _Map(position, geo, highlight_power, control)
     drawn = _drawn_orders(position, orders, outcomes)
     m.place_units(drawn)
 

@@ -99,6 +99,8 @@ def _check_move(position: Position, order: Move, options: RuleOptions) -> str | 
     # The common case first: a move to a neighbour, not into the space it is in nor a closed one.
     # (The variant loader lets armies border only land and coast, so no terrain check is needed.)
     if unit.type is UnitType.ARMY:
+        if order.via_convoy and Terrain.LAND in (board.provinces[src].terrain, board.provinces[dest].terrain):
+            return _not_by_convoy(position, order)
         if dest in board.army_edges.get(src, ()) and dest != src and dest not in position.closed:
             return None
     elif order.dest in board.fleet_edges.get(unit.location, ()) and dest != src and dest not in position.closed:
@@ -119,6 +121,15 @@ def _check_move(position: Position, order: Move, options: RuleOptions) -> str | 
     if _coastal(position, unit.province) and _coastal(position, dest):
         return f"void: {describe_unit(unit)} cannot reach {short(dest)}: no fleets at sea could convoy it there"
     return f"void: {describe_unit(unit)} cannot reach {short(dest)}"
+
+
+def _not_by_convoy(position: Position, order: Move) -> str:
+    """An army ordered to go by convoy from or to an inland province: no convoy can ever carry it."""
+    unit, dest = order.unit, order.dest.province
+    inland = unit.province if position.map.provinces[unit.province].terrain is Terrain.LAND else dest
+    name = position.map.provinces[inland].name
+    return (f"void: {describe_unit(unit)} cannot go to {short(dest)} by convoy: "
+            f"{name} is not on a coast, and only armies on a coast are convoyed")
 
 
 def _check_support(position: Position, order: Support, options: RuleOptions) -> str | None:

@@ -565,8 +565,8 @@ def _strict_move(index: NameIndex, position: Position, options: RuleOptions, uni
     elif coast is not None:
         raise _NotStrict  # the full reader notes that armies go by land
     else:
-        if pid not in board.army_edges.get(unit.location.province, ()):
-            # Not a neighbour: by convoy, if fleets on the board could carry it.
+        if via or pid not in board.army_edges.get(unit.location.province, ()):
+            # Not a neighbour, or by convoy: if fleets on the board could carry it.
             order = Move(unit, dest, via)
             if legality.check(position, options, order) is not None:
                 raise _NotStrict
@@ -693,11 +693,14 @@ def parse_orders(text: str, position: Position, power: str | None = None,
 
 def _needs_only(order: Order, board: Map) -> tuple[Unit, ...] | None:
     """The units an order's legality rests on, when it rests on nothing else: a hold, a move to
-    a neighbour, a support of a unit holding or moving to a neighbour (no convoy, no closed space)."""
+    a neighbour not by convoy, a support of a unit holding or moving to a neighbour (no convoy,
+    no closed space)."""
     if type(order) is Hold:
         return (order.unit,)
     if type(order) is Move:
         unit = order.unit
+        if order.via_convoy:  # by convoy: it rests on the fleets on the board too
+            return None
         if unit.type is UnitType.FLEET or order.dest.province in board.army_edges.get(unit.province, ()):
             return (unit,)
         return None

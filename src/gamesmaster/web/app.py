@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused
@@ -166,8 +167,11 @@ def _validation_message(exc: RequestValidationError) -> tuple[int, str]:
 
 def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmaster") -> FastAPI:
     """The site for one Gamesmaster; `secrets` sign the sessions and check the GM credential."""
-    app = FastAPI(title=f"{title} API", description=DESCRIPTION, version="1", docs_url="/docs", redoc_url=None,
-                  openapi_url="/api/openapi.json")
+    # Swagger UI's script and style come from the fastapi-offline package and are served here:
+    # /docs works without the internet and loads nothing from another site.
+    app = FastAPIOffline(title=f"{title} API", description=DESCRIPTION, version="1", docs_url="/docs", redoc_url=None,
+                         openapi_url="/api/openapi.json", static_url="/static-api-docs",
+                         favicon_url="/static-api-docs/favicon.png")
     app.state.gm = gm
     app.state.secrets = secrets
     app.state.limits = SignInLimits()  # failed credential attempts, per address and per game

@@ -16,7 +16,9 @@ from starlette.datastructures import FormData
 
 from ..gm import Forbidden, Gamesmaster, GMError, Refused
 from ..gm.settings import parse_duration, parse_time
-from ..variants import load_variant
+from ..gm.games import GAME_ID
+from ..rules import OptionError
+from ..variants import VariantError, load_rules, load_variant
 from . import site
 from .app import WebError, drawing
 from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of
@@ -308,12 +310,20 @@ async def war_room_check(game: str, request: Request) -> JSONResponse:
     if wanted is not None and not isinstance(wanted, str):
         raise WebError(422, "power: the name of a power you command")
     from starlette.concurrency import run_in_threadpool
-    return JSONResponse(await run_in_threadpool(_check, request, game, text, wanted))
+    with_map = isinstance(body, dict) and body.get("map") is True
+    return JSONResponse(await run_in_threadpool(_check, request, game, text, wanted, with_map))
 
 
-def _check(request: Request, game: str, text: str, wanted: str | None = None) -> dict[str, Any]:
+def _check(request: Request, game: str, text: str, wanted: str | None = None, with_map: bool = False) -> dict[str, Any]:
+    """The answers; with_map: and the map with the orders as read drawn on it (before they are sent)."""
     credential, power = _player(request, game, wanted)
-    return site.answers(_gm(request).check(game, power, text, credential=credential))
+    gm = _gm(request)
+    checking = gm.check(game, power, text, credential=credential)
+    out = site.answers(checking)
+    if with_map and gm.game(game).position is not None:
+        read = [a.order for a in checking.answers if a.order]
+        out["map"] = site.inline_svg(site.map_svg(gm, game, orders={power: read} if read else None, highlight=power))
+    return out
 
 
 @router.post("/games/{game}/war-room/withdraw")
@@ -447,32 +457,47 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
     for key, value in data.multi_items():
         if key.startswith("opt_") and isinstance(value, str) and value.strip():
             overrides[key[4:]] = site.rule_value(value)
+    problems: list[str] = []  # every field that does not read, all at once
+    if not GAME_ID.match(game_id):
+        problems.append(f"game id {game_id[:80]!r}: use 1-64 lowercase letters, digits, '-' or '_', "
+                        "starting with a letter or digit")
+    rules: Any = preset
     try:
-        rules: Any = preset
+        default = load_variant(variant).default_rules
         if overrides:
-            rules = {"preset": preset or load_variant(variant).default_rules, **overrides}
-        end_year = _field(data, "end_year")
+            rules = {"preset": preset or default, **overrides}
+        load_rules(rules, default=default)
+    except (VariantError, OptionError) as exc:
+        problems.append(str(exc))
+    end_year = _field(data, "end_year")
+    if end_year and not end_year.isdigit():
+        problems.append(f"end year {end_year!r} is not a year")
+    seed = _field(data, "seed")
+    if seed and not seed.lstrip("-").isdigit():
+        problems.append(f"seed {seed!r}: a whole number, or leave it empty")
+    settings: Any = None
+    try:
         settings = site.build_settings(
             press=_field(data, "press") or "full", tz=_field(data, "tz") or "UTC", movement=_field(data, "movement"),
             min_gap=_field(data, "min_gap"), retreats=_field(data, "retreats"), adjustments=_field(data, "adjustments"),
             grace=_field(data, "grace"), replacement=_field(data, "replacement") or "none",
             early_movement=_field(data, "early_movement") == "1", draw_vote=_field(data, "draw_vote") or "unanimous",
             end_year=int(end_year) if end_year.isdigit() else None, end_at=_field(data, "end_at") or None)
-        if end_year and not end_year.isdigit():
-            raise GMError(f"end year {end_year!r} is not a year")
-        seed = _field(data, "seed")
-        if seed and not seed.lstrip("-").isdigit():
-            raise GMError(f"seed {seed!r}: a whole number, or leave it empty")
-        created = gm.create_game(game_id, title=_field(data, "title") or None, variant=variant, rules=rules,
-                                 settings=settings, players=site.names(_field(data, "players")),
-                                 standbys=site.names(_field(data, "standbys")), seed=int(seed) if seed else None,
-                                 start=_field(data, "start", "1") == "1")
-    except Exception as exc:
-        if not isinstance(exc, (GMError, ValueError)):
-            raise
-        message = str(exc)
+    except site.FormProblems as exc:
+        problems += exc.problems
+    except (GMError, ValueError) as exc:
+        problems.append(str(exc))
+    if not problems:
+        try:
+            created = gm.create_game(game_id, title=_field(data, "title") or None, variant=variant, rules=rules,
+                                     settings=settings, players=site.names(_field(data, "players")),
+                                     standbys=site.names(_field(data, "standbys")), seed=int(seed) if seed else None,
+                                     start=_field(data, "start", "1") == "1")
+        except (GMError, ValueError) as exc:
+            problems.append(str(exc))
+    if problems:
         return _render(request, "gm_console.html", {"games": site.games(gm), "cat": site.catalogue(),
-                                                    "error": message, "form": dict(data.multi_items()),
+                                                    "errors": problems, "form": dict(data.multi_items()),
                                                     "opts_open": bool(overrides)}, status=400)
     return _render(request, "gm_shown_once.html", {
         "title": f"Game {created.game} created", "game": created.game,

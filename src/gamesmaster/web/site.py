@@ -37,6 +37,7 @@ from ..gm.state import Proposal
 from ..gm.views import QuestionView, plain
 from ..maps import render_map, render_png
 from ..rules import Phase, PhaseError, Position, RuleOptions, format_order
+from ..rules.control import control
 from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
 from ..variants import load_rules, load_variant, preset_names, variant_names
 from ..variants.presets import (
@@ -183,10 +184,11 @@ def public_press(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
 def phase_record(r: PhaseResult) -> dict[str, Any]:
     """A published phase: its orders' results, grouped by power, and the position after."""
     variant = r.variant
-    by_power: dict[str, list[dict[str, Any]]] = {}
+    by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.powers}
     results = [x.to_dict() for x in r.results]
-    for x in results:
+    for x in results + [x.to_dict() for x in r.unordered()]:  # every unit, ordered or not
         by_power.setdefault(x["power"], []).append(x)
+    by_power = {p: rs for p, rs in by_power.items() if rs}
     return {"phase": str(r.phase), "title": r.title, "revision": r.revision,
             "adjudicated_at": _iso(r.adjudicated_at), "results": results,
             "by_power": [{"power": p, "name": variant.powers[p].name if p in variant.powers else p,
@@ -234,14 +236,15 @@ def centre_chart(view: GameView, published: Sequence[PhaseResult]) -> dict[str, 
                         "counts": [points[k][p] for k in points]} for p in variant.powers]}
 
 
-def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 250) -> str:
-    """The centre-count chart as a small SVG (one line per power)."""
+def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> str:
+    """The centre-count chart as a small SVG: one line per power, the years along the bottom, and a
+    key below the plot (powers by centres now, in columns) so that tied powers never pile up."""
     from xml.sax.saxutils import escape
     labels = chart["labels"]
     series = chart["series"]
     top = max([chart["victory"]] + [max(s["counts"] or [0]) for s in series]) if series else 1
     top = max(top, 1)
-    left, right, upper, lower = 28, 96, 12, 26
+    left, right, upper, lower = 28, 14, 12, 24
     w, h = width - left - right, height - upper - lower
     n = max(len(labels) - 1, 1)
 
@@ -251,7 +254,11 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 250) -> 
     def y(v: float) -> float:
         return upper + h - h * v / top
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
+    ranked = sorted(series, key=lambda s: (-(s["counts"][-1] if s["counts"] else 0), s["name"]))
+    columns = 3
+    rows = -(-len(ranked) // columns)
+    total = height + 8 + rows * 17
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {total}" '
            f'role="img" aria-label="Supply centres by year">']
     step = 2 if top <= 20 else 5
     for v in range(0, top + 1, step):
@@ -262,30 +269,34 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 250) -> 
         out.append(f'<line x1="{left}" x2="{left + w}" y1="{vy:.1f}" y2="{vy:.1f}" stroke="#b33" stroke-dasharray="4 3"/>')
         out.append(f'<text x="{left + w - 2}" y="{vy - 4:.1f}" text-anchor="end" class="tick victory">'
                    f'{chart["victory"]} to win</text>')
+    # the bottom axis: each year once (a last point that is not a spring reads "now"), thinned to fit
+    every = max(1, -(-len(labels) // max(1, int(w // 34))))
     for i, label in enumerate(labels):
-        out.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle" class="tick">{escape(label.split(" ")[0])}</text>')
-    ends = []
+        if i % every and i != len(labels) - 1:
+            continue
+        tick = label if " " not in label else "now"
+        out.append(f'<text x="{x(i):.1f}" y="{upper + h + 16}" text-anchor="middle" class="tick">'
+                   f'<title>{escape(label)}</title>{escape(tick)}</text>')
+    # tied powers' lines lie side by side, a hair apart, so that each colour shows
+    ties: dict[tuple[int, ...], int] = {}
     for s in series:
-        pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s["counts"]))
+        shift = ties.get(tuple(s["counts"]), 0)
+        ties[tuple(s["counts"])] = shift + 1
+        nudge = (shift - 0.0) * 1.6 * (1 if shift % 2 else -1)
+        pts = " ".join(f"{x(i):.1f},{y(v) + nudge:.1f}" for i, v in enumerate(s["counts"]))
         colour = escape(s["colour"])
         if len(s["counts"]) > 1:
             out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5" '
                        f'stroke-linejoin="round"><title>{escape(s["name"])}</title></polyline>')
         for i, v in enumerate(s["counts"]):
-            out.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"><title>{escape(s["name"])}: '
-                       f'{v} in {escape(labels[i])}</title></circle>')
-        if s["counts"]:
-            ends.append([y(s["counts"][-1]), s])
-    ends.sort(key=lambda e: e[0])
-    for i in range(1, len(ends)):  # keep the end labels apart, and within the chart
-        ends[i][0] = max(ends[i][0], ends[i - 1][0] + 13)
-    overflow = ends[-1][0] - (upper + h) if ends else 0
-    if overflow > 0:
-        for e in ends:
-            e[0] -= overflow
-    for ly, s in ends:
-        out.append(f'<text x="{left + w + 8}" y="{ly + 4:.1f}" class="legend" fill="{escape(s["colour"])}">'
-                   f'{escape(s["name"])} {s["counts"][-1]}</text>')
+            out.append(f'<circle cx="{x(i):.1f}" cy="{y(v) + nudge:.1f}" r="3" fill="{colour}"><title>'
+                       f'{escape(s["name"])}: {v} in {escape(labels[i])}</title></circle>')
+    col = (width - left) / columns
+    for k, s in enumerate(ranked):
+        cx, cy = left + (k % columns) * col, height + 8 + (k // columns) * 17
+        out.append(f'<g class="legend-entry"><rect x="{cx:.1f}" y="{cy - 10}" width="11" height="11" rx="2" '
+                   f'fill="{escape(s["colour"])}"/><text x="{cx + 16:.1f}" y="{cy}" class="legend">'
+                   f'{escape(s["name"])} {s["counts"][-1] if s["counts"] else 0}</text></g>')
     out.append("</svg>")
     return "".join(out)
 
@@ -366,9 +377,34 @@ def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results:
     def make() -> str:
         outcomes = published.outcomes() if published is not None and results and published.results else None
         return render_map(position, orders=orders, outcomes=outcomes, highlight_power=highlight,
-                          title=position.phase.title, width=width, rules=options)
+                          title=position.phase.title, width=width, rules=options,
+                          control=_control(gm, game_id, published, position, key))
 
     return _cached(["svg", key, orders, highlight, width], make)
+
+
+_CONTROL: OrderedDict[str, dict[str, str]] = OrderedDict()  # the board's control, by what the map shows
+_CONTROL_LOCK = threading.Lock()
+
+
+def _control(gm: Gamesmaster, game_id: str, until: PhaseResult | None, position: Position, key: Any) -> dict[str, str]:
+    """Who controls each province on the map of `position` (rules.control over the positions the game
+    was played from up to it), worked out once for each state of the game and kept for its other maps."""
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
+    with _CONTROL_LOCK:
+        held = _CONTROL.get(digest)
+    if held is None:
+        played = []
+        for row in gm.results(game_id):
+            if until is not None and row.seq >= until.seq:
+                break
+            played.append(row.position)
+        held = control(played + [position])
+        with _CONTROL_LOCK:
+            _CONTROL[digest] = held
+            while len(_CONTROL) > 512:
+                _CONTROL.popitem(last=False)
+    return held
 
 
 def map_png(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
@@ -648,22 +684,47 @@ def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None
                    retreats: str | None = None, adjustments: str | None = None, grace: str | None = None,
                    replacement: str = "none", early_movement: bool = False, draw_vote: str = "unanimous",
                    end_year: int | None = None, end_at: str | None = None) -> dict[str, Any]:
-    """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00')."""
+    """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00').
+
+    Every field is read, and a FormProblems names every one that does not read, not only the first."""
+    problems: list[str] = []
+
+    def read(label: str, parse: Any, text: str | None) -> Any:
+        if not text or not str(text).strip():
+            return None
+        try:
+            return parse(text)
+        except (GMError, ValueError) as exc:
+            problems.append(f"{label}: {exc}")
+            return None
+
     schedule: dict[str, Any] = {"tz": (tz or "UTC").strip()}
-    if movement and movement.strip():
-        schedule.update(parse_movement(movement))
-    if min_gap and str(min_gap).strip():
-        schedule["min_hours"] = parse_duration(min_gap)
-    if retreats and str(retreats).strip():
-        schedule["retreat_hours"] = parse_duration(retreats)
-    if adjustments and str(adjustments).strip():
-        schedule["adjustment_hours"] = parse_duration(adjustments)
+    schedule.update(read("movement deadlines", parse_movement, movement) or {})
+    for key, label, text in (("min_hours", "shortest movement phase", min_gap),
+                             ("retreat_hours", "retreat phases", retreats),
+                             ("adjustment_hours", "adjustment phases", adjustments)):
+        value = read(label, parse_duration, text)
+        if value is not None:
+            schedule[key] = value
     settings = {"press": press, "schedule": schedule, "replacement": replacement,
-                "grace_hours": parse_duration(grace) if grace and str(grace).strip() else 0.0,
+                "grace_hours": read("grace period", parse_duration, grace) or 0.0,
                 "early_movement": bool(early_movement), "draw_vote": draw_vote, "end_year": end_year,
-                "end_at": end_setting(end_at, schedule["tz"]) if end_at and end_at.strip() else None}
-    Settings.from_dict(settings)  # names any problem now
+                "end_at": read("end at", lambda t: end_setting(t, schedule["tz"]), end_at)}
+    try:
+        Settings.from_dict(settings)  # names any problem now
+    except (GMError, ValueError) as exc:
+        problems.append(str(exc))
+    if problems:
+        raise FormProblems(problems)
     return settings
+
+
+class FormProblems(GMError):
+    """Several fields of a form that do not read: each is named."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
 
 
 def names(text: str | Sequence[str] | None) -> list[str]:

@@ -1,3 +1,9 @@
+// Irreversible actions ask first: a form with data-confirm is sent only when the question is answered yes.
+document.addEventListener("submit", function (ev) {
+  var form = ev.target.closest && ev.target.closest("form[data-confirm]");
+  if (form && !window.confirm(form.getAttribute("data-confirm"))) ev.preventDefault();
+}, true);
+
 // Deadline countdowns: every element with data-deadline (an ISO time) shows the time left.
 (function () {
   function left(ms) {

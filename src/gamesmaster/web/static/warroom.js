@@ -1,9 +1,11 @@
-// The war room: pick orders by clicking on the map or on a unit's legal orders, and see
-// at once how the gamesmaster reads what is written (the same answers as on sending).
+// The war room: pick orders by tapping or clicking on the map or on a unit's legal orders, and
+// see at once how the gamesmaster reads what is written (the same answers as on sending) and the
+// orders drawn on the map (drawn by the server from the orders as read, before anything is sent).
 (function () {
   var textarea = document.getElementById("orders");
   if (!textarea) return;
   var map = document.getElementById("map");
+  var pan = map && map.querySelector(".pan");
   var hint = document.getElementById("hint");
   var answersBox = document.getElementById("live-answers");
   var csrf = document.querySelector('meta[name="csrf-token"]').content;
@@ -27,6 +29,14 @@
     var i = (t[0] === "A" || t[0] === "F" || t[0] === "ARMY" || t[0] === "FLEET") ? 1 : 0;
     return (t[i] || "").split("/")[0].slice(0, 3);
   }
+  var readAs = [];           // the orders as the gamesmaster last read them (canonical text)
+  function plannedInto(prov, except) {   // our planned moves into prov, as "A PAR - BUR"
+    var lines = textarea.value.split("\n").map(function (l) { return l.trim().toUpperCase().replace(/\s+/g, " "); });
+    return lines.concat(readAs).filter(function (t) {
+      var m = /^[AF] ([A-Z]{3})(?:\/[A-Z]{2})? - ([A-Z]{3})(?:\/[A-Z]{2})?$/.exec(t);
+      return m && m[2] === prov && m[1] !== except;
+    }).filter(function (t, i, all) { return all.indexOf(t) === i; });
+  }
   function addOrder(o) {
     var lines = textarea.value.split("\n");
     var cut = lines.findIndex(function (l) { return /^\s*next( season)?\s*:/i.test(l); });
@@ -37,7 +47,7 @@
     }
     if (head.indexOf(o.text) < 0) head.push(o.text);
     textarea.value = head.join("\n") + (tail.length ? "\n\n" + tail.join("\n") : "") + "\n";
-    say("Added: " + o.text + ". Click the next unit, or send your orders.", []);
+    say("Added: " + o.text + ". Tap the next unit, or send your orders.", []);
     deselect();
     check();
   }
@@ -76,10 +86,10 @@
     });
     var opts = units[key] || [];
     if (key === "adjust") {
-      say("Click a home supply centre on the map to build there, or pick an order below.", opts.slice(0, 0));
+      say("Tap a home supply centre on the map to build there, or pick an order below.", opts.slice(0, 0));
     } else {
       say((opts[0] ? opts[0].text.split(" ").slice(0, 2).join(" ") : key) +
-          " selected: click where it should go, or a unit it should support or convoy.", []);
+          " selected: tap where it should go, or a unit it should support or convoy.", []);
     }
   }
   if (map) {
@@ -97,13 +107,22 @@
       if (selected === null || selected === prov) {
         if (units[prov]) { select(prov); return; }
         if (selected === prov) return;
-        say("Click one of your own units first.", []);
+        say("Tap one of your own units first.", []);
         return;
       }
       var opts = units[selected] || [];
       var moves = opts.filter(function (o) { return (o.kind === "move" || o.kind === "retreat") && o.dest === prov; });
       var others = opts.filter(function (o) { return moves.indexOf(o) < 0 && o.provinces.indexOf(prov) >= 0; });
-      if (moves.length) {
+      // another unit of ours is already going there: supporting (or convoying) that move comes first
+      var helping = plannedInto(prov, selected).reduce(function (acc, move) {
+        return acc.concat(opts.filter(function (o) {
+          return (o.kind === "support" || o.kind === "convoy") && o.text.slice(o.text.indexOf(" " + (o.kind === "support" ? "S" : "C") + " ") + 3) === move;
+        }));
+      }, []);
+      if (helping.length) {
+        var rest2 = moves.concat(others.filter(function (o) { return helping.indexOf(o) < 0; }));
+        say(selected + " and " + prov + ", where you already have a move planned:", helping.concat(rest2));
+      } else if (moves.length) {
         var plain = moves.filter(function (o) { return o.text.indexOf("VIA") < 0; })[0] || moves[0];
         addOrder(plain);
         var rest = moves.filter(function (o) { return o !== plain; }).concat(others);
@@ -118,6 +137,24 @@
     });
   }
 
+  // On a phone the map opens zoomed on one's own units, far enough that each is a 40 px tap target.
+  function openingZoom() {
+    var view = window.gmMaps && window.gmMaps.map;
+    if (!view || !map) return;
+    if (!window.matchMedia("(pointer: coarse), (max-width: 700px)").matches) return;
+    var frame = map.getBoundingClientRect();
+    var mine = Array.prototype.slice.call(map.querySelectorAll("g.unit.highlighted .hit"));
+    if (!mine.length) mine = Array.prototype.slice.call(map.querySelectorAll("g.unit .hit"));
+    if (!mine.length) return;
+    var boxes = mine.map(function (h) { return h.getBoundingClientRect(); });
+    var smallest = Math.min.apply(null, boxes.map(function (b) { return Math.min(b.width, b.height); }));
+    if (!smallest) return;
+    var cx = 0, cy = 0;
+    boxes.forEach(function (b) { cx += b.left + b.width / 2 - frame.left; cy += b.top + b.height / 2 - frame.top; });
+    view.centreOn(cx / boxes.length, cy / boxes.length, Math.max(1, 42 / smallest));
+  }
+  openingZoom();
+
   var timer = null, seq = 0;
   function check() {
     clearTimeout(timer);
@@ -128,11 +165,16 @@
     fetch(location.pathname.replace(/\/war-room$/, "/war-room/check"), {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
-      body: JSON.stringify({orders: textarea.value, power: (document.getElementById("power") || {}).value || null})
+      body: JSON.stringify({orders: textarea.value, map: true, power: (document.getElementById("power") || {}).value || null})
     }).then(function (r) { return r.json(); }).then(function (data) {
       if (mine !== seq || !answersBox) return;
       answersBox.innerHTML = "";
       if (data.detail) { li("invalid", data.detail); return; }
+      readAs = (data.answers || []).filter(function (a) { return a.order; }).map(function (a) { return a.order; });
+      if (data.map && pan) {
+        pan.innerHTML = data.map;
+        if (selected && selected !== "adjust") mark(selected, true);
+      }
       (data.answers || []).forEach(function (a) {
         var item = li(a.status, "");
         var t = document.createElement("span"); t.className = "text"; t.textContent = a.text;
