@@ -41,11 +41,12 @@ class Session:
     gm_key: str | None
     data: JSONObject
     expires_at: datetime
+    account: int | None = None
 
 
 def _session(row: SessionRow) -> Session:
     seats = {g: SeatKey(int(v["player"]), str(v["key"])) for g, v in (row.seats or {}).items()}
-    return Session(seats, row.gm_key, dict(row.data or {}), row.expires_at)
+    return Session(seats, row.gm_key, dict(row.data or {}), row.expires_at, row.account)
 
 
 class Sessions(Desk):
@@ -109,7 +110,7 @@ class Sessions(Desk):
             old = records.get(token_id(token)) if is_token(token) else None  # type: ignore[arg-type]
             if old is not None and old.expires_at > now:
                 records.delete(old.id)
-                records.put(SessionRow(token_id(new), now, now + LIFETIME, old.seats, old.gm_key, dict(data)))
+                records.put(SessionRow(token_id(new), now, now + LIFETIME, old.seats, old.gm_key, dict(data), old.account))
             else:
                 records.put(SessionRow(token_id(new), now, now + LIFETIME, {}, None, dict(data)))
         return new

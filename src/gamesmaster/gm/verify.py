@@ -129,6 +129,12 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
             r.bad(e, "the lot was drawn among other powers than the set-up's")
         if list(p["players"]) != [x.name for x in s.seats if x.role == PLAYER]:
             r.bad(e, "the lot was drawn for other players than those signed up")
+    elif kind == "seat-claimed":
+        _check_claim(r, s, e, p)
+    elif kind == "powers-assigned" and s.seeking.get("seats") == "choice":
+        chosen = {x.name: (s.seeking.get("choices") or {}).get(str(x.number)) for x in s.seats if x.role == PLAYER}
+        if any(power and p["powers"].get(name) != power for name, power in chosen.items()):
+            r.bad(e, "the powers were not given as the players chose them")
     elif kind == "game-started":
         want = s.start_position or Position.initial(s.variant).to_dict()
         if canonical(Position.from_dict(s.variant, want).to_dict()) != canonical(p["position"]):
@@ -152,6 +158,21 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
         closed = r.closed or {}
         if p.get("power") not in (closed.get("civil_disorder") or []):
             r.bad(e, f"{p.get('power')} is ruled in civil disorder, but it had orders on record at the deadline")
+
+
+def _check_claim(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    """An account claims a seat the record signed up; a power chosen on joining is free, and the game lets players choose."""
+    seat = s.seat(int(p["player"]))
+    if seat is None or seat.role == "former":
+        r.bad(e, f"an account claims player {p['player']}, who holds no seat")
+        return
+    if p.get("how") == "joined" and (s.status != "forming" or not s.seeking.get("open")):
+        r.bad(e, f"{seat.name} joined with an account, but the game was not open to players")
+    power = p.get("power")
+    if power is not None:
+        taken = {v for k, v in (s.seeking.get("choices") or {}).items() if k != str(seat.number)}
+        if s.seeking.get("seats") != "choice" or power not in playable_powers(s) or power in taken:
+            r.bad(e, f"{seat.name} chose {power}, which was not free to choose")
 
 
 def _check_actor(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
