@@ -54,6 +54,7 @@ class MailConfig:
     reminder_hours: float = 24.0  # remind powers without orders this long before the deadline (0: never)
     interval: float = 10.0  # seconds between two passes of the dispatcher and the sender
     maps: bool = True  # attach the map (PNG) to results
+    site_url: str | None = None  # the website's address, for links in players' notifications
     imap_host: str | None = None
     imap_port: int = 993
     imap_ssl: bool = True
@@ -151,6 +152,11 @@ class MailConfig:
                     kw[attr] = kind(value)
                 except ValueError:
                     raise MailConfigError(f"{name} {value!r} is not a number") from None
+        if get("GAMESMASTER_SITE_URL"):
+            url = (get("GAMESMASTER_SITE_URL") or "").rstrip("/")
+            if not url.startswith(("http://", "https://")):
+                raise MailConfigError(f"GAMESMASTER_SITE_URL {url!r}: write it as https://host[:port]")
+            kw["site_url"] = url
         if get("GAMESMASTER_MAIL_MAPS"):
             kw["maps"] = _bool(get("GAMESMASTER_MAIL_MAPS") or "")
         return cls(**kw)  # type: ignore[arg-type]

@@ -44,6 +44,7 @@ class Incoming:
     notes: list[str] = field(default_factory=list)  # what was left out or guessed, for the answer
     no_reply: str | None = None  # why no answer may go (a bounce, an auto-reply), else None
     size: int = 0
+    references: tuple[str, ...] = ()  # the thread it answers (checked message ids), for the answer's References
 
 
 def _header(msg: Message, name: str) -> str:
@@ -335,6 +336,8 @@ def read_message(raw: bytes, envelope_from: str | None = None, recipients: Itera
     env = envelope_from if envelope_from not in ("", "<>") else None
     subject = _subject(msg, notes) if msg is not None else ""
     message_id = headers.message_id(_raw_header(msg, "Message-ID")) if msg is not None else None
+    thread = (headers.references(_raw_header(msg, "References"), _raw_header(msg, "In-Reply-To"))
+              if msg is not None else ())
     date = _header(msg, "Date") if msg is not None else ""
     if msg is not None:
         try:
@@ -364,4 +367,4 @@ def read_message(raw: bytes, envelope_from: str | None = None, recipients: Itera
         reply_to = headers.address(env)
     return Incoming(reply_to=reply_to, from_address=from_address, envelope_from=env, recipients=list(recipients),
                     subject=subject, message_id=message_id or None, date=date or None, text=text, notes=notes,
-                    no_reply=no_reply, size=len(raw))
+                    no_reply=no_reply, size=len(raw), references=thread)

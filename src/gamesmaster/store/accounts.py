@@ -12,8 +12,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (JSON, Boolean, Column, Index, Integer, String, Table, Text, and_, delete, func, insert,
-                        select, update)
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    and_,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 
 from .schema import UTCDateTime, metadata
@@ -175,9 +189,13 @@ class AccountRecords:
         q = select(notices).where(notices.c.mail == "queued").order_by(notices.c.id).limit(limit)
         return [dict(r._mapping) for r in self.conn.execute(q)]
 
-    def mailed(self, notice_id: int) -> bool:
-        """Mark a notification mailed: True for the one pass that does so."""
-        q = update(notices).where(and_(notices.c.id == notice_id, notices.c.mail == "queued")).values(mail="done")
+    def mailed(self, notice_id: int, *, forget_text: bool = False) -> bool:
+        """Mark a notification mailed (forget_text: its text held a link, kept now only in the outbox):
+        True for the one pass that does so."""
+        values: dict[str, Any] = {"mail": "done"}
+        if forget_text:
+            values["text"] = "(mailed)"
+        q = update(notices).where(and_(notices.c.id == notice_id, notices.c.mail == "queued")).values(**values)
         return bool(self.conn.execute(q).rowcount)
 
     # -- the notification cursor ------------------------------------------------------------------
