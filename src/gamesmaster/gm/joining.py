@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from ..store.accounts import AccountRecords
 from . import limits
@@ -62,6 +62,7 @@ class Joined:
     player: int
     credential: str
     started: Created | None
+    waiting: str | None = None  # every place is taken but the game could not start: why (for the GM to settle)
 
 
 def _free(state: GameState) -> tuple[str, ...]:
@@ -102,13 +103,14 @@ class Joining(Accounts):
                 raise GMError(f"{game_id} has started: only a forming game seeks players")
             tx.record("gm-action", {"action": "seats-open", "open": bool(open_), "seats": seats})
 
-    def open_games(self) -> tuple[OpenGame, ...]:
-        """Every game seeking players, oldest first."""
+    def open_games(self, invited: Iterable[str] = ()) -> tuple[OpenGame, ...]:
+        """Every game seeking players (and the forming games one was invited to), oldest first."""
         out = []
+        invited = set(invited)
         with self.reading() as rec:
             for game_id in rec.game_ids():
                 st = self.snapshot(rec, game_id)
-                if st.status == "forming" and st.seeking.get("open"):
+                if st.status == "forming" and (st.seeking.get("open") or game_id in invited):
                     out.append(OpenGame(st.id, st.title, st.variant_name, st.seeking.get("seats") or "lot",
                                         len([s for s in st.seats if s.role == PLAYER]), len(playable_powers(st)),
                                         _free(st)))
@@ -139,8 +141,12 @@ class Joining(Accounts):
             self._claim(tx, number, account.ref, "invitation" if invited and not st.seeking.get("open") else "joined",
                         chosen)
             full = len([s for s in tx.state.seats if s.role == PLAYER]) == len(places)
-        started = self.start_full(game_id) if full else None
-        return Joined(game_id, number, credential, started)
+        if not full:
+            return Joined(game_id, number, credential, None)
+        try:
+            return Joined(game_id, number, credential, self.start_full(game_id))
+        except GMError as exc:  # the seat is taken all the same; the GM starts the game
+            return Joined(game_id, number, credential, None, str(exc))
 
     def _chosen_power(self, st: GameState, power: str | None) -> str | None:
         if st.seeking.get("seats") != "choice":

@@ -198,8 +198,9 @@ class Notifications(Joining):
                   else item.sender.capitalize())
         to = "to you" if item.to else "to everyone"
         text = item.text if len(item.text) <= 600 else item.text[:600] + " ..."
-        return self._notice(view, row, ns, "press", f"press:{view.id}:{item.seq}:{row['id']}",
-                            f"{view.id}: press from {sender} {to}", text,
+        subject = (f"{view.id}: notice from the gamesmaster" if item.sender == GM
+                   else f"{view.id}: press from {sender} {to}")
+        return self._notice(view, row, ns, "press", f"press:{view.id}:{item.seq}:{row['id']}", subject, text,
                             f"/games/{quote(view.id)}/war-room#press", now, item.seq)
 
     def _votes(self, view: GameView, holders: list[Any], now: datetime) -> list[dict[str, Any]]:

@@ -235,9 +235,9 @@ def claim(request: Request, data: FormData = Depends(form)) -> Response:
 
 @router.get("/games/open", response_class=HTMLResponse)
 def open_games_page(request: Request) -> HTMLResponse:
-    gm = _gm(request)
-    return _render(request, "open_games.html", {"games": gm.open_games(), "account": account_of(request),
-                                                "invited": _session(request).get("invited", [])})
+    invited = _session(request).get("invited", [])
+    return _render(request, "open_games.html", {"games": _gm(request).open_games(invited),
+                                                "account": account_of(request), "invited": invited})
 
 
 @router.post("/games/{game}/join", response_class=HTMLResponse)
@@ -255,6 +255,8 @@ def join(game: str, request: Request, data: FormData = Depends(form)) -> Respons
     if joined.started is not None:
         lines.append("Every place is taken: the game has begun. " + ", ".join(
             f"{n} {p.capitalize()}" for n, p in joined.started.powers.items()) + ".")
+    elif joined.waiting:
+        lines.append(f"Every place is taken; the gamesmaster starts the game ({joined.waiting}).")
     else:
         lines.append("The game begins when every place is taken (or when the gamesmaster starts it).")
     return _render(request, "account_joined.html", {"game": game, "lines": lines, "credential": joined.credential})
