@@ -143,14 +143,21 @@ class Notifications(Joining):
         if head_seq > cursor:
             news = self.changes(game_id, cursor)  # type: ignore[attr-defined]
             view = news.game
+            results: dict[int, dict[str, Any]] = {}  # account -> its last results notification of this pass
+            notices: list[Any] = []  # the GM's notices of this pass: one notification, not one each
             for seq, kind in news.entries:
                 if kind in ("phase-adjudicated", "correction") and seq in news.phases:
-                    made += [self._results(view, news.phases[seq], seat, row, ns, now) for seat, row, ns in holders]
+                    for seat, row, ns in holders:
+                        results[row["id"]] = self._results(view, news.phases[seq], seat, row, ns, now)
+                        made.append(results[row["id"]])
+                elif kind == "press" and seq in news.press and news.press[seq].sender == GM:
+                    notices.append(news.press[seq])
                 elif kind == "press" and seq in news.press:
                     made += [n for seat, row, ns in holders
                              if (n := self._press(view, news.press[seq], seat, row, ns, now)) is not None]
                 elif kind == "draw-proposed":
                     made += self._votes(view, holders, now)
+            made += self._gm_notices(view, notices, holders, results, now)
         else:
             view = self.game(game_id)  # type: ignore[attr-defined]
         made += self._warnings(view, holders, now)
@@ -194,14 +201,29 @@ class Notifications(Joining):
             return None  # one's own letter
         if item.to is not None and power not in item.to:
             return None
-        sender = ("the gamesmaster" if item.sender == GM else "anonymous" if item.anonymous
-                  else item.sender.capitalize())
+        sender = "anonymous" if item.anonymous else item.sender.capitalize()
         to = "to you" if item.to else "to everyone"
         text = item.text if len(item.text) <= 600 else item.text[:600] + " ..."
-        subject = (f"{view.id}: notice from the gamesmaster" if item.sender == GM
-                   else f"{view.id}: press from {sender} {to}")
-        return self._notice(view, row, ns, "press", f"press:{view.id}:{item.seq}:{row['id']}", subject, text,
+        return self._notice(view, row, ns, "press", f"press:{view.id}:{item.seq}:{row['id']}",
+                            f"{view.id}: press from {sender} {to}", text,
                             f"/games/{quote(view.id)}/war-room#press", now, item.seq)
+
+    def _gm_notices(self, view: GameView, items: list[Any], holders: list[Any], results: dict[int, dict[str, Any]],
+                    now: datetime) -> list[dict[str, Any]]:
+        """The GM's notices of a pass: with the results they came with, else as one notification."""
+        out = []
+        for seat, row, ns in holders:
+            mine = [i for i in items if i.to is None or set(i.to) & set(seat.acts_for())]
+            if not mine:
+                continue
+            text = "\n".join(i.text for i in mine)
+            if row["id"] in results:
+                results[row["id"]]["text"] += "\n\nFrom the gamesmaster:\n" + text
+                continue
+            out.append(self._notice(view, row, ns, "press", f"notice:{view.id}:{mine[0].seq}-{mine[-1].seq}:{row['id']}",
+                                    f"{view.id}: notice from the gamesmaster", text,
+                                    f"/games/{quote(view.id)}", now, mine[-1].seq))
+        return out
 
     def _votes(self, view: GameView, holders: list[Any], now: datetime) -> list[dict[str, Any]]:
         out = []

@@ -22,11 +22,11 @@ from typing import Any
 from ..gm import GM, Gamesmaster, GameView, PhaseResult, PressItem, Seat
 from ..gm.reading import GameHead
 from ..gm.settings import show_time
+from ..store.accounts import AccountRecords
+from ..store.mailbox import MailRecords
 from . import texts
 from .config import MailConfig
 from .outbox import Attachment, compose, queue
-from ..store.accounts import AccountRecords
-from ..store.mailbox import MailRecords
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,9 @@ class Dispatcher:
                 ended = st.result if st.result is not None and st.result.phase == str(row.phase) else None
                 body = texts.results(game, st.title, row, st.settings.schedule.tz, mine[0] if mine else None,
                                      str(st.phase) if st.phase else None, st.deadline_text, ended, st.head)
+                said = n["text"].split("\n\nFrom the gamesmaster:\n", 1)  # the notices that came with them
+                if len(said) == 2:
+                    body += "\nNotices from the gamesmaster:\n\n" + said[1] + "\n"
                 maps = self._maps(row) if self.config.maps else ()
                 if not maps and self.config.maps:
                     body += "\n(The map could not be drawn for this mail.)\n"
