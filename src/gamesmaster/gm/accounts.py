@@ -235,6 +235,11 @@ class Accounts(Desk):
             mine.update({g: {"player": s.number, "key": s.key} for g, s in seats.items()})
             records.put(SessionRow(row.id, row.created_at, row.expires_at, mine, row.gm_key, row.data, account_id))
 
+    def purge_links(self) -> int:
+        """Forget sign-in links and invitations a day past their expiry; returns how many."""
+        with self.store.connect() as conn:
+            return AccountRecords(conn).purge_links(self.now() - timedelta(days=1))
+
     def account_seats(self, account_id: int) -> dict[str, Any]:
         """The seats an account holds now: {game: Seat} (claimed on the game's record, not since given up)."""
         account = self.account(account_id)
