@@ -27,7 +27,7 @@ from .credentials import token_id
 from .desk import Desk
 from .errors import Forbidden, GMError, Limited
 from .ratelimit import RateLimiter
-from .sessions import LIFETIME
+from .sessions import live_row
 
 LINK_LIFETIME = timedelta(minutes=30)
 INVITATION_LIFETIME = timedelta(days=7)
@@ -129,12 +129,7 @@ class Accounts(Desk):
         now = self.now()
         with self.store.connect() as conn:
             ar = AccountRecords(conn)
-            row = ar.by_email(email)
-            if row is None:
-                ar.add(ref=secrets.token_hex(8), email=email, name=name, password_hash=None, created_at=now)
-                row = ar.by_email(email)
-            assert row is not None
-            self._mail_link(ar, row, base_url, now)
+            self._mail_link(ar, account_row(ar, email, name, now), base_url, now)
 
     def request_link(self, email: str, base_url: str) -> None:
         """Mail a sign-in link to an address, if it has an account (the answer is the same if not)."""
@@ -228,9 +223,7 @@ class Accounts(Desk):
         now = self.now()
         with self.store.connect() as conn:
             records = SessionRecords(conn)
-            row = records.get(token_id(token))
-            if row is None or row.expires_at <= now:
-                row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+            row = live_row(records, token, now)
             mine = dict(row.seats or {})
             mine.update({g: {"player": s.number, "key": s.key} for g, s in seats.items()})
             records.put(SessionRow(row.id, row.created_at, row.expires_at, mine, row.gm_key, row.data, account_id))
@@ -252,6 +245,16 @@ class Accounts(Desk):
                     if ref == account.ref and seat is not None and seat.role != "former":
                         out[game_id] = seat
         return out
+
+
+def account_row(ar: AccountRecords, email: str, name: str, now: datetime) -> dict[str, Any]:
+    """The account of an address, made now (with this name, no password, unconfirmed) if it has none."""
+    row = ar.by_email(email)
+    if row is None:
+        ar.add(ref=secrets.token_hex(8), email=email, name=name, password_hash=None, created_at=now)
+        row = ar.by_email(email)
+    assert row is not None
+    return row
 
 
 _DUMMY: list[str] = []

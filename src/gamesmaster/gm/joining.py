@@ -10,13 +10,12 @@ seat ends the account's hold (gm.fold). The per-power credentials keep working b
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..store.accounts import AccountRecords
 from . import limits
-from .accounts import Accounts, email_address
+from .accounts import Accounts, account_row, email_address
 from .desk import authenticate
 from .errors import GMError
 from .games import add_seat, playable_powers
@@ -199,12 +198,7 @@ class Joining(Accounts):
         now = self.now()
         with self.store.connect() as conn:
             ar = AccountRecords(conn)
-            row = ar.by_email(email)
-            if row is None:
-                ar.add(ref=secrets.token_hex(8), email=email, name=name, password_hash=None, created_at=now)
-                row = ar.by_email(email)
-            assert row is not None
-            self._mail_link(ar, row, base_url, now, game=game_id, title=st.title)
+            self._mail_link(ar, account_row(ar, email, name, now), base_url, now, game=game_id, title=st.title)
 
     def my_games(self, account_id: int) -> tuple[MyGame, ...]:
         """An account's games, each with what it needs from its player now."""

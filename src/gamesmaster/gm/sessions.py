@@ -73,9 +73,7 @@ class Sessions(Desk):
         now = self.now()
         with self.store.connect() as conn:
             records = SessionRecords(conn)
-            row = records.get(token_id(token))
-            if row is None or row.expires_at <= now:
-                row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+            row = live_row(records, token, now)
             if data is not None:
                 row = replace(row, data=dict(data))
             if gm_key is not False:
@@ -92,9 +90,7 @@ class Sessions(Desk):
         now = self.now()
         with self.store.connect() as conn:
             records = SessionRecords(conn)
-            row = records.get(token_id(token))
-            if row is None or row.expires_at <= now:
-                row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+            row = live_row(records, token, now)
             seats = dict(row.seats or {})
             seats[game_id] = {"player": seat.number, "key": seat.key}
             records.put(replace(row, seats=seats))
@@ -138,6 +134,14 @@ class Sessions(Desk):
         """Forget expired sessions; returns how many."""
         with self.store.connect() as conn:
             return SessionRecords(conn).purge(self.now())
+
+
+def live_row(records: SessionRecords, token: str, now: datetime) -> SessionRow:
+    """A token's session row, or a fresh one if it has none (or it expired)."""
+    row = records.get(token_id(token))
+    if row is None or row.expires_at <= now:
+        row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+    return row
 
 
 def gm_key(stored_hash: str) -> str:
