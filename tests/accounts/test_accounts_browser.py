@@ -143,7 +143,7 @@ def test_a_new_player_signs_up_joins_orders_and_is_told_of_the_results(world, br
     results = sink.wait(address, f"{game}: results of Spring 1901", timeout=60)[0]
     assert [a[1] for a in results.attachments] == ["image/png", "image/png"]
     assert results.attachments[0][2].startswith(b"\x89PNG")
-    assert f"results of Spring 1901" in results.text and f"{base}/games/{game}/history" in results.text
+    assert "results of Spring 1901" in results.text and f"{base}/games/{game}/history" in results.text
     # ... and the page open all along shows the new notification without a reload.
     page.wait_for_function(f"+document.getElementById('unread').textContent > {before}", timeout=30000)
     _shot(page, "badge", size)

@@ -79,15 +79,17 @@ def needs(state_view: Any, powers: tuple[str, ...]) -> tuple[str, ...]:
         return (state_view.result.headline if state_view.result else "over",)
     out = []
     kind = state_view.phase.kind if state_view.phase else "M"
+    concerned = False
     for power in powers:
         ps = state_view.power(power)
+        concerned = concerned or ps.to_order
         if ps.to_order and not ps.ordered:
             out.append({"M": f"orders due for {power.capitalize()}", "R": f"a retreat for {power.capitalize()}",
                         "A": f"builds or removals for {power.capitalize()}"}[kind])
         for pr in state_view.proposals:
             if power not in pr.votes:
                 out.append(f"a vote on proposal {pr.id} ({pr.kind})")
-    return tuple(dict.fromkeys(out)) or ("nothing: your orders are in",)
+    return tuple(dict.fromkeys(out)) or ("nothing: your orders are in",) if concerned else ("nothing to order now",)
 
 
 class Joining(Accounts):
