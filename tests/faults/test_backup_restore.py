@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import select, text
 
+import gamesmaster.store.accounts  # noqa: F401 - the account tables in the metadata
 import gamesmaster.store.mailbox  # noqa: F401 - the mail tables in the metadata
 
 from gamesmaster.cli import main
@@ -36,6 +37,10 @@ def populate(url: str, data) -> dict[str, list]:
     units = gm.game("club").position.to_dict()["units"][power]
     gm.submit_orders("club", power, "\n".join(f"{u} H" for u in units), credential=c.credentials["Ann"])
     gm.post_press("club", "hello all", credential=c.credentials["Bob"])
+    gm.sign_up("ann@club.test", "Ann", "http://127.0.0.1:8000")  # an account holding Ann's seat, notified
+    gm.claim_seat("club", c.credentials["Ann"], 1)
+    gm.post_press("club", "to Ann's account", credential=c.credentials["Bob"])
+    assert gm.notify() == 1
     from email.message import EmailMessage
 
     from gamesmaster.mail.config import MailConfig
@@ -54,7 +59,8 @@ def tables(store: Store) -> dict[str, list]:
     out = {}
     with store.connect(write=False) as conn:
         for t in ("gm_games", "gm_credentials", "gm_phases", "gm_press", "gm_ledger", "gm_mail_outbox",
-                  "gm_mail_inbox", "gm_mail_contacts"):
+                  "gm_mail_inbox", "gm_mail_contacts", "gm_accounts", "gm_account_links", "gm_account_notices",
+                  "gm_account_cursor"):
             rows = conn.execute(select(metadata.tables[t])).mappings().all()
             # a restored game's caches are written afresh from its ledger: only their time of writing differs
             out[t] = sorted(json.dumps({k: v for k, v in r.items() if k not in ("id", "updated_at")}, sort_keys=True,

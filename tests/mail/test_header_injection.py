@@ -171,3 +171,29 @@ def test_a_mail_over_the_size_limit_is_refused_at_the_door(make_mailroom):
     with pytest.raises(smtplib.SMTPResponseException) as refused:
         room.send(VICTIM, msg=raw([("From", VICTIM), ("To", GM_ADDRESS)], body="A Par H\n" * 20_000))
     assert refused.value.smtp_code == 552
+
+
+def test_an_answer_threads_under_the_whole_conversation_and_drops_crafted_ids(mailroom):
+    """References of the answer: the thread's (each id checked, a crafted one left out), then the mail answered."""
+    room = mailroom
+    chain = "<first@players.test> <=?utf-8?b?" + B64 + "?=@x> <second@players.test>"
+    room.send(VICTIM, msg=raw([("From", VICTIM), ("To", GM_ADDRESS), ("Subject", "thread"),
+                               ("Message-ID", "<third@players.test>"), ("In-Reply-To", "<second@players.test>"),
+                               ("References", chain)]), envelope_from=VICTIM)
+    room.server.wake()
+    answer = room.sink.wait(VICTIM, "Re: thread")[-1].msg
+    assert answer["In-Reply-To"] == "<third@players.test>"
+    assert answer["References"].split() == ["<first@players.test>", "<second@players.test>", "<third@players.test>"]
+    # Only In-Reply-To (no References): the parent is the thread; a long thread keeps its first and its latest.
+    long_chain = " ".join(f"<m{i}@players.test>" for i in range(30))
+    room.send(VICTIM, msg=raw([("From", VICTIM), ("To", GM_ADDRESS), ("Subject", "parent"),
+                               ("Message-ID", "<child@players.test>"), ("In-Reply-To", "<parent@players.test>")]),
+              envelope_from=VICTIM)
+    room.send(VICTIM, msg=raw([("From", VICTIM), ("To", GM_ADDRESS), ("Subject", "long"),
+                               ("Message-ID", "<last@players.test>"), ("References", long_chain)]), envelope_from=VICTIM)
+    room.server.wake()
+    parent = room.sink.wait(VICTIM, "Re: parent")[-1].msg
+    assert parent["References"].split() == ["<parent@players.test>", "<child@players.test>"]
+    refs = room.sink.wait(VICTIM, "Re: long")[-1].msg["References"].split()
+    assert refs[0] == "<m0@players.test>" and refs[-2:] == ["<m29@players.test>", "<last@players.test>"]
+    assert len(refs) == 8

@@ -174,7 +174,7 @@ def test_the_mail_door_on_postgresql():
         assert dispatcher.run_once()["results"] == 1
         assert sender.send_due()["sent"] == 2
         assert "F LON - NTH" in sink.wait(address("ann"), "results of Spring 1901")[0].text
-        assert dispatcher.run_once() == {"results": 0, "press": 0, "reminders": 0}
+        assert dispatcher.run_once() == {"results": 0, "press": 0, "reminders": 0, "accounts": 0}
     finally:
         store.dispose()
         sink.stop()

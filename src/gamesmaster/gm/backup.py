@@ -7,8 +7,8 @@ A backup is one JSON document (format "gamesmaster-backup"):
 - `games`: every game as its export archive (`gm/archive.py`), each read in one
   transaction, so each game is a consistent snapshot (games are independent of each
   other: nothing is lost by reading them one after the other while the site runs);
-- `mail`: the rows of the mail door's tables (contacts, inbox, outbox, cursors), when
-  that door is installed;
+- `mail`: the rows of the mail door's tables (contacts, inbox, outbox, cursors) and of
+  players' accounts (accounts, sign-in links, notification settings, notifications);
 - `data`: the data directory's secret-bearing settings file `web.json` (the session key
   and the GM credential's hash; never a credential in plain text). The backup file is
   written with mode 0600 for that reason.
@@ -27,10 +27,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping, TypedDict
 
-from sqlalchemy import DateTime, LargeBinary, Table, insert, select
+from sqlalchemy import DateTime, Integer, LargeBinary, Table, insert, select
 
 from ..ledger import JSONObject
-from ..store import mailbox
+from ..store import accounts, mailbox
 from .archive import ArchiveDoc, check_archive, export_game, import_game
 from .errors import GMError
 from .service import Gamesmaster
@@ -41,7 +41,9 @@ DATA_FILES = ("web.json",)
 
 
 def _mail_tables() -> list[Table]:
-    return [mailbox.contacts, mailbox.inbox, mailbox.outbox, mailbox.cursors]
+    """The tables beside the ledgers kept in a backup: the mail door's, and players' accounts."""
+    return [mailbox.contacts, mailbox.inbox, mailbox.outbox, mailbox.cursors, accounts.accounts, accounts.links,
+            accounts.settings, accounts.notices, accounts.cursors]
 
 
 def _out(value: Any) -> Any:
@@ -126,7 +128,7 @@ def restore(gm: Gamesmaster, doc: Any, data: Path | None = None) -> list[str]:
         if gm.store.is_postgresql:  # serial counters past the restored ids
             from sqlalchemy import text
             for table in tables.values():
-                if "id" in table.c and mail.get(table.name):
+                if "id" in table.c and isinstance(table.c.id.type, Integer) and mail.get(table.name):
                     conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                                       f"(SELECT max(id) FROM {table.name}))"))
     if data is not None:

@@ -21,3 +21,11 @@ class Refused(GMError):
     def __init__(self, message: str, seq: int | None = None) -> None:
         super().__init__(message)
         self.seq = seq
+
+
+class Limited(GMError):
+    """Asked too often just now (mailing sign-in links): try again after `retry_after` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -102,7 +102,20 @@ def _joined(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) 
 
 
 def _credential(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
-    return s.evolve(seats=replace_seat(s.seats, int(p["player"]), key=p["key"]))
+    # A new credential ends an account's hold on the seat too: it was claimed by the old one, or the
+    # GM issued a new one because someone else had it.
+    claims = {k: v for k, v in s.claims.items() if k != str(p["player"])}
+    return s.evolve(seats=replace_seat(s.seats, int(p["player"]), key=p["key"]), claims=claims)
+
+
+def _claimed(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    number = str(int(p["player"]))
+    if s.seat(int(number)) is None:
+        raise FoldError(f"player {number} is claimed, but the record never signed them up")
+    seeking = s.seeking
+    if p.get("power"):
+        seeking = {**seeking, "choices": {**(seeking.get("choices") or {}), number: p["power"]}}
+    return s.evolve(claims={**s.claims, number: p["account"]}, seeking=seeking)
 
 
 def _drawn(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
@@ -117,7 +130,8 @@ def _powers(value: Any) -> tuple[str, ...]:
 
 
 def _started(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
-    return _new_phase(s.evolve(status="active"), p["position"]).evolve(deadline=p.get("deadline"), phase_opened=e.seq)
+    seeking = {**s.seeking, "open": False} if s.seeking else s.seeking  # a started game seeks nobody
+    return _new_phase(s.evolve(status="active", seeking=seeking), p["position"]).evolve(deadline=p.get("deadline"), phase_opened=e.seq)
 
 
 def _standby_called(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
@@ -308,6 +322,9 @@ def _gm_action(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow
         return s.evolve(deadlock_year=int(p["year"]))
     if action == "civil-disorder":
         return s.evolve(seats=replace_seat(s.seats, int(p["player"]), missed=int(p["missed"]), ready=False))
+    if action == "seats-open":
+        return s.evolve(seeking={"open": bool(p.get("open")), "seats": p.get("seats") or "lot",
+                                 "choices": dict(s.seeking.get("choices") or {})})
     if action == "bots":
         return s.evolve(bots={"open": list(p.get("open") or ()), "civil_disorder": bool(p.get("civil_disorder"))})
     return s  # declare-draw and the like: the entries that follow carry their effect
@@ -369,6 +386,7 @@ Step = Callable[[GameState, Mapping[str, Any], Entry, list], GameState]
 _STEPS: dict[str, Step] = {
     "player-joined": _joined,
     "credential-replaced": _credential,
+    "seat-claimed": _claimed,
     "lots-drawn": _drawn,
     "powers-assigned": _drawn,
     "game-started": _started,

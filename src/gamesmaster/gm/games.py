@@ -147,7 +147,19 @@ class Games(Desk):
             return add_seat(tx, name, PLAYER)
 
     def draw_lots(self, game_id: str, seed: int | None = None) -> Created:
-        """Draw the powers by lot, recording the seed ('the only element of chance'), and start."""
+        """Draw the powers by lot, recording the seed ('the only element of chance'), and start.
+
+        In a game whose players chose their powers on joining (gm.joining), they get those instead."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+        choices = state.seeking.get("choices") or {}
+        if state.seeking.get("seats") == "choice" and choices:
+            unchosen = [s.name for s in state.seats if s.role == PLAYER and str(s.number) not in choices]
+            if unchosen:
+                raise GMError(f"the players of {game_id} choose their powers, and {', '.join(unchosen)} "
+                              "chose none: assign the powers instead")
+            return self.assign_powers(game_id, {s.name: choices[str(s.number)] for s in state.seats
+                                                if s.role == PLAYER})
         seed = secrets.randbits(63) if seed is None else int(seed)
         return self._start(game_id, seed=seed)
 

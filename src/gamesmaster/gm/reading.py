@@ -51,7 +51,7 @@ def game_view(state: GameState) -> GameView:
                     state.settings, state.phase_value, position, state.deadline_at, deadline_text(state),
                     state.seats, tuple(powers), tuple(p for p in state.proposals if p.status == "open"),
                     state.result, state.live, state.deadlock_year is not None, state.published,
-                    LedgerHead(state.public_seq, state.public_hash), state.head_hash)
+                    LedgerHead(state.public_seq, state.public_hash), state.head_hash, state.seeking)
 
 
 def phase_result(row: PhaseRow) -> PhaseResult:

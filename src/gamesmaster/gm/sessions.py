@@ -41,11 +41,12 @@ class Session:
     gm_key: str | None
     data: JSONObject
     expires_at: datetime
+    account: int | None = None
 
 
 def _session(row: SessionRow) -> Session:
     seats = {g: SeatKey(int(v["player"]), str(v["key"])) for g, v in (row.seats or {}).items()}
-    return Session(seats, row.gm_key, dict(row.data or {}), row.expires_at)
+    return Session(seats, row.gm_key, dict(row.data or {}), row.expires_at, row.account)
 
 
 class Sessions(Desk):
@@ -72,7 +73,7 @@ class Sessions(Desk):
         now = self.now()
         with self.store.connect() as conn:
             records = SessionRecords(conn)
-            row = _live_row(records, token, now)
+            row = live_row(records, token, now)
             if data is not None:
                 row = replace(row, data=dict(data))
             if gm_key is not False:
@@ -89,7 +90,7 @@ class Sessions(Desk):
         now = self.now()
         with self.store.connect() as conn:
             records = SessionRecords(conn)
-            row = _live_row(records, token, now)
+            row = live_row(records, token, now)
             seats = dict(row.seats or {})
             seats[game_id] = {"player": seat.number, "key": seat.key}
             records.put(replace(row, seats=seats))
@@ -105,7 +106,7 @@ class Sessions(Desk):
             old = records.get(token_id(token)) if is_token(token) else None  # type: ignore[arg-type]
             if old is not None and old.expires_at > now:
                 records.delete(old.id)
-                records.put(SessionRow(token_id(new), now, now + LIFETIME, old.seats, old.gm_key, dict(data)))
+                records.put(SessionRow(token_id(new), now, now + LIFETIME, old.seats, old.gm_key, dict(data), old.account))
             else:
                 records.put(SessionRow(token_id(new), now, now + LIFETIME, {}, None, dict(data)))
         return new
@@ -133,6 +134,14 @@ class Sessions(Desk):
         """Forget expired sessions; returns how many."""
         with self.store.connect() as conn:
             return SessionRecords(conn).purge(self.now())
+
+
+def live_row(records: SessionRecords, token: str, now: datetime) -> SessionRow:
+    """A token's session row, or a fresh one if it has none (or it expired)."""
+    row = records.get(token_id(token))
+    if row is None or row.expires_at <= now:
+        row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
+    return row
 
 
 def gm_key(stored_hash: str) -> str:

@@ -255,6 +255,11 @@ class GameState:
     # The powers in civil disorder at the last movement deadline (rulebook XIV.3: under
     # missed_move = "season" they stay in it for that season's retreats and adjustments).
     disorder: tuple[str, ...] = ()
+    # Accounts holding seats, by player number (as text), from `seat-claimed` entries: {"3": account ref}.
+    claims: Mapping[str, str] = field(default_factory=dict)
+    # Open to players with accounts, as the GM last set it: {"open": bool, "seats": "lot"|"choice",
+    # "choices": {player number: power}} (gm.accounts).
+    seeking: Mapping[str, Any] = field(default_factory=dict)
 
     # -- derived values ------------------------------------------------------------------------
 
@@ -311,6 +316,9 @@ class GameState:
         doc = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
         doc["settings"] = self.settings.to_dict()
         doc["live"] = self.live.to_dict() if self.live else None
+        for name in _OMITTED_EMPTY:  # written only once used, so the snapshots of older games stay as they were
+            if not doc[name]:
+                del doc[name]
         return doc
 
     @classmethod
@@ -338,6 +346,9 @@ class GameState:
             if name in self.__dict__ and not any(i in changes for i in inputs):
                 new.__dict__[name] = self.__dict__[name]
         return new
+
+
+_OMITTED_EMPTY = ("claims", "seeking")
 
 
 def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:

@@ -33,7 +33,7 @@ from ..rules.conditional import Section
 from .adjudicating import read_plans
 from .fold import CacheRow, FoldError, Superseded, apply
 from .cointoss import join_due, toss, toss_due, winner_seat
-from .games import draw, lots
+from .games import draw, lots, playable_powers
 from .standing import orders_in_force
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
 from .views import LedgerHead, ReceiptCheck, VerifyReport
@@ -131,6 +131,12 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
             r.bad(e, "the lot was drawn among other powers than the set-up's")
         if list(p["players"]) != [x.name for x in s.seats if x.role == PLAYER]:
             r.bad(e, "the lot was drawn for other players than those signed up")
+    elif kind == "seat-claimed":
+        _check_claim(r, s, e, p)
+    elif kind == "powers-assigned" and s.seeking.get("seats") == "choice":
+        chosen = {x.name: (s.seeking.get("choices") or {}).get(str(x.number)) for x in s.seats if x.role == PLAYER}
+        if any(power and p["powers"].get(name) != power for name, power in chosen.items()):
+            r.bad(e, "the powers were not given as the players chose them")
     elif kind == "game-started":
         want = s.start_position or Position.initial(s.variant).to_dict()
         if canonical(Position.from_dict(s.variant, want).to_dict()) != canonical(p["position"]):
@@ -178,6 +184,21 @@ def _check_toss(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None
     name, winner = sides[toss(int(p["seed"]), len(sides))]
     if p["name"] != name or list(p["winner"]) != winner:
         r.bad(e, f"the seed {p['seed']} does not toss the recorded winner")
+
+
+def _check_claim(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    """An account claims a seat the record signed up; a power chosen on joining is free, and the game lets players choose."""
+    seat = s.seat(int(p["player"]))
+    if seat is None or seat.role == "former":
+        r.bad(e, f"an account claims player {p['player']}, who holds no seat")
+        return
+    if p.get("how") == "joined" and (s.status != "forming" or not s.seeking.get("open")):
+        r.bad(e, f"{seat.name} joined with an account, but the game was not open to players")
+    power = p.get("power")
+    if power is not None:
+        taken = {v for k, v in (s.seeking.get("choices") or {}).items() if k != str(seat.number)}
+        if s.seeking.get("seats") != "choice" or power not in playable_powers(s) or power in taken:
+            r.bad(e, f"{seat.name} chose {power}, which was not free to choose")
 
 
 def _check_actor(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:

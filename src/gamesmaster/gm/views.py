@@ -202,6 +202,7 @@ class GameView:
     published: int
     head: LedgerHead  # where the last results were published: everything before is public
     version: str = ""  # the ledger head this view is at: a view with the same version is the same view
+    seeking: Mapping[str, Any] = field(default_factory=dict)  # open to players with accounts (gm.joining)
 
     @property
     def phase_title(self) -> str | None:

@@ -38,7 +38,7 @@ PURGE_EVERY = timedelta(hours=1)
 
 class Pass:
     """One pass of a deadline worker: every due game processed, and once an hour the expired
-    sign-in sessions forgotten (so that the sessions table holds only live ones)."""
+    sign-in sessions and mailed sign-in links forgotten (so that those tables hold only live ones)."""
 
     def __init__(self, gm: Gamesmaster) -> None:
         self.gm = gm
@@ -49,6 +49,7 @@ class Pass:
         now = self.gm.now()
         if self.purged_at is None or now - self.purged_at >= PURGE_EVERY:
             self.gm.purge_sessions()
+            self.gm.purge_links()
             self.purged_at = now
         return done
 

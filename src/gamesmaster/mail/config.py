@@ -56,6 +56,7 @@ class MailConfig:
     reminder_hours: float = 24.0  # remind powers without orders this long before the deadline (0: never)
     interval: float = 10.0  # seconds between two passes of the dispatcher and the sender
     maps: bool = True  # attach the map (PNG) to results
+    site_url: str | None = None  # the website's address, for links in players' notifications
     imap_host: str | None = None
     imap_port: int = 993
     imap_ssl: bool = True
@@ -159,6 +160,11 @@ class MailConfig:
         gm_secret = (get("GAMESMASTER_GM_CREDENTIAL") or "").strip()
         if gm_secret.startswith("gm.") and len(gm_secret) > 7:  # the form the answers mask ('gm.****')
             kw["gm_credential_hash"] = hash_secret(gm_secret)
+        if get("GAMESMASTER_SITE_URL"):
+            url = (get("GAMESMASTER_SITE_URL") or "").rstrip("/")
+            if not url.startswith(("http://", "https://")):
+                raise MailConfigError(f"GAMESMASTER_SITE_URL {url!r}: write it as https://host[:port]")
+            kw["site_url"] = url
         if get("GAMESMASTER_MAIL_MAPS"):
             kw["maps"] = _bool(get("GAMESMASTER_MAIL_MAPS") or "")
         return cls(**kw)  # type: ignore[arg-type]

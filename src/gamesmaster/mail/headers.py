@@ -49,6 +49,22 @@ def results_answered(ids: list[str], game: str) -> int | None:
     return max(seqs) if seqs else None
 
 
+REFERENCES_KEPT = 8  # of a long thread: its first message and the latest ones
+
+
+def references(value: str | None, in_reply_to: str | None = None) -> tuple[str, ...]:
+    """The thread a received mail belongs to (its References, or else its In-Reply-To), as message ids fit to
+    quote: each checked as `message_id` is (any other is left out), the first and the latest kept."""
+    ids = [m for m in (message_id(t) for t in (value or "")[:20_000].split()) if m]
+    if not ids:
+        parent = message_id(in_reply_to)
+        ids = [parent] if parent else []
+    ids = list(dict.fromkeys(ids))
+    if len(ids) > REFERENCES_KEPT:
+        ids = ids[:1] + ids[-(REFERENCES_KEPT - 1):]
+    return tuple(ids)
+
+
 def address(value: str | None) -> str | None:
     """A plain mailbox address (local@domain, ASCII, no encoded word), or None."""
     if not value:

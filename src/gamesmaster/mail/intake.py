@@ -756,7 +756,8 @@ class Intake:
         if not subject.lower().startswith("re:"):
             subject = "Re: " + subject
         msg = compose(self.config, [mail.reply_to], subject, body, now=self.now(), in_reply_to=mail.message_id,
-                      auto="auto-replied", game=game, attachments=tuple(session.attachments) if session else ())
+                      references=mail.references, auto="auto-replied", game=game,
+                      attachments=tuple(session.attachments) if session else ())
         with self.gm.store.connect() as conn:
             reply_id = queue(conn, self.config, msg, kind="reply", now=now, game=game)
             if session is not None:

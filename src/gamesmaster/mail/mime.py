@@ -47,6 +47,7 @@ class Incoming:
     size: int = 0
     written_at: datetime | None = None  # the Date header, when it is a date with its zone
     answers: list[str] = field(default_factory=list)  # message ids of In-Reply-To and References
+    references: tuple[str, ...] = ()  # the thread it answers (checked message ids), for the answer's References
 
 
 def _header(msg: Message, name: str) -> str:
@@ -338,6 +339,8 @@ def read_message(raw: bytes, envelope_from: str | None = None, recipients: Itera
     env = envelope_from if envelope_from not in ("", "<>") else None
     subject = _subject(msg, notes) if msg is not None else ""
     message_id = headers.message_id(_raw_header(msg, "Message-ID")) if msg is not None else None
+    thread = (headers.references(_raw_header(msg, "References"), _raw_header(msg, "In-Reply-To"))
+              if msg is not None else ())
     date = _header(msg, "Date") if msg is not None else ""
     if msg is not None:
         try:
@@ -369,7 +372,8 @@ def read_message(raw: bytes, envelope_from: str | None = None, recipients: Itera
                if msg is not None else [])
     return Incoming(reply_to=reply_to, from_address=from_address, envelope_from=env, recipients=list(recipients),
                     subject=subject, message_id=message_id or None, date=date or None, text=text, notes=notes,
-                    no_reply=no_reply, size=len(raw), written_at=_date(date), answers=answers)
+                    no_reply=no_reply, size=len(raw), written_at=_date(date), answers=answers,
+                    references=thread)
 
 
 def _date(value: str | None) -> datetime | None:

@@ -22,10 +22,11 @@ from typing import Any
 from ..gm import GM, Gamesmaster, GameView, PhaseResult, PressItem, Seat
 from ..gm.reading import GameHead
 from ..gm.settings import show_time
+from ..store.accounts import AccountRecords
+from ..store.mailbox import MailRecords
 from . import headers, texts
 from .config import MailConfig
 from .outbox import Attachment, compose, queue
-from ..store.mailbox import MailRecords
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,8 @@ class Dispatcher:
         return self.gm.store
 
     def run_once(self) -> dict[str, int]:
-        """One pass over every game."""
-        counts = {"results": 0, "press": 0, "reminders": 0}
+        """One pass over every game, then the notifications of players with accounts."""
+        counts = {"results": 0, "press": 0, "reminders": 0, "accounts": 0}
         for head in self.gm.heads():
             try:
                 for k, v in self._game(head).items():
@@ -68,7 +69,73 @@ class Dispatcher:
                 continue
             except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' mail
                 log.exception("mail for game %s: this pass failed; it is tried again at the next", head.id)
+        try:
+            self.gm.notify()
+            counts["accounts"] = self._accounts()
+        except Exception:  # noqa: BLE001 - tried again at the next pass
+            log.exception("players' notifications: this pass failed; it is tried again at the next")
         return counts
+
+    # -- players with accounts ----------------------------------------------------------------------
+
+    def _accounts(self) -> int:
+        """Mail the notifications marked for mail (sign-in links, invitations, and what each player chose)."""
+        with self.store.connect(write=False) as conn:
+            waiting = AccountRecords(conn).to_mail()
+        sent = 0
+        for n in waiting:
+            with self.store.connect(write=False) as conn:
+                account = AccountRecords(conn).by_id(n["account_id"])
+            if account is None:
+                continue
+            if n["kind"] in ("results", "press") and self._mailed_as_contact(n["game_id"], account):
+                with self.store.connect() as conn:
+                    AccountRecords(conn).mailed(n["id"])  # the seat's mail contact is this address: mailed already
+                continue
+            subject, body, attachments = self._notice_mail(n, account)
+            now = self.gm.now()
+            with self.store.connect() as conn:
+                if not AccountRecords(conn).mailed(n["id"], forget_text=n["kind"] in ("sign-in", "invitation")):
+                    continue  # another dispatcher has it
+                msg = compose(self.config, [account["email"]], subject, body, now=now, attachments=attachments,
+                              game=n["game_id"])
+                queue(conn, self.config, msg, kind=n["kind"], now=now, game=n["game_id"], key=f"account:{n['id']}")
+            sent += 1
+        return sent
+
+    def _mailed_as_contact(self, game: str | None, account: dict[str, Any]) -> bool:
+        """Whether the account's seat in a game has this same address as its mail contact (mailed by _game)."""
+        seat = self.gm.seat_of(game, account["ref"]) if game else None
+        if seat is None:
+            return False
+        with self.store.connect(write=False) as conn:
+            contact = MailRecords(conn).contacts(game).get(seat.number)
+        return contact is not None and str(contact["address"]).lower() == account["email"]
+
+    def _notice_mail(self, n: dict[str, Any], account: dict[str, Any]) -> tuple[str, str, tuple[Attachment, ...]]:
+        link = f"{self.config.site_url}{n['url']}" if self.config.site_url and n["url"] else None
+        footer = ("\n-- \nThe gamesmaster. Choose what comes by mail on the site"
+                  + (f": {self.config.site_url}/account" if self.config.site_url else "") + ".\n")
+        if n["kind"] == "results" and n["game_id"] and n["seq"] is not None:
+            game = n["game_id"]
+            row = self.gm.changes(game, int(n["seq"]) - 1).phases.get(int(n["seq"]))
+            if row is not None:
+                st = self.gm.game(game)
+                seat = self.gm.seat_of(game, account["ref"])
+                mine = seat.acts_for() if seat is not None else ()
+                ended = st.result if st.result is not None and st.result.phase == str(row.phase) else None
+                body = texts.results(game, st.title, row, st.settings.schedule.tz, mine[0] if mine else None,
+                                     str(st.phase) if st.phase else None, st.deadline_text, ended, st.head)
+                said = n["text"].split("\n\nFrom the gamesmaster:\n", 1)  # the notices that came with them
+                if len(said) == 2:
+                    body += "\nNotices from the gamesmaster:\n\n" + said[1] + "\n"
+                maps = self._maps(row) if self.config.maps else ()
+                if not maps and self.config.maps:
+                    body += "\n(The map could not be drawn for this mail.)\n"
+                return n["subject"], body + (f"\nOn the site: {link}\n" if link else "") + footer, maps
+        if n["kind"] in ("sign-in", "invitation"):
+            return n["subject"], n["text"], ()
+        return n["subject"], n["text"] + "\n" + (f"\n{link}\n" if link else "") + footer, ()
 
     def _game(self, head: GameHead) -> dict[str, int]:
         counts = {"results": 0, "press": 0, "reminders": 0}

@@ -27,9 +27,9 @@ from typing import Any, Callable, Sequence
 
 from sqlalchemy.engine import Connection
 
+from ..store.mailbox import MailRecords
 from . import headers
 from .config import MailConfig
-from ..store.mailbox import MailRecords
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +47,15 @@ class Attachment:
 
 def compose(config: MailConfig, to: Sequence[str], subject: str, body: str, *, now: datetime,
             attachments: Sequence[Attachment] = (), in_reply_to: str | None = None, auto: str = "auto-generated",
-            game: str | None = None, idstring: str | None = None) -> EmailMessage:
+            game: str | None = None, idstring: str | None = None, references: Sequence[str] = ()) -> EmailMessage:
     """A mail from the gamesmaster (Auto-Submitted, so other robots do not answer it).
 
-    Whatever came from a received mail (the addressee, the subject, the message answered)
-    is checked by `mail.headers` first; an address that is not plainly one is refused
-    (ValueError), a message id that is not plainly one is left out. `idstring` goes into the
-    Message-ID, for answers to find what they answer (a results mail names its game and entry)."""
+    Whatever came from a received mail (the addressee, the subject, the message answered
+    and the thread it belongs to) is checked by `mail.headers` first; an address that is
+    not plainly one is refused (ValueError), a message id that is not plainly one is left
+    out. An answer's References are the thread's and then the message answered, so mail
+    programs thread it under that message. `idstring` goes into the Message-ID, for answers
+    to find what they answer (a results mail names its game and entry)."""
     recipients = [headers.address(a) for a in to]
     if not recipients or None in recipients:
         raise ValueError(f"not a mailbox address: {next((a for a in to if not headers.address(a)), '')[:80]!r}")
@@ -71,8 +73,11 @@ def compose(config: MailConfig, to: Sequence[str], subject: str, body: str, *, n
     msg["X-Gamesmaster"] = game or "gamesmaster"
     answered = headers.message_id(in_reply_to)
     if answered:
+        thread = [i for i in (headers.message_id(r) for r in references) if i and i != answered]
         msg["In-Reply-To"] = answered
-        msg["References"] = answered
+        if len(thread) >= headers.REFERENCES_KEPT:  # the thread's first message and its latest
+            thread = thread[:1] + thread[-(headers.REFERENCES_KEPT - 2):]
+        msg["References"] = " ".join([*thread, answered])
     msg.set_content(body if body.endswith("\n") else body + "\n", charset="utf-8")
     for a in attachments:
         msg.add_attachment(a.content, maintype=a.maintype, subtype=a.subtype, filename=a.filename)

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, String, Table, delete, insert, select, update
+from sqlalchemy import JSON, Column, Index, Integer, String, Table, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from .schema import UTCDateTime, metadata
@@ -27,6 +27,7 @@ sessions = Table(
     Column("seats", JSON, nullable=False),  # {game: {"player": n, "key": fingerprint}}
     Column("gm_key", String(64), nullable=True),  # fingerprint of the GM credential signed in with
     Column("data", JSON, nullable=False),  # the site's own: CSRF token, flash messages
+    Column("account", Integer, nullable=True),  # the account signed in to (gm_accounts.id), if any
 )
 Index("ix_gm_sessions_expires", sessions.c.expires_at)
 
@@ -41,6 +42,7 @@ class SessionRow:
     seats: Any
     gm_key: str | None
     data: Any
+    account: int | None = None
 
 
 class SessionRecords:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused
+from ..gm.errors import Limited
+from ..gm.ratelimit import RateLimiter
 from ..store import StoreError
 from . import site
 from .security import (
@@ -128,6 +131,8 @@ def status_of(exc: Exception) -> int:
         return exc.status
     if isinstance(exc, Refused):
         return 409
+    if isinstance(exc, Limited):
+        return 429
     if isinstance(exc, NotFound):
         return 404
     if isinstance(exc, Forbidden):
@@ -175,6 +180,9 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.state.gm = gm
     app.state.secrets = secrets
     app.state.limits = SignInLimits()  # failed credential attempts, per address and per game
+    app.state.link_limits = RateLimiter(5, 1 / 60)  # sign-in links asked for, per client address (web.accounts)
+    app.state.site_url = os.environ.get("GAMESMASTER_SITE_URL", "").strip() or None  # for links in mail
+    app.state.poll_seconds = 20  # how often pages ask for the unread count of notifications
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(phase_title=site.phase_title)
     templates.env.filters["cap"] = lambda s: "/".join(x.capitalize() for x in str(s).split("/")) if s else ""
@@ -190,6 +198,14 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
         ctx = {"request": request, "csrf": csrf_token(session) if "session" in request.scope else "",
                "signed_in_gm": is_gm(request), "flash": session.pop("flash", []) if session else [],
                "signed_games": list(getattr(session, "games", ()))}
+        account = getattr(session, "account", None)
+        if account is not None:  # a player signed in to an account: the badge starts at the unread count
+            ctx["account_signed_in"] = True
+            ctx["poll_seconds"] = app.state.poll_seconds
+            try:
+                ctx["unread"] = gm.unread(account)
+            except Exception:  # noqa: BLE001 - the store away: the page (often the error page saying so) goes on
+                ctx["unread"] = None
         ctx.update(context)
         response = templates.TemplateResponse(request, name, ctx, status_code=status)
         response.headers.setdefault("Cache-Control", "no-store")
@@ -240,8 +256,9 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return error_response(request, 500, "something went wrong on the gamesmaster's side; the error is logged")
 
-    from . import api, pages
+    from . import accounts, api, pages
     app.include_router(api.router)
+    app.include_router(accounts.router)  # before pages: its /gm/games/{game}/seats and /invite are not GM actions
     app.include_router(pages.router)
     from . import live as live_table  # the live club table (issue 9)
     app.include_router(live_table.router)

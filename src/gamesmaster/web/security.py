@@ -124,9 +124,10 @@ class WebSession(dict):  # type: ignore[type-arg]
     The cookie holds only the session's random token; everything else stays on the server."""
 
     def __init__(self, token: str | None, data: dict[str, Any], games: tuple[str, ...] = (),
-                 gm_key: str | None = None, visitor_csrf: str | None = None) -> None:
+                 gm_key: str | None = None, visitor_csrf: str | None = None, account: int | None = None) -> None:
         super().__init__(data)
         self.token = token
+        self.account = account  # the player's account signed in to, if any (gm.accounts)
         self.games = games
         self.gm_key = gm_key
         self.saved = dict(data)
@@ -179,7 +180,8 @@ class SessionMiddleware:
         if found is None:
             session = WebSession(None, {}, visitor_csrf=visitor)
         else:
-            session = WebSession(token, dict(found.data), tuple(sorted(found.seats)), found.gm_key, visitor)
+            session = WebSession(token, dict(found.data), tuple(sorted(found.seats)), found.gm_key, visitor,
+                                 found.account)
         scope["session"] = session
         had_cookie = bool(token)
         secure = scope.get("scheme") == "https"

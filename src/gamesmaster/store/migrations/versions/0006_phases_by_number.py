@@ -5,14 +5,14 @@ round, each published under the same phase name; the play number tells them apar
 gm_phases is a cache of the ledger: its rows are copied as they are.
 
 Revision ID: 0005_phases_by_number
-Revises: 0004_sessions
+Revises: 0005_accounts (both were written beside each other; this one runs second)
 Create Date: 2026-11-23
 """
 from alembic import op
 import sqlalchemy as sa
 
 revision = "0005_phases_by_number"
-down_revision = "0004_sessions"
+down_revision = "0005_accounts"
 branch_labels = None
 depends_on = None
 

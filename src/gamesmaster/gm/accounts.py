@@ -1,0 +1,267 @@
+"""Players' accounts: signing up and in by a mailed link (or a password), and the session they sign in to.
+
+An account is an e-mail address, a name and, if its owner wants one, a password kept only
+as an Argon2id hash. A sign-in link carries 256 random bits; only their SHA-256 is kept;
+it works once, within `LINK_LIFETIME`. The gamesmaster does not send mail itself: a link
+is a notification (`store.accounts`) that the mail door's dispatcher mails. Links are
+bounded per address (`MailLimits`): every link asked for goes to the address's owner and
+stays good until used or expired, so someone asking for links to another's address only
+fills that mailbox with links its owner can use, and never locks the owner out.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from ..store.accounts import AccountRecords
+from ..store.sessions import SessionRecords, SessionRow
+from . import limits
+from .credentials import token_id
+from .desk import Desk
+from .errors import Forbidden, GMError, Limited
+from .ratelimit import RateLimiter
+from .sessions import live_row
+
+LINK_LIFETIME = timedelta(minutes=30)
+INVITATION_LIFETIME = timedelta(days=7)
+LINK_PREFIX = "l."
+PASSWORD_CHARS = (10, 200)
+EMAIL_CHARS = 254
+_EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.\-]{0,251}[A-Za-z0-9])?$")
+_LINK = re.compile(r"^l\.[A-Za-z0-9_-]{43}$")
+HASHER = PasswordHasher()  # Argon2id, the RFC 9106 low-memory profile (argon2-cffi's default)
+
+
+@dataclass(frozen=True)
+class Account:
+    """A player's account as the doors show it."""
+
+    id: int
+    ref: str  # the public id the ledgers name
+    email: str
+    name: str
+    has_password: bool
+    confirmed: bool
+
+
+@dataclass(frozen=True)
+class LinkUse:
+    """What a used link did: the account it signed in, and the game it invites to (if an invitation)."""
+
+    account: Account
+    game: str | None
+
+
+def _account(row: dict[str, Any]) -> Account:
+    return Account(int(row["id"]), row["ref"], row["email"], row["name"], bool(row["password_hash"]),
+                   row["confirmed_at"] is not None)
+
+
+def email_address(value: object) -> str:
+    """An e-mail address as given, checked and in lower case: GMError names the problem."""
+    text = limits.clean(value, "the e-mail address", EMAIL_CHARS * 4).strip()
+    if not text:
+        raise GMError("enter your e-mail address")
+    if len(text) > EMAIL_CHARS or "=?" in text or not _EMAIL.match(text):
+        raise GMError(f"{text[:80]!r} is not an e-mail address (write it as name@example.org)")
+    return text.lower()
+
+
+def password_text(value: object) -> str:
+    """A password as chosen: PASSWORD_CHARS long, any characters but control ones."""
+    text = limits.clean(value, "the password", PASSWORD_CHARS[1] * 4)
+    if not PASSWORD_CHARS[0] <= len(text) <= PASSWORD_CHARS[1]:
+        raise GMError(f"a password has {PASSWORD_CHARS[0]} to {PASSWORD_CHARS[1]} characters")
+    return text
+
+
+class MailLimits:
+    """How often sign-in links may be mailed: per address 3 at once, then one every 5 minutes (in memory)."""
+
+    def __init__(self) -> None:
+        self.by_address = RateLimiter(3, 1 / 300)
+
+    def take(self, email: str) -> None:
+        """Count a link to be mailed to this address, or refuse (Limited) while it has had its share."""
+        if not self.by_address.allowed(email):
+            wait = self.by_address.retry_after(email)
+            raise Limited(f"a sign-in link was mailed to {email} a moment ago: use it (each works for "
+                          f"{LINK_LIFETIME.seconds // 60} minutes), or ask again in {wait} seconds", wait)
+        self.by_address.failed(email)
+
+
+class Accounts(Desk):
+    """Signing up and in: accounts, mailed links, passwords, and the session an account signs in to."""
+
+    @property
+    def link_limits(self) -> MailLimits:
+        """This gamesmaster's limits on mailing links."""
+        if "_link_limits" not in self.__dict__:
+            self.__dict__["_link_limits"] = MailLimits()
+        return self.__dict__["_link_limits"]
+
+    def account(self, account_id: int) -> Account:
+        """An account by its id."""
+        with self.reading() as rec:
+            row = AccountRecords(rec.conn).by_id(account_id)
+        if row is None:
+            raise Forbidden("that account no longer exists: sign in again")
+        return _account(row)
+
+    def sign_up(self, email: str, name: str, base_url: str) -> None:
+        """Make an account for an address (unless it has one) and mail it a sign-in link.
+
+        An address that has an account already gets a sign-in link and nothing else changes,
+        so the answer says nothing of whether the address was known. A password is set only
+        once signed in by the link: nobody can put a password of theirs on another's address."""
+        email = email_address(email)
+        name = limits.name(name, "your name")
+        if not name:
+            raise GMError("enter the name other players will see")
+        self.link_limits.take(email)
+        now = self.now()
+        with self.store.connect() as conn:
+            ar = AccountRecords(conn)
+            self._mail_link(ar, account_row(ar, email, name, now), base_url, now)
+
+    def request_link(self, email: str, base_url: str) -> None:
+        """Mail a sign-in link to an address, if it has an account (the answer is the same if not)."""
+        email = email_address(email)
+        self.link_limits.take(email)
+        now = self.now()
+        with self.store.connect() as conn:
+            ar = AccountRecords(conn)
+            row = ar.by_email(email)
+            if row is not None:
+                self._mail_link(ar, row, base_url, now)
+
+    def _mail_link(self, ar: AccountRecords, row: dict[str, Any], base_url: str, now: datetime,
+                   game: str | None = None, title: str = "") -> None:
+        token = LINK_PREFIX + secrets.token_urlsafe(32)
+        lifetime = INVITATION_LIFETIME if game else LINK_LIFETIME
+        ar.add_link(id=token_id(token), account_id=row["id"], purpose="invitation" if game else "sign-in",
+                    game_id=game, created_at=now, expires_at=now + lifetime)
+        url = f"{base_url.rstrip('/')}/account/link?t={token}"
+        if game:
+            subject = f"An invitation to play in {title or game}"
+            text = (f"Hello {row['name']},\n\nthe gamesmaster invites you to play in {title or game} ({game}). "
+                    f"Open this link to sign in and take your seat:\n\n{url}\n\nThe link works once, for "
+                    f"{lifetime.days} days.\n")
+        else:
+            subject = "Your sign-in link"
+            text = (f"Hello {row['name']},\n\nopen this link to sign in to the gamesmaster:\n\n{url}\n\nIt works "
+                    f"once, for {lifetime.seconds // 60} minutes. If you did not ask for it, do nothing: nobody "
+                    "signs in unless the link is opened.\n")
+        ar.add_notice(account_id=row["id"], game_id=game, kind="invitation" if game else "sign-in",
+                      key=f"link:{token_id(token)}", seq=None, subject=subject, text=text, url=None, show=False,
+                      mail="queued", created_at=now)
+
+    def use_link(self, token: str) -> LinkUse:
+        """Use a mailed link (once, before it expires): the account it signs in, and the game it invites to."""
+        if not isinstance(token, str) or not _LINK.match(token):
+            raise Forbidden("that is not a sign-in link of this site (copy the whole link from the mail)")
+        now = self.now()
+        with self.store.connect() as conn:
+            ar = AccountRecords(conn)
+            link = ar.link(token_id(token))
+            if link is None or not ar.use_link(link["id"], now):
+                raise Forbidden("that link has been used already or has expired: ask for a new one")
+            row = ar.by_id(link["account_id"])
+            if row is None:
+                raise Forbidden("that link's account no longer exists")
+            if row["confirmed_at"] is None:
+                ar.update(row["id"], confirmed_at=now)
+                row = {**row, "confirmed_at": now}
+            return LinkUse(_account(row), link["game_id"])
+
+    def password_sign_in(self, email: str, password: str) -> Account:
+        """The account whose address and password these are (Forbidden, the same way, for any mismatch)."""
+        try:
+            email = email_address(email)
+            given = limits.clean(password, "the password", PASSWORD_CHARS[1] * 4)
+        except GMError:
+            raise Forbidden("that address and password do not match an account") from None
+        with self.reading() as rec:
+            row = AccountRecords(rec.conn).by_email(email)
+        stored = row["password_hash"] if row is not None else None
+        try:
+            HASHER.verify(stored or _dummy_hash(), given)
+            ok = stored is not None
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            ok = False
+        if not ok or row is None:
+            raise Forbidden("that address and password do not match an account")
+        if HASHER.check_needs_rehash(stored):  # stronger parameters since: rehash while the password is at hand
+            with self.store.connect() as conn:
+                AccountRecords(conn).update(row["id"], password_hash=HASHER.hash(given))
+        return _account(row)
+
+    def set_password(self, account_id: int, password: str | None) -> None:
+        """Set (or with None, remove) an account's password."""
+        stored = HASHER.hash(password_text(password)) if password else None
+        with self.store.connect() as conn:
+            AccountRecords(conn).update(account_id, password_hash=stored)
+
+    def rename(self, account_id: int, name: str) -> None:
+        """Change the name an account joins games with (seats already taken keep theirs)."""
+        name = limits.name(name, "your name")
+        if not name:
+            raise GMError("enter the name other players will see")
+        with self.store.connect() as conn:
+            AccountRecords(conn).update(account_id, name=name)
+
+    def attach_account(self, token: str, account_id: int) -> None:
+        """Sign a session in to an account: it acts in every seat the account holds (as the records say now)."""
+        seats = self.account_seats(account_id)
+        now = self.now()
+        with self.store.connect() as conn:
+            records = SessionRecords(conn)
+            row = live_row(records, token, now)
+            mine = dict(row.seats or {})
+            mine.update({g: {"player": s.number, "key": s.key} for g, s in seats.items()})
+            records.put(SessionRow(row.id, row.created_at, row.expires_at, mine, row.gm_key, row.data, account_id))
+
+    def purge_links(self) -> int:
+        """Forget sign-in links and invitations a day past their expiry; returns how many."""
+        with self.store.connect() as conn:
+            return AccountRecords(conn).purge_links(self.now() - timedelta(days=1))
+
+    def account_seats(self, account_id: int) -> dict[str, Any]:
+        """The seats an account holds now: {game: Seat} (claimed on the game's record, not since given up)."""
+        account = self.account(account_id)
+        out: dict[str, Any] = {}
+        with self.reading() as rec:
+            for game_id in rec.game_ids():
+                state = self.snapshot(rec, game_id)
+                for number, ref in state.claims.items():
+                    seat = state.seat(int(number))
+                    if ref == account.ref and seat is not None and seat.role != "former":
+                        out[game_id] = seat
+        return out
+
+
+def account_row(ar: AccountRecords, email: str, name: str, now: datetime) -> dict[str, Any]:
+    """The account of an address, made now (with this name, no password, unconfirmed) if it has none."""
+    row = ar.by_email(email)
+    if row is None:
+        ar.add(ref=secrets.token_hex(8), email=email, name=name, password_hash=None, created_at=now)
+        row = ar.by_email(email)
+    assert row is not None
+    return row
+
+
+_DUMMY: list[str] = []
+
+
+def _dummy_hash() -> str:
+    """A hash no password matches, checked when an address has no password, so both take as long."""
+    if not _DUMMY:
+        _DUMMY.append(HASHER.hash(secrets.token_urlsafe(16)))
+    return _DUMMY[0]

@@ -1,0 +1,261 @@
+"""Notifications for players with accounts: results, deadline warnings, press received, votes opened.
+
+Each player sets, per game, which of these also come by mail and how long before the
+deadline to be warned (`NoticeSettings`); the site shows every one, with an unread count.
+A pass (`notify`) reads each game's ledger after a per-game cursor, like the mail door's
+dispatcher: in one transaction it makes the notifications (each with a unique key, so
+none is made twice) and moves the cursor. Deadline warnings depend on the clock, not on
+the ledger, and are looked for at every pass. The mail door's dispatcher runs a pass and
+mails what is marked for mail; the site runs one for a player's games when it looks.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Iterable, Mapping
+from urllib.parse import quote
+
+from sqlalchemy.exc import IntegrityError
+
+from ..store.accounts import AccountRecords
+from .errors import GMError
+from .joining import Joining
+from .state import GM
+from .views import GameView, PhaseResult
+
+log = logging.getLogger(__name__)
+
+KINDS = ("results", "warnings", "press", "votes")  # what may come by mail as well
+WARNING_HOURS = (0.25, 168.0)  # a warning at least a quarter of an hour, at most a week, before the deadline
+MAX_WARNINGS = 4
+
+
+@dataclass(frozen=True)
+class NoticeSettings:
+    """A player's choices for one game: what also comes by mail, and when to be warned of the deadline."""
+
+    mail: tuple[str, ...] = KINDS
+    warnings: tuple[float, ...] = (24.0, 2.0)  # hours before the deadline, while orders are due
+
+    def to_dict(self) -> dict[str, Any]:
+        """As stored."""
+        return {"mail": list(self.mail), "warnings": list(self.warnings)}
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any] | None) -> "NoticeSettings":
+        """Read to_dict's form (defaults where missing)."""
+        if not doc:
+            return cls()
+        return cls(tuple(k for k in doc.get("mail", KINDS) if k in KINDS),
+                   tuple(float(h) for h in doc.get("warnings", ())))
+
+    @classmethod
+    def parse(cls, mail: Iterable[str], warnings: str) -> "NoticeSettings":
+        """From a form: the kinds ticked, and the warning times as '24, 2' (hours; '30m' for minutes)."""
+        kinds = tuple(k for k in KINDS if k in set(mail))
+        hours: list[float] = []
+        for part in str(warnings).replace(";", ",").split(","):
+            part = part.strip().lower()
+            if not part:
+                continue
+            try:
+                value = float(part[:-1]) / 60 if part.endswith("m") else float(part.rstrip("h"))
+            except ValueError:
+                raise GMError(f"warning time {part[:20]!r}: hours before the deadline, e.g. 24, 2 or 30m") from None
+            if not WARNING_HOURS[0] <= value <= WARNING_HOURS[1]:
+                raise GMError(f"warning time {part[:20]!r}: from 15 minutes to {WARNING_HOURS[1]:.0f} hours")
+            hours.append(round(value, 3))
+        if len(hours) > MAX_WARNINGS:
+            raise GMError(f"at most {MAX_WARNINGS} warning times")
+        return cls(kinds, tuple(sorted(set(hours), reverse=True)))
+
+
+class _Moved(Exception):
+    """Another pass moved the cursor first."""
+
+
+def _hours(h: float) -> str:
+    return f"{h:.0f} hours" if h >= 1.5 else f"{h * 60:.0f} minutes"
+
+
+class Notifications(Joining):
+    """Making, listing and reading notifications; each player's settings for them."""
+
+    def notice_settings(self, account_id: int, game_id: str) -> NoticeSettings:
+        """An account's settings for a game (the defaults until changed)."""
+        with self.reading() as rec:
+            return NoticeSettings.from_dict(AccountRecords(rec.conn).settings(account_id, game_id))
+
+    def set_notice_settings(self, account_id: int, game_id: str, value: NoticeSettings) -> None:
+        """Change an account's settings for a game it plays in."""
+        if game_id not in self.account_seats(account_id):
+            raise GMError(f"you hold no seat in {game_id}")
+        with self.store.connect() as conn:
+            AccountRecords(conn).put_settings(account_id, game_id, value.to_dict())
+
+    def notices(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        """An account's notifications, newest first."""
+        with self.reading() as rec:
+            return AccountRecords(rec.conn).notices(account_id, limit)
+
+    def unread(self, account_id: int) -> int:
+        """How many of an account's notifications are unread."""
+        with self.reading() as rec:
+            return AccountRecords(rec.conn).unread(account_id)
+
+    def mark_read(self, account_id: int, upto: int | None = None) -> int:
+        """Mark an account's notifications read (up to an id, or all)."""
+        with self.store.connect() as conn:
+            return AccountRecords(conn).mark_read(account_id, self.now(), upto)
+
+    def notify(self, game_ids: Iterable[str] | None = None) -> int:
+        """One pass over every game (or these): make the notifications due. Returns how many were made."""
+        wanted = set(game_ids) if game_ids is not None else None
+        made = 0
+        for head in self.heads():  # type: ignore[attr-defined]
+            if wanted is not None and head.id not in wanted:
+                continue
+            try:
+                made += self._notify_game(head.id, head.head_seq)
+            except (_Moved, IntegrityError):
+                continue  # another pass made them
+            except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' notifications
+                log.exception("notifications for game %s: this pass failed; it is tried again at the next", head.id)
+        return made
+
+    def _notify_game(self, game_id: str, head_seq: int) -> int:
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            ar = AccountRecords(rec.conn)
+            cursor = ar.cursor(game_id)
+            if not state.claims or cursor is None:
+                return 0
+            holders = []
+            for number, ref in state.claims.items():
+                seat, row = state.seat(int(number)), ar.by_ref(ref)
+                if seat is not None and seat.role != "former" and row is not None:
+                    holders.append((seat, row, NoticeSettings.from_dict(ar.settings(row["id"], game_id))))
+        now = self.now()
+        made: list[dict[str, Any]] = []
+        view: GameView
+        if head_seq > cursor:
+            news = self.changes(game_id, cursor)  # type: ignore[attr-defined]
+            view = news.game
+            results: dict[int, dict[str, Any]] = {}  # account -> its last results notification of this pass
+            notices: list[Any] = []  # the GM's notices of this pass: one notification, not one each
+            for seq, kind in news.entries:
+                if kind in ("phase-adjudicated", "correction") and seq in news.phases:
+                    for seat, row, ns in holders:
+                        results[row["id"]] = self._results(view, news.phases[seq], seat, row, ns, now)
+                        made.append(results[row["id"]])
+                elif kind == "press" and seq in news.press and news.press[seq].sender == GM:
+                    notices.append(news.press[seq])
+                elif kind == "press" and seq in news.press:
+                    made += [n for seat, row, ns in holders
+                             if (n := self._press(view, news.press[seq], seat, row, ns, now)) is not None]
+                elif kind == "draw-proposed":
+                    made += self._votes(view, holders, now)
+            made += self._gm_notices(view, notices, holders, results, now)
+        else:
+            view = self.game(game_id)  # type: ignore[attr-defined]
+        made += self._warnings(view, holders, now)
+        if not made and head_seq <= cursor:
+            return 0
+        count = 0
+        with self.store.connect() as conn:
+            ar = AccountRecords(conn)
+            if head_seq > cursor and not ar.put_cursor(game_id, cursor, head_seq):
+                raise _Moved(game_id)
+            for n in made:
+                count += ar.add_notice(**n) is not None
+        return count
+
+    def _notice(self, view: GameView, row: Mapping[str, Any], ns: NoticeSettings, kind: str, key: str,
+                subject: str, text: str, url: str, now: datetime, seq: int | None = None) -> dict[str, Any]:
+        mail_kind = {"warning": "warnings", "vote": "votes"}.get(kind, kind)
+        return {"account_id": row["id"], "game_id": view.id, "kind": kind, "key": key[:200], "seq": seq,
+                "subject": subject[:300], "text": text, "url": url, "show": True,
+                "mail": "queued" if mail_kind in ns.mail else "no", "created_at": now}
+
+    def _results(self, view: GameView, phase: PhaseResult, seat: Any, row: Mapping[str, Any], ns: NoticeSettings,
+                 now: datetime) -> dict[str, Any]:
+        mine = set(seat.acts_for())
+        failed = [r for r in phase.results if r.power in mine and r.result != "succeeds"]
+        text = f"{phase.title} is adjudicated."
+        if mine:
+            text += (f" {len(failed)} of your orders did not succeed." if failed else " Your orders all succeeded.")
+        if view.phase_title and view.status == "active":
+            text += f" Now {view.phase_title}: orders due {view.deadline_text}."
+        what = "corrected results" if phase.revision else "results"
+        return self._notice(view, row, ns, "results", f"results:{view.id}:{phase.seq}:{row['id']}",
+                            f"{view.id}: {what} of {phase.title}", text,
+                            f"/games/{quote(view.id)}/history?phase={phase.phase}", now, phase.seq)
+
+    def _press(self, view: GameView, item: Any, seat: Any, row: Mapping[str, Any], ns: NoticeSettings,
+               now: datetime) -> dict[str, Any] | None:
+        powers = seat.acts_for()
+        power = powers[0] if powers else None
+        if item.sender != GM and item.sender == power:
+            return None  # one's own letter
+        if item.to is not None and power not in item.to:
+            return None
+        sender = "anonymous" if item.anonymous else item.sender.capitalize()
+        to = "to you" if item.to else "to everyone"
+        text = item.text if len(item.text) <= 600 else item.text[:600] + " ..."
+        return self._notice(view, row, ns, "press", f"press:{view.id}:{item.seq}:{row['id']}",
+                            f"{view.id}: press from {sender} {to}", text,
+                            f"/games/{quote(view.id)}/war-room#press", now, item.seq)
+
+    def _gm_notices(self, view: GameView, items: list[Any], holders: list[Any], results: dict[int, dict[str, Any]],
+                    now: datetime) -> list[dict[str, Any]]:
+        """The GM's notices of a pass: with the results they came with, else as one notification."""
+        out = []
+        for seat, row, ns in holders:
+            mine = [i for i in items if i.to is None or set(i.to) & set(seat.acts_for())]
+            if not mine:
+                continue
+            text = "\n".join(i.text for i in mine)
+            if row["id"] in results:
+                results[row["id"]]["text"] += "\n\nFrom the gamesmaster:\n" + text
+                continue
+            out.append(self._notice(view, row, ns, "press", f"notice:{view.id}:{mine[0].seq}-{mine[-1].seq}:{row['id']}",
+                                    f"{view.id}: notice from the gamesmaster", text,
+                                    f"/games/{quote(view.id)}", now, mine[-1].seq))
+        return out
+
+    def _votes(self, view: GameView, holders: list[Any], now: datetime) -> list[dict[str, Any]]:
+        out = []
+        for seat, row, ns in holders:
+            for power in seat.acts_for():
+                for pr in view.proposals:
+                    if power not in pr.votes:
+                        what = "a draw" if pr.kind == "draw" else "a concession"
+                        out.append(self._notice(
+                            view, row, ns, "vote", f"vote:{view.id}:{pr.id}:{row['id']}",
+                            f"{view.id}: a vote on {what} (proposal {pr.id})",
+                            f"{pr.proposer.capitalize()} proposes {what}: "
+                            + ", ".join(p.capitalize() for p in pr.powers) + ". Your vote is asked.",
+                            f"/games/{quote(view.id)}/war-room#votes", now))
+        return out
+
+    def _warnings(self, view: GameView, holders: list[Any], now: datetime) -> list[dict[str, Any]]:
+        deadline = view.deadline
+        if view.status != "active" or deadline is None or view.phase is None:
+            return []
+        out = []
+        for seat, row, ns in holders:
+            due = [p for p in seat.acts_for() if view.power(p).to_order and not view.power(p).ordered]
+            crossed = [h for h in ns.warnings if deadline - timedelta(hours=h) <= now < deadline]
+            if not due or not crossed:
+                continue
+            h = min(crossed)  # the latest warning time passed: one warning, not one for each time passed
+            left = (deadline - now).total_seconds() / 3600
+            out.append(self._notice(
+                view, row, ns, "warning", f"warning:{view.id}:{view.phase}:{h:g}:{row['id']}",
+                f"{view.id}: orders due in {_hours(left)} ({view.phase_title})",
+                f"No orders yet from {', '.join(p.capitalize() for p in due)} for {view.phase_title}. "
+                f"They are due {view.deadline_text}; a power that sends none is in civil disorder.",
+                f"/games/{quote(view.id)}/war-room", now))
+        return out

@@ -1,0 +1,215 @@
+"""Players' accounts beside the record: who they are, their sign-in links, settings and notifications.
+
+An account is a person, not a seat: its seats are on each game's ledger (`seat-claimed`
+entries name the account by its `ref`, a random public id; the e-mail address never goes
+on a ledger). Sign-in links are kept only as the SHA-256 of their token. Notifications
+are what the site shows a player (with an unread count) and what the mail door mails
+them. Migration 0005_accounts creates the tables.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    and_,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection
+
+from .schema import UTCDateTime, metadata
+
+accounts = Table(
+    "gm_accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ref", String(32), nullable=False, unique=True),  # the public id the ledgers name
+    Column("email", String(320), nullable=False, unique=True),  # lower case
+    Column("name", String(200), nullable=False),
+    Column("password_hash", String(200), nullable=True),  # Argon2id, or none: sign in by mailed link only
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("confirmed_at", UTCDateTime, nullable=True),  # when a mailed link was first used
+)
+
+links = Table(
+    "gm_account_links", metadata,
+    Column("id", String(64), primary_key=True),  # SHA-256 of the link's token
+    Column("account_id", Integer, nullable=False),
+    Column("purpose", String(16), nullable=False),  # sign-in, invitation
+    Column("game_id", String(64), nullable=True),  # an invitation's game
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("used_at", UTCDateTime, nullable=True),
+)
+Index("ix_gm_account_links_expires", links.c.expires_at)
+
+settings = Table(
+    "gm_account_settings", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("game_id", String(64), primary_key=True),
+    Column("settings", JSON, nullable=False),
+)
+
+notices = Table(
+    "gm_account_notices", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, nullable=False),
+    Column("game_id", String(64), nullable=True),
+    Column("kind", String(16), nullable=False),  # results, warning, press, vote, sign-in, invitation
+    Column("key", String(200), nullable=False, unique=True),  # what caused it, so it is made once
+    Column("seq", Integer, nullable=True),  # the ledger entry it is about
+    Column("subject", String(300), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("url", String(500), nullable=True),
+    Column("show", Boolean, nullable=False),  # shown on the site (a sign-in link is not)
+    Column("mail", String(8), nullable=False),  # no, queued, done
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("read_at", UTCDateTime, nullable=True),
+)
+Index("ix_gm_account_notices_account", notices.c.account_id, notices.c.read_at)
+Index("ix_gm_account_notices_mail", notices.c.mail)
+
+cursors = Table(
+    "gm_account_cursor", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("ledger_seq", Integer, nullable=False),  # entries up to here have made their notifications
+)
+
+
+def _row(r: Any) -> dict[str, Any] | None:
+    return dict(r._mapping) if r is not None else None
+
+
+class AccountRecords:
+    """The account tables in one open transaction."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    # -- accounts ----------------------------------------------------------------------------
+
+    def by_email(self, email: str) -> dict[str, Any] | None:
+        """An account by its (lower-case) address."""
+        return _row(self.conn.execute(select(accounts).where(accounts.c.email == email)).first())
+
+    def by_id(self, account_id: int) -> dict[str, Any] | None:
+        """An account by its row id."""
+        return _row(self.conn.execute(select(accounts).where(accounts.c.id == account_id)).first())
+
+    def by_ref(self, ref: str) -> dict[str, Any] | None:
+        """An account by the public id the ledgers name."""
+        return _row(self.conn.execute(select(accounts).where(accounts.c.ref == ref)).first())
+
+    def add(self, **values: Any) -> int:
+        """A new account; its row id."""
+        return int(self.conn.execute(insert(accounts).values(**values)).inserted_primary_key[0])
+
+    def update(self, account_id: int, **values: Any) -> None:
+        """Change an account's row."""
+        self.conn.execute(update(accounts).where(accounts.c.id == account_id).values(**values))
+
+    # -- sign-in links ---------------------------------------------------------------------------
+
+    def add_link(self, **values: Any) -> None:
+        """Keep a link (its token's hash)."""
+        self.conn.execute(insert(links).values(**values))
+
+    def link(self, link_id: str) -> dict[str, Any] | None:
+        """A link by its token's hash."""
+        return _row(self.conn.execute(select(links).where(links.c.id == link_id)).first())
+
+    def use_link(self, link_id: str, now: datetime) -> bool:
+        """Mark a link used, if it is unused and unexpired: True for the one request that does so."""
+        q = update(links).where(and_(links.c.id == link_id, links.c.used_at.is_(None), links.c.expires_at > now))
+        return bool(self.conn.execute(q.values(used_at=now)).rowcount)
+
+    def purge_links(self, before: datetime) -> int:
+        """Forget links that expired before this time."""
+        return int(self.conn.execute(delete(links).where(links.c.expires_at < before)).rowcount or 0)
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def settings(self, account_id: int, game_id: str) -> dict[str, Any] | None:
+        """An account's notification settings for a game, if it has set them."""
+        r = self.conn.execute(select(settings.c.settings).where(
+            and_(settings.c.account_id == account_id, settings.c.game_id == game_id))).first()
+        return dict(r[0]) if r is not None else None
+
+    def put_settings(self, account_id: int, game_id: str, value: dict[str, Any]) -> None:
+        """Write an account's settings for a game."""
+        key = and_(settings.c.account_id == account_id, settings.c.game_id == game_id)
+        if self.conn.execute(update(settings).where(key).values(settings=value)).rowcount == 0:
+            self.conn.execute(insert(settings).values(account_id=account_id, game_id=game_id, settings=value))
+
+    # -- notifications ---------------------------------------------------------------------------
+
+    def has_notice(self, key: str) -> bool:
+        """Whether a notification with this key was made already."""
+        return self.conn.execute(select(notices.c.id).where(notices.c.key == key)).first() is not None
+
+    def add_notice(self, **values: Any) -> int | None:
+        """A new notification (None if its key exists already)."""
+        if self.has_notice(values["key"]):
+            return None
+        return int(self.conn.execute(insert(notices).values(**values)).inserted_primary_key[0])
+
+    def notices(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        """An account's notifications shown on the site, newest first."""
+        q = (select(notices).where(and_(notices.c.account_id == account_id, notices.c.show.is_(True)))
+             .order_by(notices.c.id.desc()).limit(limit))
+        return [dict(r._mapping) for r in self.conn.execute(q)]
+
+    def unread(self, account_id: int) -> int:
+        """How many of an account's notifications shown on the site are unread."""
+        q = select(func.count()).select_from(notices).where(and_(
+            notices.c.account_id == account_id, notices.c.show.is_(True), notices.c.read_at.is_(None)))
+        return int(self.conn.execute(q).scalar() or 0)
+
+    def mark_read(self, account_id: int, now: datetime, upto: int | None = None) -> int:
+        """Mark an account's notifications read (up to an id, or all)."""
+        cond = and_(notices.c.account_id == account_id, notices.c.read_at.is_(None))
+        if upto is not None:
+            cond = and_(cond, notices.c.id <= upto)
+        return int(self.conn.execute(update(notices).where(cond).values(read_at=now)).rowcount or 0)
+
+    def to_mail(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Notifications waiting to be mailed, oldest first."""
+        q = select(notices).where(notices.c.mail == "queued").order_by(notices.c.id).limit(limit)
+        return [dict(r._mapping) for r in self.conn.execute(q)]
+
+    def mailed(self, notice_id: int, *, forget_text: bool = False) -> bool:
+        """Mark a notification mailed (forget_text: its text held a link, kept now only in the outbox):
+        True for the one pass that does so."""
+        values: dict[str, Any] = {"mail": "done"}
+        if forget_text:
+            values["text"] = "(mailed)"
+        q = update(notices).where(and_(notices.c.id == notice_id, notices.c.mail == "queued")).values(**values)
+        return bool(self.conn.execute(q).rowcount)
+
+    # -- the notification cursor ------------------------------------------------------------------
+
+    def cursor(self, game_id: str) -> int | None:
+        """The last ledger entry of a game that has made its notifications."""
+        return self.conn.execute(select(cursors.c.ledger_seq).where(cursors.c.game_id == game_id)).scalar()
+
+    def put_cursor(self, game_id: str, old: int | None, seq: int) -> bool:
+        """Move a game's cursor from `old` (None: new) to `seq`; False if another pass moved it first."""
+        if old is None:
+            if self.cursor(game_id) is not None:
+                return False
+            self.conn.execute(insert(cursors).values(game_id=game_id, ledger_seq=seq))
+            return True
+        q = update(cursors).where(and_(cursors.c.game_id == game_id, cursors.c.ledger_seq == old))
+        return bool(self.conn.execute(q.values(ledger_seq=seq)).rowcount)

@@ -1,0 +1,338 @@
+"""The pages of players' accounts: sign up and in, my games, open games, notifications and their settings.
+
+A player signs up with an e-mail address and a name and signs in by the link mailed to
+it (or with a password set once signed in). Signing in renews the session's token and
+signs the session in to every seat the account holds, so the war rooms take it as they
+take a credential. Every form carries the CSRF token; mailing links is limited per client
+address here and per address mailed in the gamesmaster (docs/security.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from ..gm import Forbidden, Gamesmaster, GMError
+from ..gm.errors import Limited
+from ..gm.notices import KINDS, NoticeSettings
+from ..gm.ratelimit import RateLimiter
+from .app import WebError
+from .pages import _address, _back, _field, _flash, _limit, _renew, _require_gm, form
+from .security import WebSession, target_of
+
+router = APIRouter(include_in_schema=False)
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+POLL_SECONDS = 20  # how often a page asks for the unread count
+
+
+def _gm(request: Request) -> Gamesmaster:
+    return request.app.state.gm
+
+
+def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
+    return request.app.state.render(request, name, context, status)
+
+
+def _session(request: Request) -> WebSession:
+    return request.session  # type: ignore[return-value]
+
+
+def account_of(request: Request) -> int | None:
+    """The account the request's session is signed in to, if any."""
+    return getattr(request.scope.get("session"), "account", None)
+
+
+def _require_account(request: Request) -> int:
+    account = account_of(request)
+    if account is None:
+        raise WebError(401, "sign in to your account first (at /account)")
+    return account
+
+
+def site_url(request: Request) -> str:
+    """The site's address for links in mail: GAMESMASTER_SITE_URL, or the request's own when it came to a
+    loopback name. A link is never built from any other Host header, which whoever asks could set."""
+    configured = getattr(request.app.state, "site_url", None)
+    if configured:
+        return str(configured).rstrip("/")
+    host = urlsplit(str(request.base_url)).hostname or ""
+    if host in LOOPBACK:
+        return str(request.base_url).rstrip("/")
+    raise WebError(400, "this site's address is not configured (GAMESMASTER_SITE_URL), so no link can be mailed")
+
+
+def _mail_limit(request: Request) -> None:
+    """429 while this client address has asked for its share of mailed links (5 at once, then one a minute)."""
+    limiter: RateLimiter = request.app.state.link_limits
+    key = f"addr:{_address(request) or '-'}"
+    if not limiter.allowed(key):
+        raise WebError(429, f"too many links asked for from here: try again in {limiter.retry_after(key)} seconds")
+    limiter.failed(key)
+
+
+def _signed_in(request: Request, account_id: int) -> None:
+    """Renew the session's token and sign it in to the account and its seats."""
+    gm = _gm(request)
+    token = _renew(request)
+    gm.attach_account(token, account_id)
+    session = _session(request)
+    session.account = account_id
+    session.games = tuple(sorted({*session.games, *gm.account_seats(account_id)}))
+
+
+def _refresh_seats(request: Request, account_id: int) -> None:
+    """Sign the session in to seats the account took since (in another browser, or by a claim)."""
+    gm = _gm(request)
+    seats = gm.account_seats(account_id)
+    session = _session(request)
+    if session.token is not None and not set(seats) <= set(session.games):
+        gm.attach_account(session.token, account_id)
+        session.games = tuple(sorted({*session.games, *seats}))
+
+
+# -- signing up and in ---------------------------------------------------------------------------
+
+
+@router.get("/account", response_class=HTMLResponse)
+def account_page(request: Request) -> HTMLResponse:
+    account_id = account_of(request)
+    if account_id is None:
+        return _render(request, "account_sign_in.html", {})
+    gm = _gm(request)
+    try:
+        account = gm.account(account_id)
+    except Forbidden:
+        return _render(request, "account_sign_in.html", {})
+    _refresh_seats(request, account_id)
+    gm.notify(gm.account_seats(account_id))
+    games = gm.my_games(account_id)
+    settings = {g.id: gm.notice_settings(account_id, g.id) for g in games}
+    return _render(request, "account.html", {"account": account, "games": games, "settings": settings,
+                                             "kinds": KINDS, "open": gm.open_games()})
+
+
+@router.post("/account/sign-up")
+def sign_up(request: Request, data: FormData = Depends(form)) -> Response:
+    _mail_limit(request)
+    email = _field(data, "email")
+    try:
+        _gm(request).sign_up(email, _field(data, "name"), site_url(request))
+    except Limited as exc:
+        raise WebError(429, str(exc)) from None
+    _flash(request, f"A sign-in link is on its way to {email}: open it within 30 minutes to sign in.")
+    return _back("/account")
+
+
+@router.post("/account/send-link")
+def send_link(request: Request, data: FormData = Depends(form)) -> Response:
+    _mail_limit(request)
+    email = _field(data, "email")
+    try:
+        _gm(request).request_link(email, site_url(request))
+    except Limited as exc:
+        raise WebError(429, str(exc)) from None
+    _flash(request, f"If {email} has an account, a sign-in link is on its way to it: open it within 30 minutes.")
+    return _back("/account")
+
+
+@router.get("/account/link", response_class=HTMLResponse)
+def link_page(request: Request, t: str = "") -> HTMLResponse:
+    # Opening the link only shows a button: mail programs that fetch links to scan them must not use it up.
+    return _render(request, "account_link.html", {"token": t[:100]})
+
+
+@router.post("/account/link")
+def use_link(request: Request, data: FormData = Depends(form)) -> Response:
+    gm = _gm(request)
+    used = gm.use_link(_field(data, "t"))
+    _signed_in(request, used.account.id)
+    if used.game:
+        invited = [g for g in _session(request).get("invited", []) if g != used.game][-9:]
+        _session(request)["invited"] = [*invited, used.game]
+        _flash(request, f"Signed in as {used.account.name}. You are invited to {used.game}: take your seat below.")
+        return _back(f"/games/open#{quote(used.game, safe='')}")
+    _flash(request, f"Signed in as {used.account.name}.")
+    return _back("/account")
+
+
+@router.post("/account/password-sign-in")
+def password_sign_in(request: Request, data: FormData = Depends(form)) -> Response:
+    email = _field(data, "email").lower()
+    target = f"account:{email[:320]}"
+    _limit(request, target)
+    try:
+        password = data.get("password")
+        account = _gm(request).password_sign_in(email, password if isinstance(password, str) else "")
+    except Forbidden as exc:
+        request.app.state.limits.failed(_address(request), target)
+        _flash(request, str(exc), "error")
+        return _back("/account")
+    _signed_in(request, account.id)
+    _flash(request, f"Signed in as {account.name}.")
+    return _back("/account")
+
+
+@router.post("/account/sign-out")
+def sign_out(request: Request, data: FormData = Depends(form)) -> Response:
+    session = _session(request)
+    if session.token is not None:
+        _gm(request).sign_out(session.token)  # the session ends for every copy of the cookie
+    session.account, session.games, session.gm_key = None, (), None
+    return _back("/")
+
+
+@router.post("/account/password")
+def set_password(request: Request, data: FormData = Depends(form)) -> Response:
+    account_id = _require_account(request)
+    remove = _field(data, "remove") == "1"
+    password = data.get("password") if isinstance(data.get("password"), str) else ""
+    try:
+        _gm(request).set_password(account_id, None if remove else password)
+        _flash(request, "Password removed: sign in by the mailed link." if remove else "Password set.")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back("/account")
+
+
+@router.post("/account/name")
+def rename(request: Request, data: FormData = Depends(form)) -> Response:
+    account_id = _require_account(request)
+    try:
+        _gm(request).rename(account_id, _field(data, "name"))
+        _flash(request, "Name changed (for games you join from now on).")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back("/account")
+
+
+# -- seats -------------------------------------------------------------------------------------------
+
+
+@router.post("/account/claim")
+def claim(request: Request, data: FormData = Depends(form)) -> Response:
+    account_id = _require_account(request)
+    gm = _gm(request)
+    game, credential = _field(data, "game"), _field(data, "credential")
+    if not game or not credential:
+        raise WebError(400, "give the game's id and the seat's credential (the ID.SECRET you were given)")
+    if not gm.credential_known(game, credential):
+        _limit(request, target_of(game, credential))
+    try:
+        gm.claim_seat(game, credential, account_id)
+    except Forbidden as exc:
+        request.app.state.limits.failed(_address(request), target_of(game, credential))
+        _flash(request, str(exc), "error")
+        return _back("/account")
+    _refresh_seats(request, account_id)
+    _flash(request, f"Your seat in {game} is now in your account; the credential keeps working too.")
+    return _back("/account")
+
+
+@router.get("/games/open", response_class=HTMLResponse)
+def open_games_page(request: Request) -> HTMLResponse:
+    invited = _session(request).get("invited", [])
+    return _render(request, "open_games.html", {"games": _gm(request).open_games(invited),
+                                                "account": account_of(request), "invited": invited})
+
+
+@router.post("/games/{game}/join", response_class=HTMLResponse)
+def join(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    account_id = _require_account(request)
+    gm = _gm(request)
+    invited = game in _session(request).get("invited", [])
+    try:
+        joined = gm.join_open(game, account_id, _field(data, "power") or None, invited=invited)
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+        return _back("/games/open")
+    _refresh_seats(request, account_id)
+    lines = [f"You are player {joined.player} of {game}."]
+    if joined.started is not None:
+        lines.append("Every place is taken: the game has begun. " + ", ".join(
+            f"{n} {p.capitalize()}" for n, p in joined.started.powers.items()) + ".")
+    elif joined.waiting:
+        lines.append(f"Every place is taken; the gamesmaster starts the game ({joined.waiting}).")
+    else:
+        lines.append("The game begins when every place is taken (or when the gamesmaster starts it).")
+    return _render(request, "account_joined.html", {"game": game, "lines": lines, "credential": joined.credential})
+
+
+# -- notifications ---------------------------------------------------------------------------------
+
+
+@router.get("/account/notifications", response_class=HTMLResponse)
+def notifications_page(request: Request) -> HTMLResponse:
+    account_id = _require_account(request)
+    gm = _gm(request)
+    gm.notify(gm.account_seats(account_id))
+    return _render(request, "notifications.html", {"notices": gm.notices(account_id)})
+
+
+@router.post("/account/notifications/read")
+def notifications_read(request: Request, data: FormData = Depends(form)) -> Response:
+    account_id = _require_account(request)
+    upto = _field(data, "upto")
+    _gm(request).mark_read(account_id, int(upto) if upto.isdigit() else None)
+    return _back("/account/notifications")
+
+
+@router.get("/account/notifications.json")
+async def notifications_json(request: Request) -> JSONResponse:
+    """The unread count and the latest notifications, for the pages' badge (polled; nothing is marked read)."""
+    account_id = account_of(request)
+    if account_id is None:
+        return JSONResponse({"unread": 0, "latest": [], "signed_in": False}, headers={"Cache-Control": "no-store"})
+    return JSONResponse(await run_in_threadpool(_latest, request, account_id), headers={"Cache-Control": "no-store"})
+
+
+def _latest(request: Request, account_id: int) -> dict[str, Any]:
+    gm = _gm(request)
+    gm.notify(gm.account_seats(account_id))
+    latest = [{"id": n["id"], "game": n["game_id"], "kind": n["kind"], "subject": n["subject"], "url": n["url"],
+               "read": n["read_at"] is not None} for n in gm.notices(account_id, 10)]
+    return {"unread": gm.unread(account_id), "latest": latest, "signed_in": True}
+
+
+@router.post("/account/games/{game}/settings")
+def notice_settings(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    account_id = _require_account(request)
+    mail = [k for k in data.getlist("mail") if isinstance(k, str)]
+    try:
+        value = NoticeSettings.parse(mail, _field(data, "warnings"))
+        _gm(request).set_notice_settings(account_id, game, value)
+        _flash(request, f"Notifications for {game} saved.")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(f"/account#settings-{quote(game, safe='')}")
+
+
+# -- the gamesmaster's part -----------------------------------------------------------------------------
+
+
+@router.post("/gm/games/{game}/seats")
+def gm_open_seats(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    _require_gm(request)
+    open_ = _field(data, "open", "1") == "1"
+    try:
+        _gm(request).open_seats(game, open_, _field(data, "seats") or "lot")
+        _flash(request, f"{game} is open to players with accounts." if open_ else f"{game} is closed to new players.")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(f"/gm/games/{quote(game, safe='')}")
+
+
+@router.post("/gm/games/{game}/invite")
+def gm_invite(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    _require_gm(request)
+    email = _field(data, "email")
+    try:
+        _gm(request).invite(game, email, _field(data, "name"), site_url(request))
+        _flash(request, f"An invitation to {game} is on its way to {email}.")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(f"/gm/games/{quote(game, safe='')}")
