@@ -332,7 +332,7 @@ def test_accounts_seats_and_notifications_on_both_databases(kind, url_for):
         gm.process("g", force=True)
         assert gm.notify() >= 1 and gm.notify() == 0
         account = used.account.id
-        kinds = [n["kind"] for n in gm.notices(account)]
+        kinds = [n.kind for n in gm.notices(account)]
         assert "results" in kinds and gm.unread(account) == len(kinds)
         gm.mark_read(account)
         assert gm.unread(account) == 0

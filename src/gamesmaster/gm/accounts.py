@@ -28,6 +28,7 @@ from .desk import Desk
 from .errors import Forbidden, GMError, Limited
 from .ratelimit import RateLimiter
 from .sessions import live_row
+from .state import Seat
 
 LINK_LIFETIME = timedelta(minutes=30)
 INVITATION_LIFETIME = timedelta(days=7)
@@ -233,10 +234,10 @@ class Accounts(Desk):
         with self.store.connect() as conn:
             return AccountRecords(conn).purge_links(self.now() - timedelta(days=1))
 
-    def account_seats(self, account_id: int) -> dict[str, Any]:
+    def account_seats(self, account_id: int) -> dict[str, Seat]:
         """The seats an account holds now: {game: Seat} (claimed on the game's record, not since given up)."""
         account = self.account(account_id)
-        out: dict[str, Any] = {}
+        out: dict[str, Seat] = {}
         with self.reading() as rec:
             for game_id in rec.game_ids():
                 state = self.snapshot(rec, game_id)

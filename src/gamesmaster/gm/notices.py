@@ -33,6 +33,25 @@ MAX_WARNINGS = 4
 
 
 @dataclass(frozen=True)
+class Notice:
+    """A notification as the site shows it."""
+
+    id: int
+    game_id: str | None
+    kind: str
+    subject: str
+    text: str
+    url: str | None
+    created_at: datetime
+    read_at: datetime | None
+
+    @property
+    def read(self) -> bool:
+        """Whether the player has marked it read."""
+        return self.read_at is not None
+
+
+@dataclass(frozen=True)
 class NoticeSettings:
     """A player's choices for one game: what also comes by mail, and when to be warned of the deadline."""
 
@@ -95,10 +114,12 @@ class Notifications(Joining):
         with self.store.connect() as conn:
             AccountRecords(conn).put_settings(account_id, game_id, value.to_dict())
 
-    def notices(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
+    def notices(self, account_id: int, limit: int = 50) -> list[Notice]:
         """An account's notifications, newest first."""
         with self.reading() as rec:
-            return AccountRecords(rec.conn).notices(account_id, limit)
+            rows = AccountRecords(rec.conn).notices(account_id, limit)
+        return [Notice(r["id"], r["game_id"], r["kind"], r["subject"], r["text"], r["url"], r["created_at"],
+                       r["read_at"]) for r in rows]
 
     def unread(self, account_id: int) -> int:
         """How many of an account's notifications are unread."""

@@ -147,11 +147,3 @@ def live_row(records: SessionRecords, token: str, now: datetime) -> SessionRow:
 def gm_key(stored_hash: str) -> str:
     """The fingerprint a GM session keeps of the GM credential's stored hash."""
     return fingerprint(stored_hash)
-
-
-def _live_row(records: SessionRecords, token: str, now: datetime) -> SessionRow:
-    """The session's stored row, or a fresh one if it never was or has expired."""
-    row = records.get(token_id(token))
-    if row is None or row.expires_at <= now:
-        row = SessionRow(token_id(token), now, now + LIFETIME, {}, None, {})
-    return row
