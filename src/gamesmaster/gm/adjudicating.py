@@ -46,7 +46,8 @@ def early_due(state: GameState) -> bool:
     position = state.position
     if state.status != "active" or position is None:
         return False
-    concerned = [p for p in powers_to_choose(position, state.options) if p in set(to_act(state))]
+    may_act = set(to_act(state))  # less the powers kept in civil disorder for a missed move (XIV.3)
+    concerned = [p for p in powers_to_choose(position, state.options) if p in may_act]
     played = [p for p in concerned if state.holder(p) or state.standby_for(p)]
     have = {o.power for o in state.orders}
     if position.phase.is_movement:
