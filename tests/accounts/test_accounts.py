@@ -279,6 +279,7 @@ def test_notifications_on_the_site_and_by_mail_as_each_player_chose(site):
     results = site.sink.wait("ann@players.test", "open1: results of Spring 1901")[0]
     assert [a[1] for a in results.attachments] == ["image/png", "image/png"]
     assert "results of Spring 1901" in results.text
+    assert f"Your options ({power.capitalize()}) in Fall 1901 movement:" in results.text  # as a mail contact's
     assert not [m for m in site.sink.to("ann@players.test") if "Shall we talk?" in m.text]
     # A draw proposed asks for Ann's vote.
     site.gm.propose("open1", power=others[0], by_gm=True)

@@ -120,7 +120,7 @@ class Dispatcher:
                 seat = self.gm.seat_of(game, account.ref)
                 mine = seat.acts_for() if seat is not None else ()
                 ended = st.result if st.result is not None and st.result.phase == str(row.phase) else None
-                body = texts.results(game, st.title, row, st.settings.schedule.tz, mine[0] if mine else None,
+                body = texts.results(game, st.title, row, st.settings.schedule.tz, mine,
                                      str(st.phase) if st.phase else None, st.deadline_text, ended, st.head)
                 said = n.text.split("\n\nFrom the gamesmaster:\n", 1)  # the notices that came with them
                 if len(said) == 2:
