@@ -148,10 +148,12 @@ class Sender:
                     except smtplib.SMTPResponseException as exc:
                         error = f"{exc.smtp_code} {exc.smtp_error.decode(errors='replace') if isinstance(exc.smtp_error, bytes) else exc.smtp_error}"
                         permanent = 500 <= exc.smtp_code < 600
-                        smtp = _close(smtp)
+                        _close(smtp)
+                        smtp = None
                     except (OSError, smtplib.SMTPException) as exc:
                         error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-                        smtp = _close(smtp)
+                        _close(smtp)
+                        smtp = None
                     self._record(mail, error, permanent, counts)
             finally:
                 _close(smtp)
@@ -188,7 +190,6 @@ def _close(smtp: smtplib.SMTP | None) -> None:
                 smtp.close()
             except OSError:
                 pass
-    return None
 
 
 def retry(store: Any, mail_ids: Sequence[int] | None, now: datetime) -> int:
