@@ -116,7 +116,7 @@ def test_a_password_is_argon2id_and_wrong_ones_are_limited(site):
     r = site.post(c, "/account/password", {"password": "correct horse battery"})
     assert "Password set." in r.text
     with site.gm.reading() as rec:
-        stored = AccountRecords(rec.conn).by_email("ann@players.test")["password_hash"]
+        stored = AccountRecords(rec.conn).by_email("ann@players.test").password_hash
     assert stored.startswith("$argon2id$") and "correct horse" not in stored
     other = site.client()
     r = site.post(other, "/account/password-sign-in", {"email": "ann@players.test", "password": "wrong password!"})
@@ -279,6 +279,7 @@ def test_notifications_on_the_site_and_by_mail_as_each_player_chose(site):
     results = site.sink.wait("ann@players.test", "open1: results of Spring 1901")[0]
     assert [a[1] for a in results.attachments] == ["image/png", "image/png"]
     assert "results of Spring 1901" in results.text
+    assert f"Your options ({power.capitalize()}) in Fall 1901 movement:" in results.text  # as a mail contact's
     assert not [m for m in site.sink.to("ann@players.test") if "Shall we talk?" in m.text]
     # A draw proposed asks for Ann's vote.
     site.gm.propose("open1", power=others[0], by_gm=True)
@@ -299,7 +300,7 @@ def test_notifications_on_the_site_and_by_mail_as_each_player_chose(site):
 
 def _account_id(site: Site, email: str) -> int:
     with site.gm.reading() as rec:
-        return AccountRecords(rec.conn).by_email(email)["id"]
+        return AccountRecords(rec.conn).by_email(email).id
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
@@ -320,7 +321,7 @@ def test_accounts_seats_and_notifications_on_both_databases(kind, url_for):
         gm.open_seats("g", True, "lot")
         gm.sign_up("ann@players.test", "Ann", SITE)
         with gm.reading() as rec:
-            text = AccountRecords(rec.conn).to_mail()[0]["text"]
+            text = AccountRecords(rec.conn).to_mail()[0].text
         used = gm.use_link(re.search(r"t=(l\.\S+)", text).group(1))
         assert used.account.confirmed and used.game is None
         joined = gm.join_open("g", used.account.id)

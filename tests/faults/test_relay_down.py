@@ -29,8 +29,8 @@ def test_results_wait_for_the_relay_and_are_delivered_once(tmp_path):
         room.server.sender.send_due()
         with room.store.connect(write=False) as conn:
             rows = MailRecords(conn).outbox()
-        results = [r for r in rows if r["kind"] == "results"]
-        assert results and all(r["status"] == "queued" and r["attempts"] >= 1 and r["last_error"] for r in rows)
+        results = [r for r in rows if r.kind == "results"]
+        assert results and all(r.status == "queued" and r.attempts >= 1 and r.last_error for r in rows)
         assert room.sink.caught == []
         # the relay comes back
         room.server.sender.config = room.config.with_(relay_port=room.sink.port)

@@ -148,7 +148,7 @@ def mails(draw, creds: dict[str, str]) -> tuple[bytes, bool]:
 
 def _answer_headers(site: Site, reply_id: int) -> bytes:
     with site.store.connect(write=False) as conn:
-        message = MailRecords(conn).mail(reply_id)["message"]
+        message = MailRecords(conn).mail(reply_id).message
     return bytes(message).split(b"\r\n\r\n", 1)[0]
 
 

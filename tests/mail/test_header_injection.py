@@ -117,7 +117,7 @@ def test_a_credential_in_the_subject_is_masked_where_it_is_kept_and_where_it_is_
     assert secret not in answer.raw.decode("utf-8", "replace") and "4.****" in answer.subject
     with room.store.connect(write=False) as conn:
         kept = MailRecords(conn).inbox()
-    assert kept and all(secret not in (row["subject"] or "") for row in kept)
+    assert kept and all(secret not in (row.subject or "") for row in kept)
 
 
 def test_a_nul_in_a_mail_is_answered_and_kept_not_refused_forever(mailroom):

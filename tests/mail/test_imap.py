@@ -243,9 +243,9 @@ def test_imap_poller_marks_seen_only_after_recording(make_mailroom, monkeypatch)
     assert poller.poll_once() == 1
     with room.store.connect(write=False) as conn:
         rows = MailRecords(conn).inbox()
-    assert [r["status"] for r in rows] == ["answered"] and rows[0]["source_key"].endswith(":42:7")
+    assert [r.status for r in rows] == ["answered"] and (rows[0].source_key or "").endswith(":42:7")
     with room.store.connect(write=False) as conn:
-        replies = [m for m in MailRecords(conn).outbox() if m["kind"] == "reply"]
-    assert [m["recipients"] for m in replies] == [[address("cat")]]  # one answer queued, not two
+        replies = [m for m in MailRecords(conn).outbox() if m.kind == "reply"]
+    assert [m.recipients for m in replies] == [(address("cat"),)]  # one answer queued, not two
     room.server.wake()
     room.sink.wait(address("cat"), "Re: orders")

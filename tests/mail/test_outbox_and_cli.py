@@ -13,6 +13,7 @@ from email.message import EmailMessage
 import pytest
 
 from gamesmaster.cli import main
+from gamesmaster.gm.mailroom import Mailroom
 from gamesmaster.mail.config import MailConfig, MailConfigError
 from gamesmaster.mail.outbox import Sender, compose, queue, retry
 from gamesmaster.store.mailbox import MailRecords
@@ -29,9 +30,9 @@ def test_refused_mail_is_held_then_retried(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'gm.db'}")
     config = MailConfig(address=GM_ADDRESS, relay_port=sink.port, retry_base=60, permanent_tries=3)
     try:
-        with store.connect() as conn:
+        with Mailroom(store).open() as books:
             for to in ("nobody@players.test", "ann@players.test"):
-                queue(conn, config, compose(config, [to], "hello", "text", now=clock()), kind="notice", now=clock())
+                queue(books, config, compose(config, [to], "hello", "text", now=clock()), kind="notice", now=clock())
         sender = Sender(store, config, clock)
         assert sender.send_due() == {"sent": 1, "retry": 1, "failed": 0}
         assert sender.send_due() == {"sent": 0, "retry": 0, "failed": 0}  # not due yet: it waits 60 s
@@ -41,7 +42,7 @@ def test_refused_mail_is_held_then_retried(tmp_path):
         assert sender.send_due()["failed"] == 1
         with store.connect(write=False) as conn:
             failed = MailRecords(conn).outbox(["failed"])
-        assert len(failed) == 1 and "550" in failed[0]["last_error"] and failed[0]["attempts"] == 3
+        assert len(failed) == 1 and "550" in (failed[0].last_error or "") and failed[0].attempts == 3
         refusing["on"] = False
         assert retry(store, None, clock()) == 1
         assert sender.send_due()["sent"] == 1
@@ -69,7 +70,7 @@ def test_intake_takes_mail_only_for_its_addresses(mailroom):
     mailroom.send("v@players.test", msg=auto)
     with mailroom.store.connect(write=False) as conn:
         rows = MailRecords(conn).inbox()
-    assert [r["status"] for r in rows] == ["ignored", "ignored", "answered"]
+    assert [r.status for r in rows] == ["ignored", "ignored", "answered"]
 
 
 def test_config_from_environment():

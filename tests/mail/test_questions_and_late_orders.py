@@ -124,5 +124,5 @@ def test_the_gm_answers_by_mail(make_mailroom):
     text = room.answer(who("ITALY"), f"SIGNON club Italy {cred['ITALY']}\nQUESTIONS\n")
     assert "Answered for everyone:" in text and "Venice is a home supply centre" in text
     with room.store.connect(write=False) as conn:  # the GM credential is not kept in the mail received
-        assert not any(secret in (m["body"] or "") for m in MailRecords(conn).inbox())
+        assert not any(secret in m.body for m in MailRecords(conn).inbox())
     assert room.gm.verify("club").ok

@@ -200,7 +200,7 @@ def test_big_attachment_and_malformed_mime(mailroom):
     text = room.sink.wait(who("ITALY"), "Re:", before + 1)[-1].text
     assert "The gamesmaster" in text
     with room.store.connect(write=False) as conn:
-        statuses = [r["status"] for r in MailRecords(conn).inbox()]
+        statuses = [r.status for r in MailRecords(conn).inbox()]
     assert set(statuses) == {"answered"}
 
 
@@ -283,10 +283,10 @@ def test_reminders_and_relay_failures(make_mailroom):
     room.server.sender.send_due()
     with room.store.connect(write=False) as conn:
         rows = MailRecords(conn).outbox()
-    assert {r["kind"] for r in rows} == {"reply", "reminder"}
-    assert all(r["status"] == "queued" and r["attempts"] >= 1 and "Error" in (r["last_error"] or "") for r in rows)
-    reminder = [r for r in rows if r["kind"] == "reminder"]
-    assert [r["recipients"] for r in reminder] == [[who("ENGLAND")]]
+    assert {r.kind for r in rows} == {"reply", "reminder"}
+    assert all(r.status == "queued" and r.attempts >= 1 and "Error" in (r.last_error or "") for r in rows)
+    reminder = [r for r in rows if r.kind == "reminder"]
+    assert [r.recipients for r in reminder] == [(who("ENGLAND"),)]
     # The relay comes back: everything waiting is delivered, nothing lost, nothing twice.
     room.server.sender.config = room.config.with_(relay_port=room.sink.port)
     room.clock.advance(hours=1)

@@ -163,7 +163,6 @@ def cmd_dispatch(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config:
 def cmd_outbox(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Show the outbox; retry failed mail; send what is due."""
     from ..mail.outbox import Sender, retry
-    from ..store.mailbox import MailRecords
     if args.retry is not None:
         ids = None if args.retry == "failed" else [int(x) for x in args.retry.split(",") if x.strip().isdigit()]
         n = retry(gm.store, ids, gm.now())
@@ -171,29 +170,25 @@ def cmd_outbox(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: M
     if args.send or args.retry is not None:
         counts = Sender(gm.store, config, gm.now).send_due()
         out.write(f"Sent {counts['sent']}; to retry {counts['retry']}; failed {counts['failed']}.\n")
-    with gm.store.connect(write=False) as conn:
-        mr = MailRecords(conn)
-        counts = mr.outbox_counts()
-        rows = mr.outbox(None if args.all else ["queued", "sending", "failed"], limit=args.limit)
+    with gm.mailroom.open(write=False) as books:
+        counts = books.outbox_counts()
+        rows = books.outbox(None if args.all else ["queued", "sending", "failed"], limit=args.limit)
     out.write("Outbox: " + (", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "empty") + ".\n")
     for r in reversed(rows):
-        line = (f"  {r['id']:5} {r['status']:7} {r['kind']:8} {','.join(r['recipients'])[:40]:40} "
-                f"{r['subject'][:50]}")
-        if r["status"] != "sent":
-            line += f"  tries {r['attempts']}, next {r['next_attempt_at']:%Y-%m-%d %H:%M}Z"
-        if r["last_error"] and r["status"] != "sent":
-            line += f"\n        last error: {r['last_error'][:200]}"
+        line = f"  {r.id:5} {r.status:7} {r.kind:8} {','.join(r.recipients)[:40]:40} {r.subject[:50]}"
+        if r.status != "sent":
+            line += f"  tries {r.attempts}, next {r.next_attempt_at:%Y-%m-%d %H:%M}Z"
+        if r.last_error and r.status != "sent":
+            line += f"\n        last error: {r.last_error[:200]}"
         out.write(line + "\n")
     return 0
 
 
 def cmd_contact(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Show the players' addresses in a game, or set one (the GM, e.g. before the game starts)."""
-    from ..store.mailbox import MailRecords
     now = gm.now()
     players = gm.game(args.game).players()
-    with gm.store.connect() as conn:
-        mr = MailRecords(conn)
+    with gm.mailroom.open() as books:
         if args.who:
             if not args.address or "@" not in args.address:
                 raise CommandError("give the address too: gamesmaster mail contact GAME PLAYER-OR-POWER ADDRESS")
@@ -202,15 +197,15 @@ def cmd_contact(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: 
             if player is None:
                 raise CommandError(f"no player or power {args.who!r} in {args.game} "
                                    f"(players: {', '.join(p.name for p in players)})")
-            mr.set_contact(args.game, player.number, args.address.strip(), now, "gm")
-        contacts = mr.contacts(args.game)
+            books.set_contact(args.game, player.number, args.address.strip(), now, "gm")
+        contacts = books.contacts(args.game)
     out.write(f"Addresses in {args.game} (results, press and reminders go there):\n")
     for p in players:
         what = (", ".join(x.capitalize() for x in p.powers) or "-") if p.role == "player" else \
             f"stand-by{' for ' + p.standby_for.capitalize() if p.standby_for else ''}"
         c = contacts.get(p.number)
         out.write(f"  {p.name[:20]:20} {what:20} "
-                  f"{c['address'] + ' (' + c['source'] + ')' if c else '(none: results are not mailed)'}\n")
+                  f"{c.address + ' (' + c.source + ')' if c else '(none: results are not mailed)'}\n")
     return 0
 
 

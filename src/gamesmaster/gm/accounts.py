@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from ..store.accounts import AccountRecords
-from ..store.sessions import SessionRecords, SessionRow
+from ..store.accounts import AccountRecord, AccountRecords, LinkRecord, NewNotice
+from ..store.sessions import SessionRecords, SessionSeat
 from . import limits
 from .credentials import token_id
 from .desk import Desk
@@ -60,9 +59,8 @@ class LinkUse:
     game: str | None
 
 
-def _account(row: dict[str, Any]) -> Account:
-    return Account(int(row["id"]), row["ref"], row["email"], row["name"], bool(row["password_hash"]),
-                   row["confirmed_at"] is not None)
+def _account(row: AccountRecord) -> Account:
+    return Account(row.id, row.ref, row.email, row.name, bool(row.password_hash), row.confirmed_at is not None)
 
 
 def email_address(value: object) -> str:
@@ -130,7 +128,7 @@ class Accounts(Desk):
         now = self.now()
         with self.store.connect() as conn:
             ar = AccountRecords(conn)
-            self._mail_link(ar, account_row(ar, email, name, now), base_url, now)
+            self._mail_link(ar, account_record(ar, email, name, now), base_url, now)
 
     def request_link(self, email: str, base_url: str) -> None:
         """Mail a sign-in link to an address, if it has an account (the answer is the same if not)."""
@@ -143,26 +141,25 @@ class Accounts(Desk):
             if row is not None:
                 self._mail_link(ar, row, base_url, now)
 
-    def _mail_link(self, ar: AccountRecords, row: dict[str, Any], base_url: str, now: datetime,
+    def _mail_link(self, ar: AccountRecords, row: AccountRecord, base_url: str, now: datetime,
                    game: str | None = None, title: str = "") -> None:
         token = LINK_PREFIX + secrets.token_urlsafe(32)
         lifetime = INVITATION_LIFETIME if game else LINK_LIFETIME
-        ar.add_link(id=token_id(token), account_id=row["id"], purpose="invitation" if game else "sign-in",
-                    game_id=game, created_at=now, expires_at=now + lifetime)
+        ar.add_link(LinkRecord(token_id(token), row.id, "invitation" if game else "sign-in", game, now, now + lifetime))
         url = f"{base_url.rstrip('/')}/account/link?t={token}"
         if game:
             subject = f"An invitation to play in {title or game}"
-            text = (f"Hello {row['name']},\n\nthe gamesmaster invites you to play in {title or game} ({game}). "
+            text = (f"Hello {row.name},\n\nthe gamesmaster invites you to play in {title or game} ({game}). "
                     f"Open this link to sign in and take your seat:\n\n{url}\n\nThe link works once, for "
                     f"{lifetime.days} days.\n")
         else:
             subject = "Your sign-in link"
-            text = (f"Hello {row['name']},\n\nopen this link to sign in to the gamesmaster:\n\n{url}\n\nIt works "
+            text = (f"Hello {row.name},\n\nopen this link to sign in to the gamesmaster:\n\n{url}\n\nIt works "
                     f"once, for {lifetime.seconds // 60} minutes. If you did not ask for it, do nothing: nobody "
                     "signs in unless the link is opened.\n")
-        ar.add_notice(account_id=row["id"], game_id=game, kind="invitation" if game else "sign-in",
-                      key=f"link:{token_id(token)}", seq=None, subject=subject, text=text, url=None, show=False,
-                      mail="queued", created_at=now)
+        ar.add_notice(NewNotice(account_id=row.id, game_id=game, kind="invitation" if game else "sign-in",
+                                key=f"link:{token_id(token)}", seq=None, subject=subject, text=text, url=None,
+                                show=False, mail="queued", created_at=now))
 
     def use_link(self, token: str) -> LinkUse:
         """Use a mailed link (once, before it expires): the account it signs in, and the game it invites to."""
@@ -172,15 +169,15 @@ class Accounts(Desk):
         with self.store.connect() as conn:
             ar = AccountRecords(conn)
             link = ar.link(token_id(token))
-            if link is None or not ar.use_link(link["id"], now):
+            if link is None or not ar.use_link(link.id, now):
                 raise Forbidden("that link has been used already or has expired: ask for a new one")
-            row = ar.by_id(link["account_id"])
+            row = ar.by_id(link.account_id)
             if row is None:
                 raise Forbidden("that link's account no longer exists")
-            if row["confirmed_at"] is None:
-                ar.update(row["id"], confirmed_at=now)
-                row = {**row, "confirmed_at": now}
-            return LinkUse(_account(row), link["game_id"])
+            if row.confirmed_at is None:
+                ar.confirm(row.id, now)
+                row = replace(row, confirmed_at=now)
+            return LinkUse(_account(row), link.game_id)
 
     def password_sign_in(self, email: str, password: str) -> Account:
         """The account whose address and password these are (Forbidden, the same way, for any mismatch)."""
@@ -191,24 +188,24 @@ class Accounts(Desk):
             raise Forbidden("that address and password do not match an account") from None
         with self.reading() as rec:
             row = AccountRecords(rec.conn).by_email(email)
-        stored = row["password_hash"] if row is not None else None
+        stored = row.password_hash if row is not None else None
         try:
             HASHER.verify(stored or _dummy_hash(), given)
             ok = stored is not None
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             ok = False
-        if not ok or row is None:
+        if not ok or row is None or stored is None:
             raise Forbidden("that address and password do not match an account")
         if HASHER.check_needs_rehash(stored):  # stronger parameters since: rehash while the password is at hand
             with self.store.connect() as conn:
-                AccountRecords(conn).update(row["id"], password_hash=HASHER.hash(given))
+                AccountRecords(conn).set_password_hash(row.id, HASHER.hash(given))
         return _account(row)
 
     def set_password(self, account_id: int, password: str | None) -> None:
         """Set (or with None, remove) an account's password."""
         stored = HASHER.hash(password_text(password)) if password else None
         with self.store.connect() as conn:
-            AccountRecords(conn).update(account_id, password_hash=stored)
+            AccountRecords(conn).set_password_hash(account_id, stored)
 
     def rename(self, account_id: int, name: str) -> None:
         """Change the name an account joins games with (seats already taken keep theirs)."""
@@ -216,7 +213,7 @@ class Accounts(Desk):
         if not name:
             raise GMError("enter the name other players will see")
         with self.store.connect() as conn:
-            AccountRecords(conn).update(account_id, name=name)
+            AccountRecords(conn).rename(account_id, name)
 
     def attach_account(self, token: str, account_id: int) -> None:
         """Sign a session in to an account: it acts in every seat the account holds (as the records say now)."""
@@ -225,9 +222,8 @@ class Accounts(Desk):
         with self.store.connect() as conn:
             records = SessionRecords(conn)
             row = live_row(records, token, now)
-            mine = dict(row.seats or {})
-            mine.update({g: {"player": s.number, "key": s.key} for g, s in seats.items()})
-            records.put(SessionRow(row.id, row.created_at, row.expires_at, mine, row.gm_key, row.data, account_id))
+            mine = {**row.seats, **{g: SessionSeat(s.number, s.key) for g, s in seats.items()}}
+            records.put(replace(row, seats=mine, account=account_id))
 
     def purge_links(self) -> int:
         """Forget sign-in links and invitations a day past their expiry; returns how many."""
@@ -248,7 +244,7 @@ class Accounts(Desk):
         return out
 
 
-def account_row(ar: AccountRecords, email: str, name: str, now: datetime) -> dict[str, Any]:
+def account_record(ar: AccountRecords, email: str, name: str, now: datetime) -> AccountRecord:
     """The account of an address, made now (with this name, no password, unconfirmed) if it has none."""
     row = ar.by_email(email)
     if row is None:

@@ -94,11 +94,11 @@ def _session_seat(rec: Records, state: GameState, token: str, now: datetime) -> 
     row = SessionRecords(rec.conn).get(cred.token_id(token))
     if row is None or row.expires_at <= now:
         raise Forbidden("your sign-in has ended (signed out, or expired): sign in again with your credential")
-    mine = (row.seats or {}).get(state.id)
+    mine = row.seats.get(state.id)
     if not mine:
         raise Forbidden(f"this sign-in is not for game {state.id}: sign in to it with your credential")
-    seat = state.seat(int(mine["player"]))
-    if seat is None or seat.role == "former" or seat.key != mine["key"]:
+    seat = state.seat(mine.player)
+    if seat is None or seat.role == "former" or seat.key != mine.key:
         raise Forbidden(f"your sign-in to {state.id} has ended: the credential you signed in with was replaced "
                         "(or another player now holds the seat); sign in again")
     return seat

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from ..store.accounts import AccountRecords
 from . import limits
-from .accounts import Accounts, account_row, email_address
+from .accounts import Accounts, account_record, email_address
 from .desk import authenticate
 from .errors import GMError
 from .games import add_seat, playable_powers
@@ -200,7 +200,7 @@ class Joining(Accounts):
         now = self.now()
         with self.store.connect() as conn:
             ar = AccountRecords(conn)
-            self._mail_link(ar, account_row(ar, email, name, now), base_url, now, game=game_id, title=st.title)
+            self._mail_link(ar, account_record(ar, email, name, now), base_url, now, game=game_id, title=st.title)
 
     def my_games(self, account_id: int) -> tuple[MyGame, ...]:
         """An account's games, each with what it needs from its player now."""

@@ -12,18 +12,18 @@ mails what is marked for mail; the site runs one for a player's games when it lo
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Mapping
+from typing import Iterable
 from urllib.parse import quote
 
 from sqlalchemy.exc import IntegrityError
 
-from ..store.accounts import AccountRecords
+from ..store.accounts import AccountRecord, AccountRecords, NewNotice, SettingsRecord
 from .errors import GMError
 from .joining import Joining
-from .state import GM
-from .views import GameView, PhaseResult
+from .state import GM, Seat
+from .views import GameView, PhaseResult, PressItem
 
 log = logging.getLogger(__name__)
 
@@ -58,17 +58,17 @@ class NoticeSettings:
     mail: tuple[str, ...] = KINDS
     warnings: tuple[float, ...] = (24.0, 2.0)  # hours before the deadline, while orders are due
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_record(self) -> SettingsRecord:
         """As stored."""
-        return {"mail": list(self.mail), "warnings": list(self.warnings)}
+        return SettingsRecord(self.mail, self.warnings)
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any] | None) -> "NoticeSettings":
-        """Read to_dict's form (defaults where missing)."""
-        if not doc:
+    def from_record(cls, stored: SettingsRecord | None) -> "NoticeSettings":
+        """Read what to_record stored (the defaults if nothing was; every kind if the kinds were not)."""
+        if stored is None or (stored.mail is None and stored.warnings is None):
             return cls()
-        return cls(tuple(k for k in doc.get("mail", KINDS) if k in KINDS),
-                   tuple(float(h) for h in doc.get("warnings", ())))
+        return cls(tuple(k for k in (KINDS if stored.mail is None else stored.mail) if k in KINDS),
+                   stored.warnings or ())
 
     @classmethod
     def parse(cls, mail: Iterable[str], warnings: str) -> "NoticeSettings":
@@ -95,6 +95,15 @@ class _Moved(Exception):
     """Another pass moved the cursor first."""
 
 
+@dataclass(frozen=True)
+class _Holder:
+    """A seat held by an account, with the account's settings for the game."""
+
+    seat: Seat
+    account: AccountRecord
+    settings: NoticeSettings
+
+
 def _hours(h: float) -> str:
     return f"{h:.0f} hours" if h >= 1.5 else f"{h * 60:.0f} minutes"
 
@@ -105,21 +114,20 @@ class Notifications(Joining):
     def notice_settings(self, account_id: int, game_id: str) -> NoticeSettings:
         """An account's settings for a game (the defaults until changed)."""
         with self.reading() as rec:
-            return NoticeSettings.from_dict(AccountRecords(rec.conn).settings(account_id, game_id))
+            return NoticeSettings.from_record(AccountRecords(rec.conn).settings(account_id, game_id))
 
     def set_notice_settings(self, account_id: int, game_id: str, value: NoticeSettings) -> None:
         """Change an account's settings for a game it plays in."""
         if game_id not in self.account_seats(account_id):
             raise GMError(f"you hold no seat in {game_id}")
         with self.store.connect() as conn:
-            AccountRecords(conn).put_settings(account_id, game_id, value.to_dict())
+            AccountRecords(conn).put_settings(account_id, game_id, value.to_record())
 
     def notices(self, account_id: int, limit: int = 50) -> list[Notice]:
         """An account's notifications, newest first."""
         with self.reading() as rec:
             rows = AccountRecords(rec.conn).notices(account_id, limit)
-        return [Notice(r["id"], r["game_id"], r["kind"], r["subject"], r["text"], r["url"], r["created_at"],
-                       r["read_at"]) for r in rows]
+        return [Notice(r.id, r.game_id, r.kind, r.subject, r.text, r.url, r.created_at, r.read_at) for r in rows]
 
     def unread(self, account_id: int) -> int:
         """How many of an account's notifications are unread."""
@@ -155,30 +163,29 @@ class Notifications(Joining):
                 return 0
             holders = []
             for number, ref in state.claims.items():
-                seat, row = state.seat(int(number)), ar.by_ref(ref)
-                if seat is not None and seat.role != "former" and row is not None:
-                    holders.append((seat, row, NoticeSettings.from_dict(ar.settings(row["id"], game_id))))
+                seat, account = state.seat(int(number)), ar.by_ref(ref)
+                if seat is not None and seat.role != "former" and account is not None:
+                    holders.append(_Holder(seat, account, NoticeSettings.from_record(ar.settings(account.id, game_id))))
         now = self.now()
-        made: list[dict[str, Any]] = []
+        made: list[NewNotice] = []
         view: GameView
         if head_seq > cursor:
             news = self.changes(game_id, cursor)  # type: ignore[attr-defined]
             view = news.game
-            results: dict[int, dict[str, Any]] = {}  # account -> its last results notification of this pass
-            notices: list[Any] = []  # the GM's notices of this pass: one notification, not one each
+            results: dict[int, int] = {}  # account -> where in `made` its last results notification of this pass is
+            notices: list[PressItem] = []  # the GM's notices of this pass: one notification, not one each
             for seq, kind in news.entries:
                 if kind in ("phase-adjudicated", "correction") and seq in news.phases:
-                    for seat, row, ns in holders:
-                        results[row["id"]] = self._results(view, news.phases[seq], seat, row, ns, now)
-                        made.append(results[row["id"]])
+                    for h in holders:
+                        results[h.account.id] = len(made)
+                        made.append(self._results(view, news.phases[seq], h, now))
                 elif kind == "press" and seq in news.press and news.press[seq].sender == GM:
                     notices.append(news.press[seq])
                 elif kind == "press" and seq in news.press:
-                    made += [n for seat, row, ns in holders
-                             if (n := self._press(view, news.press[seq], seat, row, ns, now)) is not None]
+                    made += [n for h in holders if (n := self._press(view, news.press[seq], h, now)) is not None]
                 elif kind == "draw-proposed":
                     made += self._votes(view, holders, now)
-            made += self._gm_notices(view, notices, holders, results, now)
+            self._gm_notices(view, notices, holders, made, results, now)
         else:
             view = self.game(game_id)  # type: ignore[attr-defined]
         made += self._warnings(view, holders, now)
@@ -190,19 +197,18 @@ class Notifications(Joining):
             if head_seq > cursor and not ar.put_cursor(game_id, cursor, head_seq):
                 raise _Moved(game_id)
             for n in made:
-                count += ar.add_notice(**n) is not None
+                count += ar.add_notice(n) is not None
         return count
 
-    def _notice(self, view: GameView, row: Mapping[str, Any], ns: NoticeSettings, kind: str, key: str,
-                subject: str, text: str, url: str, now: datetime, seq: int | None = None) -> dict[str, Any]:
+    def _notice(self, view: GameView, h: _Holder, kind: str, key: str, subject: str, text: str, url: str,
+                now: datetime, seq: int | None = None) -> NewNotice:
         mail_kind = {"warning": "warnings", "vote": "votes"}.get(kind, kind)
-        return {"account_id": row["id"], "game_id": view.id, "kind": kind, "key": key[:200], "seq": seq,
-                "subject": subject[:300], "text": text, "url": url, "show": True,
-                "mail": "queued" if mail_kind in ns.mail else "no", "created_at": now}
+        return NewNotice(account_id=h.account.id, game_id=view.id, kind=kind, key=key[:200], seq=seq,
+                         subject=subject[:300], text=text, url=url, show=True,
+                         mail="queued" if mail_kind in h.settings.mail else "no", created_at=now)
 
-    def _results(self, view: GameView, phase: PhaseResult, seat: Any, row: Mapping[str, Any], ns: NoticeSettings,
-                 now: datetime) -> dict[str, Any]:
-        mine = set(seat.acts_for())
+    def _results(self, view: GameView, phase: PhaseResult, h: _Holder, now: datetime) -> NewNotice:
+        mine = set(h.seat.acts_for())
         failed = [r for r in phase.results if r.power in mine and r.result != "succeeds"]
         text = f"{phase.title} is adjudicated."
         if mine:
@@ -210,13 +216,12 @@ class Notifications(Joining):
         if view.phase_title and view.status == "active":
             text += f" Now {view.phase_title}: orders due {view.deadline_text}."
         what = "corrected results" if phase.revision else "results"
-        return self._notice(view, row, ns, "results", f"results:{view.id}:{phase.seq}:{row['id']}",
+        return self._notice(view, h, "results", f"results:{view.id}:{phase.seq}:{h.account.id}",
                             f"{view.id}: {what} of {phase.title}", text,
                             f"/games/{quote(view.id)}/history?phase={phase.phase}", now, phase.seq)
 
-    def _press(self, view: GameView, item: Any, seat: Any, row: Mapping[str, Any], ns: NoticeSettings,
-               now: datetime) -> dict[str, Any] | None:
-        powers = seat.acts_for()
+    def _press(self, view: GameView, item: PressItem, h: _Holder, now: datetime) -> NewNotice | None:
+        powers = h.seat.acts_for()
         power = powers[0] if powers else None
         if item.sender != GM and item.sender == power:
             return None  # one's own letter
@@ -225,56 +230,56 @@ class Notifications(Joining):
         sender = "anonymous" if item.anonymous else item.sender.capitalize()
         to = "to you" if item.to else "to everyone"
         text = item.text if len(item.text) <= 600 else item.text[:600] + " ..."
-        return self._notice(view, row, ns, "press", f"press:{view.id}:{item.seq}:{row['id']}",
+        return self._notice(view, h, "press", f"press:{view.id}:{item.seq}:{h.account.id}",
                             f"{view.id}: press from {sender} {to}", text,
                             f"/games/{quote(view.id)}/war-room#press", now, item.seq)
 
-    def _gm_notices(self, view: GameView, items: list[Any], holders: list[Any], results: dict[int, dict[str, Any]],
-                    now: datetime) -> list[dict[str, Any]]:
-        """The GM's notices of a pass: with the results they came with, else as one notification."""
-        out = []
-        for seat, row, ns in holders:
-            mine = [i for i in items if i.to is None or set(i.to) & set(seat.acts_for())]
+    def _gm_notices(self, view: GameView, items: list[PressItem], holders: list[_Holder], made: list[NewNotice],
+                    results: dict[int, int], now: datetime) -> None:
+        """The GM's notices of a pass: added to the results they came with (made[results[account]]), else made
+        as one notification."""
+        for h in holders:
+            mine = [i for i in items if i.to is None or set(i.to) & set(h.seat.acts_for())]
             if not mine:
                 continue
             text = "\n".join(i.text for i in mine)
-            if row["id"] in results:
-                results[row["id"]]["text"] += "\n\nFrom the gamesmaster:\n" + text
+            if h.account.id in results:
+                at = results[h.account.id]
+                made[at] = replace(made[at], text=made[at].text + "\n\nFrom the gamesmaster:\n" + text)
                 continue
-            out.append(self._notice(view, row, ns, "press", f"notice:{view.id}:{mine[0].seq}-{mine[-1].seq}:{row['id']}",
-                                    f"{view.id}: notice from the gamesmaster", text,
-                                    f"/games/{quote(view.id)}", now, mine[-1].seq))
-        return out
+            made.append(self._notice(view, h, "press", f"notice:{view.id}:{mine[0].seq}-{mine[-1].seq}:{h.account.id}",
+                                     f"{view.id}: notice from the gamesmaster", text,
+                                     f"/games/{quote(view.id)}", now, mine[-1].seq))
 
-    def _votes(self, view: GameView, holders: list[Any], now: datetime) -> list[dict[str, Any]]:
+    def _votes(self, view: GameView, holders: list[_Holder], now: datetime) -> list[NewNotice]:
         out = []
-        for seat, row, ns in holders:
-            for power in seat.acts_for():
+        for h in holders:
+            for power in h.seat.acts_for():
                 for pr in view.proposals:
                     if power not in pr.votes:
                         what = "a draw" if pr.kind == "draw" else "a concession"
                         out.append(self._notice(
-                            view, row, ns, "vote", f"vote:{view.id}:{pr.id}:{row['id']}",
+                            view, h, "vote", f"vote:{view.id}:{pr.id}:{h.account.id}",
                             f"{view.id}: a vote on {what} (proposal {pr.id})",
                             f"{pr.proposer.capitalize()} proposes {what}: "
                             + ", ".join(p.capitalize() for p in pr.powers) + ". Your vote is asked.",
                             f"/games/{quote(view.id)}/war-room#votes", now))
         return out
 
-    def _warnings(self, view: GameView, holders: list[Any], now: datetime) -> list[dict[str, Any]]:
+    def _warnings(self, view: GameView, holders: list[_Holder], now: datetime) -> list[NewNotice]:
         deadline = view.deadline
         if view.status != "active" or deadline is None or view.phase is None:
             return []
         out = []
-        for seat, row, ns in holders:
-            due = [p for p in seat.acts_for() if view.power(p).to_order and not view.power(p).ordered]
-            crossed = [h for h in ns.warnings if deadline - timedelta(hours=h) <= now < deadline]
+        for h in holders:
+            due = [p for p in h.seat.acts_for() if view.power(p).to_order and not view.power(p).ordered]
+            crossed = [w for w in h.settings.warnings if deadline - timedelta(hours=w) <= now < deadline]
             if not due or not crossed:
                 continue
-            h = min(crossed)  # the latest warning time passed: one warning, not one for each time passed
+            w = min(crossed)  # the latest warning time passed: one warning, not one for each time passed
             left = (deadline - now).total_seconds() / 3600
             out.append(self._notice(
-                view, row, ns, "warning", f"warning:{view.id}:{view.phase}:{h:g}:{row['id']}",
+                view, h, "warning", f"warning:{view.id}:{view.phase}:{w:g}:{h.account.id}",
                 f"{view.id}: orders due in {_hours(left)} ({view.phase_title})",
                 f"No orders yet from {', '.join(p.capitalize() for p in due)} for {view.phase_title}. "
                 f"They are due {view.deadline_text}; a power that sends none is in civil disorder.",

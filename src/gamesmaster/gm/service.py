@@ -4,7 +4,7 @@
 e-mail, the live table). Its parts each take one concern, and all stand on the same
 `Transaction` (gm.tx): setting games up, taking orders, deadlines and adjudication,
 corrections, press and votes, questions to the GM, replacement players, looking at games, the
-record, and players' accounts with their seats and notifications.
+record, players' accounts with their seats and notifications, and the mail door's books.
 Nothing here knows which door a request came through except by the `channel` it is
 given, which goes on the record.
 """
@@ -15,6 +15,7 @@ from .bots import Bots
 from .corrections import Corrections
 from .deadlines import Deadlines
 from .games import Games
+from .mailroom import MailDesk
 from .notices import Notifications
 from .players import Players
 from .press import Press
@@ -26,5 +27,5 @@ from .submissions import Submissions
 
 
 class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Questions, Players, Reading, Record, Sessions,
-                  Bots, Notifications):
+                  Bots, Notifications, MailDesk):
     """Runs games kept in a Store; `clock` returns the time now (aware UTC), for tests a fake."""

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Mapping
 
 from ..ledger import JSONObject, fingerprint
-from ..store.sessions import SessionRecords, SessionRow
+from ..store.sessions import SessionRecords, SessionRow, SessionSeat
 from .credentials import TOKEN_PREFIX, VERIFIED, is_token, token_id
 from .desk import Desk, authenticate
 from .errors import Forbidden, GMError
@@ -45,8 +45,8 @@ class Session:
 
 
 def _session(row: SessionRow) -> Session:
-    seats = {g: SeatKey(int(v["player"]), str(v["key"])) for g, v in (row.seats or {}).items()}
-    return Session(seats, row.gm_key, dict(row.data or {}), row.expires_at, row.account)
+    seats = {g: SeatKey(v.player, v.key) for g, v in row.seats.items()}
+    return Session(seats, row.gm_key, dict(row.data), row.expires_at, row.account)
 
 
 class Sessions(Desk):
@@ -91,8 +91,8 @@ class Sessions(Desk):
         with self.store.connect() as conn:
             records = SessionRecords(conn)
             row = live_row(records, token, now)
-            seats = dict(row.seats or {})
-            seats[game_id] = {"player": seat.number, "key": seat.key}
+            seats = dict(row.seats)
+            seats[game_id] = SessionSeat(seat.number, seat.key)
             records.put(replace(row, seats=seats))
         return seat
 
@@ -123,7 +123,7 @@ class Sessions(Desk):
             if game_id is None:
                 records.delete(row.id)
                 return
-            seats = {g: v for g, v in (row.seats or {}).items() if g != game_id}
+            seats = {g: v for g, v in row.seats.items() if g != game_id}
             records.put(replace(row, seats=seats))
 
     def credential_known(self, game_id: str, credential: str) -> bool:

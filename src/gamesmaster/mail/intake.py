@@ -18,8 +18,9 @@ from datetime import datetime
 from typing import Any, Callable, Sequence
 
 from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, Seat
-from ..gm.ratelimit import RateLimiter
 from ..gm.credentials import check_secret
+from ..gm.mailroom import MailBooks
+from ..gm.ratelimit import RateLimiter
 from ..gm.state import Proposal
 from ..gm.views import QuestionView
 from ..rules.position import power_id
@@ -28,7 +29,6 @@ from .config import MailConfig
 from .language import HELP, Statement, is_credential, mask, read_commands
 from .mime import Incoming, read_message
 from .outbox import Attachment, compose, queue
-from ..store.mailbox import MailRecords
 
 log = logging.getLogger(__name__)
 
@@ -719,25 +719,24 @@ class Intake:
         mail.subject = mask(mail.subject)  # a credential written in the subject is never stored nor echoed
         game = self.game_of(mail.recipients)
         now = self.now()
-        with self.gm.store.connect() as conn:
-            mr = MailRecords(conn)
+        with self.gm.mailroom.open() as books:
             if source_key is not None:
-                old = mr.inbox_by_key(source_key)
-                if old is not None and old["status"] != "received":
-                    return Received(old["id"], "duplicate", old["reply_id"])
+                old = books.received_under(source_key)
+                if old is not None and old.status != "received":
+                    return Received(old.id, "duplicate", old.reply_id)
                 if old is not None:
-                    inbox_id = old["id"]
+                    inbox_id = old.id
                 else:
-                    inbox_id = self._record(mr, mail, source, source_key, game, now)
+                    inbox_id = self._record(books, mail, source, source_key, game, now)
             else:
-                inbox_id = self._record(mr, mail, source, source_key, game, now)
+                inbox_id = self._record(books, mail, source, source_key, game, now)
         if not mail.no_reply and mail.reply_to and not self.limits.answers.allowed(mail.reply_to.lower()):
             mail.no_reply = f"too many mails from {mail.reply_to} just now"
         if mail.no_reply or not mail.reply_to:
             why = mail.no_reply or "it gives no address to answer"
             log.warning("mail %s from %s not answered: %s", inbox_id, mail.from_address or envelope_from, why)
-            with self.gm.store.connect() as conn:
-                MailRecords(conn).update_inbox(inbox_id, status="ignored", error=f"not answered: {why}")
+            with self.gm.mailroom.open() as books:
+                books.settle_received(inbox_id, "ignored", error=f"not answered: {why}")
             return Received(inbox_id, "ignored")
         try:
             self.limits.answers.failed(mail.reply_to.lower())  # every answer takes one
@@ -758,21 +757,21 @@ class Intake:
         msg = compose(self.config, [mail.reply_to], subject, body, now=self.now(), in_reply_to=mail.message_id,
                       references=mail.references, auto="auto-replied", game=game,
                       attachments=tuple(session.attachments) if session else ())
-        with self.gm.store.connect() as conn:
-            reply_id = queue(conn, self.config, msg, kind="reply", now=now, game=game)
+        with self.gm.mailroom.open() as books:
+            reply_id = queue(books, self.config, msg, kind="reply", now=now, game=game)
             if session is not None:
-                self._contacts(conn, session, mail.reply_to, now)
-            MailRecords(conn).update_inbox(inbox_id, status=status, reply_id=reply_id, error=error)
+                self._contacts(books, session, mail.reply_to, now)
+            books.settle_received(inbox_id, status, reply_id=reply_id, error=error)
         self.wake()
         return Received(inbox_id, status, reply_id, body)
 
-    def _record(self, mr: MailRecords, mail: Incoming, source: str, source_key: str | None, game: str | None,
+    def _record(self, books: MailBooks, mail: Incoming, source: str, source_key: str | None, game: str | None,
                 now: datetime) -> int:
-        return mr.add_inbox(received_at=now, source=source, source_key=source_key,
-                            message_id=(mail.message_id or "")[:500] or None, sender=mail.reply_to,
-                            recipients=[storable(r)[:320] for r in mail.recipients[:50]], subject=storable(mail.subject),
-                            size=mail.size, body=storable(mask(mail.text))[:200_000],
-                            notes=[storable(n)[:500] for n in mail.notes[:50]], game_id=game, status="received")
+        return books.record_received(
+            received_at=now, source=source, source_key=source_key, message_id=(mail.message_id or "")[:500] or None,
+            sender=mail.reply_to, recipients=[storable(r)[:320] for r in mail.recipients[:50]],
+            subject=storable(mail.subject), size=mail.size, body=storable(mask(mail.text))[:200_000],
+            notes=[storable(n)[:500] for n in mail.notes[:50]], game_id=game)
 
     def _answer(self, mail: Incoming, session: _Session, statements: Sequence[Statement]) -> str:
         head = [f"The gamesmaster ({self.config.address}) has read your mail"
@@ -790,22 +789,21 @@ class Intake:
                  "Keep your credential secret: anyone who has it can order for you.\n")
         return body
 
-    def _contacts(self, conn: Any, session: _Session, address: str, now: datetime) -> None:
+    def _contacts(self, books: MailBooks, session: _Session, address: str, now: datetime) -> None:
         """Record the address the players who signed on wrote from; tell an old address it changed."""
-        mr = MailRecords(conn)
         for game, number in dict.fromkeys(session.contacts):
             seat = next((x for x in self.gm.game(game).seats if x.number == number), None)
             if seat is None:
                 continue
             name = seat.name
-            old = mr.set_contact(game, number, address, now, "mail")
+            old = books.set_contact(game, number, address, now, "mail")
             if old:
                 msg = compose(self.config, [old], f"{game}: your address for results has changed",
                               f"A mail signed with {name}'s credential for {game} came from {address}. From now on "
                               f"the gamesmaster mails {name}'s results and press there, not to {old}.\n\n"
                               "If this was not you, your credential is known to someone else: tell the gamesmaster "
                               "at once.\n", now=now, game=game)
-                queue(conn, self.config, msg, kind="notice", now=now, game=game)
+                queue(books, self.config, msg, kind="notice", now=now, game=game)
 
 
 def _questions(rows: Sequence[QuestionView], game: str) -> str:

@@ -17,13 +17,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Mapping
 
 from ..gm import GM, Gamesmaster, GameView, PhaseResult, PressItem, Seat
+from ..gm.mailroom import AccountRecord, NoticeRecord
 from ..gm.reading import GameHead
 from ..gm.settings import show_time
-from ..store.accounts import AccountRecords
-from ..store.mailbox import MailRecords
 from . import headers, texts
 from .config import MailConfig
 from .outbox import Attachment, compose, queue
@@ -54,10 +53,6 @@ class Dispatcher:
         self.config = config
         self._map_warned = False
 
-    @property
-    def store(self) -> Any:
-        return self.gm.store
-
     def run_once(self) -> dict[str, int]:
         """One pass over every game, then the notifications of players with accounts."""
         counts = {"results": 0, "press": 0, "reminders": 0, "accounts": 0}
@@ -80,74 +75,75 @@ class Dispatcher:
 
     def _accounts(self) -> int:
         """Mail the notifications marked for mail (sign-in links, invitations, and what each player chose)."""
-        with self.store.connect(write=False) as conn:
-            waiting = AccountRecords(conn).to_mail()
+        mailroom = self.gm.mailroom
+        with mailroom.open(write=False) as books:
+            waiting = books.notices_to_mail()
         sent = 0
         for n in waiting:
-            with self.store.connect(write=False) as conn:
-                account = AccountRecords(conn).by_id(n["account_id"])
+            with mailroom.open(write=False) as books:
+                account = books.account(n.account_id)
             if account is None:
                 continue
-            if n["kind"] in ("results", "press") and self._mailed_as_contact(n["game_id"], account):
-                with self.store.connect() as conn:
-                    AccountRecords(conn).mailed(n["id"])  # the seat's mail contact is this address: mailed already
+            if n.kind in ("results", "press") and self._mailed_as_contact(n.game_id, account):
+                with mailroom.open() as books:
+                    books.notice_mailed(n.id)  # the seat's mail contact is this address: mailed already
                 continue
             subject, body, attachments = self._notice_mail(n, account)
             now = self.gm.now()
-            with self.store.connect() as conn:
-                if not AccountRecords(conn).mailed(n["id"], forget_text=n["kind"] in ("sign-in", "invitation")):
+            with mailroom.open() as books:
+                if not books.notice_mailed(n.id, forget_text=n.kind in ("sign-in", "invitation")):
                     continue  # another dispatcher has it
-                msg = compose(self.config, [account["email"]], subject, body, now=now, attachments=attachments,
-                              game=n["game_id"])
-                queue(conn, self.config, msg, kind=n["kind"], now=now, game=n["game_id"], key=f"account:{n['id']}")
+                msg = compose(self.config, [account.email], subject, body, now=now, attachments=attachments,
+                              game=n.game_id)
+                queue(books, self.config, msg, kind=n.kind, now=now, game=n.game_id, key=f"account:{n.id}")
             sent += 1
         return sent
 
-    def _mailed_as_contact(self, game: str | None, account: dict[str, Any]) -> bool:
+    def _mailed_as_contact(self, game: str | None, account: AccountRecord) -> bool:
         """Whether the account's seat in a game has this same address as its mail contact (mailed by _game)."""
-        seat = self.gm.seat_of(game, account["ref"]) if game else None
-        if seat is None:
+        seat = self.gm.seat_of(game, account.ref) if game else None
+        if game is None or seat is None:
             return False
-        with self.store.connect(write=False) as conn:
-            contact = MailRecords(conn).contacts(game).get(seat.number)
-        return contact is not None and str(contact["address"]).lower() == account["email"]
+        with self.gm.mailroom.open(write=False) as books:
+            contact = books.contacts(game).get(seat.number)
+        return contact is not None and contact.address.lower() == account.email
 
-    def _notice_mail(self, n: dict[str, Any], account: dict[str, Any]) -> tuple[str, str, tuple[Attachment, ...]]:
-        link = f"{self.config.site_url}{n['url']}" if self.config.site_url and n["url"] else None
+    def _notice_mail(self, n: NoticeRecord, account: AccountRecord) -> tuple[str, str, tuple[Attachment, ...]]:
+        link = f"{self.config.site_url}{n.url}" if self.config.site_url and n.url else None
         footer = ("\n-- \nThe gamesmaster. Choose what comes by mail on the site"
                   + (f": {self.config.site_url}/account" if self.config.site_url else "") + ".\n")
-        if n["kind"] == "results" and n["game_id"] and n["seq"] is not None:
-            game = n["game_id"]
-            row = self.gm.changes(game, int(n["seq"]) - 1).phases.get(int(n["seq"]))
+        if n.kind == "results" and n.game_id and n.seq is not None:
+            game = n.game_id
+            row = self.gm.changes(game, n.seq - 1).phases.get(n.seq)
             if row is not None:
                 st = self.gm.game(game)
-                seat = self.gm.seat_of(game, account["ref"])
+                seat = self.gm.seat_of(game, account.ref)
                 mine = seat.acts_for() if seat is not None else ()
                 ended = st.result if st.result is not None and st.result.phase == str(row.phase) else None
-                body = texts.results(game, st.title, row, st.settings.schedule.tz, mine[0] if mine else None,
+                body = texts.results(game, st.title, row, st.settings.schedule.tz, mine,
                                      str(st.phase) if st.phase else None, st.deadline_text, ended, st.head)
-                said = n["text"].split("\n\nFrom the gamesmaster:\n", 1)  # the notices that came with them
+                said = n.text.split("\n\nFrom the gamesmaster:\n", 1)  # the notices that came with them
                 if len(said) == 2:
                     body += "\nNotices from the gamesmaster:\n\n" + said[1] + "\n"
                 maps = self._maps(row) if self.config.maps else ()
                 if not maps and self.config.maps:
                     body += "\n(The map could not be drawn for this mail.)\n"
-                return n["subject"], body + (f"\nOn the site: {link}\n" if link else "") + footer, maps
-        if n["kind"] in ("sign-in", "invitation"):
-            return n["subject"], n["text"], ()
-        return n["subject"], n["text"] + "\n" + (f"\n{link}\n" if link else "") + footer, ()
+                return n.subject, body + (f"\nOn the site: {link}\n" if link else "") + footer, maps
+        if n.kind in ("sign-in", "invitation"):
+            return n.subject, n.text, ()
+        return n.subject, n.text + "\n" + (f"\n{link}\n" if link else "") + footer, ()
 
     def _game(self, head: GameHead) -> dict[str, int]:
         counts = {"results": 0, "press": 0, "reminders": 0}
         game = head.id
         now = self.gm.now()
-        with self.store.connect(write=False) as conn:
-            cur = MailRecords(conn).cursor(game)
+        with self.gm.mailroom.open(write=False) as books:
+            cur = books.cursor(game)
         if cur is None:
-            with self.store.connect() as conn:
-                MailRecords(conn).put_cursor(game, None, head.head_seq, {}, now)
+            with self.gm.mailroom.open() as books:
+                books.move_cursor(game, None, head.head_seq, {}, now)
             return counts
-        old_seq, reminded = int(cur["ledger_seq"]), dict(cur["reminded"] or {})
+        old_seq, reminded = cur.ledger_seq, dict(cur.reminded)
         deadline = head.deadline
         window = (head.status == "active" and deadline is not None and self.config.reminder_hours > 0
                   and deadline - timedelta(hours=self.config.reminder_hours) <= now < deadline)
@@ -156,9 +152,9 @@ class Dispatcher:
         mails: list[_Mail] = []
         news = self.gm.changes(game, old_seq)
         st = news.game
-        with self.store.connect(write=False) as conn:
-            contacts = MailRecords(conn).contacts(game)
-        readers = [(p, contacts[p.number]["address"]) for p in st.players() if p.number in contacts]
+        with self.gm.mailroom.open(write=False) as books:
+            contacts = books.contacts(game)
+        readers = [(p, contacts[p.number].address) for p in st.players() if p.number in contacts]
         tz = st.settings.schedule.tz
         notices: dict[int, list[tuple[int, str]]] = {}  # player number -> GM notices of this pass (seq, text)
         results: dict[int, _Mail] = {}  # player number -> the last results mail of this pass
@@ -193,13 +189,13 @@ class Dispatcher:
         new_seq = news.entries[-1][0] if news.entries else old_seq
         if new_seq == old_seq and new_reminded == reminded:
             return counts
-        with self.store.connect() as conn:
-            if not MailRecords(conn).put_cursor(game, old_seq, new_seq, new_reminded, now):
+        with self.gm.mailroom.open() as books:
+            if not books.move_cursor(game, old_seq, new_seq, new_reminded, now):
                 raise _Conflict(game)
             for m in mails:
                 msg = compose(self.config, [m.to], m.subject, m.body, now=now, attachments=m.attachments, game=game,
                               idstring=m.idstring)
-                queue(conn, self.config, msg, kind=m.kind, now=now, game=game, key=m.key)
+                queue(books, self.config, msg, kind=m.kind, now=now, game=game, key=m.key)
         if mails:
             log.info("game %s: %d mails queued (ledger %d-%d)", game, len(mails), old_seq + 1, new_seq)
         return counts
@@ -267,16 +263,16 @@ class Dispatcher:
 
     # -- reminders -------------------------------------------------------------------------------
 
-    def _reminders(self, game: str, st: GameView, readers: list[tuple[Seat, str]],
-                   reminded: dict[str, Any], now: datetime) -> tuple[dict[str, Any], list[_Mail]]:
+    def _reminders(self, game: str, st: GameView, readers: list[tuple[Seat, str]], reminded: Mapping[str, tuple[str, ...]],
+                   now: datetime) -> tuple[dict[str, tuple[str, ...]], list[_Mail]]:
         hours = self.config.reminder_hours
         deadline = st.deadline
         phase = str(st.phase) if st.phase else None
         if st.status != "active" or not hours or deadline is None or not phase:
-            return ({phase: reminded[phase]} if phase in reminded else {}), []
-        done = list(reminded.get(phase, []))
+            return ({phase: reminded[phase]} if phase is not None and phase in reminded else {}), []
+        done = list(reminded.get(phase, ()))
         if not (deadline - timedelta(hours=hours) <= now < deadline):
-            return ({phase: done} if done else {}), []
+            return ({phase: tuple(done)} if done else {}), []
         out = []
         missing = [p.power for p in st.powers if p.to_order and not p.ordered and not p.standby_ordered]
         for power in missing:
@@ -295,4 +291,4 @@ class Dispatcher:
                         "A power that sends nothing is in civil disorder: its units hold.\n")
                 out.append(_Mail(address, f"{game}: reminder: orders for {texts.cap(power)} due {st.deadline_text}",
                                  body, "reminder", f"reminder:{game}:{phase}:{power}:{player.number}"))
-        return {phase: done}, out
+        return {phase: tuple(done)}, out

@@ -25,9 +25,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, getaddresses, make_msgid
 from typing import Any, Callable, Sequence
 
-from sqlalchemy.engine import Connection
-
-from ..store.mailbox import MailRecords
+from ..gm.mailroom import MailBooks, Mailroom, OutboxRecord
 from . import headers
 from .config import MailConfig
 
@@ -88,22 +86,19 @@ def compose(config: MailConfig, to: Sequence[str], subject: str, body: str, *, n
     return msg
 
 
-def queue(conn: Connection, config: MailConfig, msg: EmailMessage, *, kind: str, now: datetime,
+def queue(books: MailBooks, config: MailConfig, msg: EmailMessage, *, kind: str, now: datetime,
           game: str | None = None, key: str | None = None) -> int | None:
     """Put a composed mail in the outbox (in the caller's transaction); None if `key` is queued already."""
-    mr = MailRecords(conn)
-    if key is not None and mr.queued(key):
-        return None
     recipients = [addr for _, addr in getaddresses([str(msg["To"])]) if addr]
-    return mr.add_outbox(created_at=now, kind=kind, game_id=game, key=key, sender=config.address,
-                         recipients=recipients, subject=str(msg["Subject"]), message=msg.as_bytes(policy=SMTP_POLICY))
+    return books.queue(created_at=now, kind=kind, game_id=game, key=key, sender=config.address,
+                       recipients=recipients, subject=str(msg["Subject"]), message=msg.as_bytes(policy=SMTP_POLICY))
 
 
 class Sender:
     """Delivers due mail from the outbox through the relay; safe to run in several processes."""
 
     def __init__(self, store: Any, config: MailConfig, clock: Callable[[], datetime]) -> None:
-        self.store = store
+        self.mailroom = Mailroom(store)
         self.config = config
         self.clock = clock
         self.lock = threading.Lock()
@@ -126,25 +121,25 @@ class Sender:
         counts = {"sent": 0, "retry": 0, "failed": 0}
         with self.lock:
             now = self.clock()
-            with self.store.connect() as conn:
-                due = MailRecords(conn).due(now, now - STALE_CLAIM, limit)
+            with self.mailroom.open() as books:
+                due = books.due(now, now - STALE_CLAIM, limit)
             if not due:
                 return counts
             smtp: smtplib.SMTP | None = None
             try:
                 for row in due:
-                    with self.store.connect() as conn:
-                        if not MailRecords(conn).claim(row["id"], row["status"], row["claimed_at"], self.clock()):
+                    with self.mailroom.open() as books:
+                        if not books.claim(row, self.clock()):
                             continue  # another sender has it
-                        mail = MailRecords(conn).mail(row["id"])
+                        mail = books.mail(row.id)
                     assert mail is not None
                     error, permanent = None, False
                     try:
                         if smtp is None:
                             smtp = self._connect()
-                        refused = smtp.sendmail(mail["sender"], list(mail["recipients"]), mail["message"])
+                        refused = smtp.sendmail(mail.sender, list(mail.recipients), mail.message)
                         if refused:  # some recipients refused: the others have it; say so, do not resend
-                            log.warning("mail %s: refused for %s", mail["id"], refused)
+                            log.warning("mail %s: refused for %s", mail.id, refused)
                     except smtplib.SMTPRecipientsRefused as exc:
                         codes = [code for code, _ in exc.recipients.values()]
                         error = "recipients refused: " + "; ".join(f"{a}: {c} {m.decode(errors='replace')}"
@@ -153,37 +148,37 @@ class Sender:
                     except smtplib.SMTPResponseException as exc:
                         error = f"{exc.smtp_code} {exc.smtp_error.decode(errors='replace') if isinstance(exc.smtp_error, bytes) else exc.smtp_error}"
                         permanent = 500 <= exc.smtp_code < 600
-                        smtp = _close(smtp)
+                        _close(smtp)
+                        smtp = None
                     except (OSError, smtplib.SMTPException) as exc:
                         error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-                        smtp = _close(smtp)
+                        _close(smtp)
+                        smtp = None
                     self._record(mail, error, permanent, counts)
             finally:
                 _close(smtp)
         return counts
 
-    def _record(self, mail: dict[str, Any], error: str | None, permanent: bool, counts: dict[str, int]) -> None:
+    def _record(self, mail: OutboxRecord, error: str | None, permanent: bool, counts: dict[str, int]) -> None:
         now = self.clock()
-        attempts = mail["attempts"] + 1
-        with self.store.connect() as conn:
-            mr = MailRecords(conn)
+        attempts = mail.attempts + 1
+        with self.mailroom.open() as books:
             if error is None:
-                mr.update_outbox(mail["id"], status="sent", sent_at=now, attempts=attempts, claimed_at=None)
+                books.sent(mail.id, attempts, now)
                 counts["sent"] += 1
-                log.info("mail %s (%s) sent to %s", mail["id"], mail["kind"], ", ".join(mail["recipients"]))
+                log.info("mail %s (%s) sent to %s", mail.id, mail.kind, ", ".join(mail.recipients))
                 return
             if permanent and attempts >= self.config.permanent_tries:
-                mr.update_outbox(mail["id"], status="failed", attempts=attempts, last_error=error, claimed_at=None)
+                books.failed(mail.id, attempts, error)
                 counts["failed"] += 1
                 log.error("mail %s to %s refused %d times, held as failed (gamesmaster mail outbox --retry %s): %s",
-                          mail["id"], ", ".join(mail["recipients"]), attempts, mail["id"], error)
+                          mail.id, ", ".join(mail.recipients), attempts, mail.id, error)
                 return
             wait = min(self.config.retry_base * 2 ** (attempts - 1), self.config.retry_max)
-            mr.update_outbox(mail["id"], status="queued", attempts=attempts, last_error=error, claimed_at=None,
-                             next_attempt_at=now + timedelta(seconds=wait))
+            books.retry_later(mail.id, attempts, error, now + timedelta(seconds=wait))
             counts["retry"] += 1
-            log.warning("mail %s to %s not sent (try %d, next in %.0f s): %s", mail["id"],
-                        ", ".join(mail["recipients"]), attempts, wait, error)
+            log.warning("mail %s to %s not sent (try %d, next in %.0f s): %s", mail.id,
+                        ", ".join(mail.recipients), attempts, wait, error)
 
 
 def _close(smtp: smtplib.SMTP | None) -> None:
@@ -195,17 +190,9 @@ def _close(smtp: smtplib.SMTP | None) -> None:
                 smtp.close()
             except OSError:
                 pass
-    return None
 
 
 def retry(store: Any, mail_ids: Sequence[int] | None, now: datetime) -> int:
     """Queue failed (or waiting) mail to be sent at the next pass; None: every failed mail."""
-    n = 0
-    with store.connect() as conn:
-        mr = MailRecords(conn)
-        rows = mr.outbox(["failed", "queued"], limit=100000)
-        for row in rows:
-            if (mail_ids is None and row["status"] == "failed") or (mail_ids is not None and row["id"] in mail_ids):
-                mr.update_outbox(row["id"], status="queued", next_attempt_at=now, claimed_at=None)
-                n += 1
-    return n
+    with Mailroom(store).open() as books:
+        return books.retry(mail_ids, now)

@@ -9,8 +9,8 @@ them. Migration 0005_accounts creates the tables.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -30,7 +30,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection
 
-from .schema import UTCDateTime, metadata
+from ..ledger import JSONObject
+from .schema import AnyRow, UTCDateTime, metadata, record
 
 accounts = Table(
     "gm_accounts", metadata,
@@ -88,8 +89,83 @@ cursors = Table(
 )
 
 
-def _row(r: Any) -> dict[str, Any] | None:
-    return dict(r._mapping) if r is not None else None
+@dataclass(frozen=True)
+class AccountRecord:
+    """A player's account as kept."""
+
+    id: int
+    ref: str  # the public id the ledgers name
+    email: str  # lower case
+    name: str
+    password_hash: str | None  # none: signs in by mailed link only
+    created_at: datetime
+    confirmed_at: datetime | None  # when a mailed link was first used
+
+
+@dataclass(frozen=True)
+class LinkRecord:
+    """A mailed sign-in link or invitation, kept by its token's hash."""
+
+    id: str  # SHA-256 of the link's token
+    account_id: int
+    purpose: str  # sign-in, invitation
+    game_id: str | None  # an invitation's game
+    created_at: datetime
+    expires_at: datetime
+    used_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SettingsRecord:
+    """An account's notification settings for one game, as kept (None: a part never set)."""
+
+    mail: tuple[str, ...] | None  # the kinds that also come by mail
+    warnings: tuple[float, ...] | None  # hours before the deadline
+
+
+@dataclass(frozen=True)
+class NewNotice:
+    """A notification to be made: for whom, about what, and whether it is shown and mailed."""
+
+    account_id: int
+    game_id: str | None
+    kind: str  # results, warning, press, vote, sign-in, invitation
+    key: str  # what caused it, so it is made once
+    seq: int | None  # the ledger entry it is about
+    subject: str
+    text: str
+    url: str | None
+    show: bool  # shown on the site (a sign-in link is not)
+    mail: str  # no, queued, done
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class NoticeRecord(NewNotice):
+    """A notification as kept: what was made, its id, and when it was read."""
+
+    id: int
+    read_at: datetime | None
+
+
+def _settings(doc: JSONObject) -> SettingsRecord:
+    mail, warnings = doc.get("mail"), doc.get("warnings")
+    return SettingsRecord(tuple(str(k) for k in mail) if isinstance(mail, list) else None,
+                          tuple(float(h) for h in warnings if isinstance(h, (int, float)))
+                          if isinstance(warnings, list) else None)
+
+
+def _settings_doc(value: SettingsRecord) -> JSONObject:
+    doc: JSONObject = {}
+    if value.mail is not None:
+        doc["mail"] = list(value.mail)
+    if value.warnings is not None:
+        doc["warnings"] = list(value.warnings)
+    return doc
+
+
+def _account(r: AnyRow | None) -> AccountRecord | None:
+    return record(AccountRecord, r) if r is not None else None
 
 
 class AccountRecords:
@@ -100,35 +176,48 @@ class AccountRecords:
 
     # -- accounts ----------------------------------------------------------------------------
 
-    def by_email(self, email: str) -> dict[str, Any] | None:
+    def by_email(self, email: str) -> AccountRecord | None:
         """An account by its (lower-case) address."""
-        return _row(self.conn.execute(select(accounts).where(accounts.c.email == email)).first())
+        return _account(self.conn.execute(select(accounts).where(accounts.c.email == email)).first())
 
-    def by_id(self, account_id: int) -> dict[str, Any] | None:
+    def by_id(self, account_id: int) -> AccountRecord | None:
         """An account by its row id."""
-        return _row(self.conn.execute(select(accounts).where(accounts.c.id == account_id)).first())
+        return _account(self.conn.execute(select(accounts).where(accounts.c.id == account_id)).first())
 
-    def by_ref(self, ref: str) -> dict[str, Any] | None:
+    def by_ref(self, ref: str) -> AccountRecord | None:
         """An account by the public id the ledgers name."""
-        return _row(self.conn.execute(select(accounts).where(accounts.c.ref == ref)).first())
+        return _account(self.conn.execute(select(accounts).where(accounts.c.ref == ref)).first())
 
-    def add(self, **values: Any) -> int:
-        """A new account; its row id."""
-        return int(self.conn.execute(insert(accounts).values(**values)).inserted_primary_key[0])
+    def add(self, *, ref: str, email: str, name: str, password_hash: str | None, created_at: datetime) -> int:
+        """A new account (unconfirmed); its row id."""
+        q = insert(accounts).values(ref=ref, email=email, name=name, password_hash=password_hash,
+                                    created_at=created_at)
+        return int(self.conn.execute(q.returning(accounts.c.id)).scalar_one())
 
-    def update(self, account_id: int, **values: Any) -> None:
-        """Change an account's row."""
-        self.conn.execute(update(accounts).where(accounts.c.id == account_id).values(**values))
+    def confirm(self, account_id: int, at: datetime) -> None:
+        """Mark an account confirmed: a link mailed to its address was used."""
+        self.conn.execute(update(accounts).where(accounts.c.id == account_id).values(confirmed_at=at))
+
+    def set_password_hash(self, account_id: int, password_hash: str | None) -> None:
+        """Keep a new password hash for an account (None: it signs in by mailed link only)."""
+        self.conn.execute(update(accounts).where(accounts.c.id == account_id).values(password_hash=password_hash))
+
+    def rename(self, account_id: int, name: str) -> None:
+        """Change an account's name."""
+        self.conn.execute(update(accounts).where(accounts.c.id == account_id).values(name=name))
 
     # -- sign-in links ---------------------------------------------------------------------------
 
-    def add_link(self, **values: Any) -> None:
+    def add_link(self, link: LinkRecord) -> None:
         """Keep a link (its token's hash)."""
-        self.conn.execute(insert(links).values(**values))
+        self.conn.execute(insert(links).values(id=link.id, account_id=link.account_id, purpose=link.purpose,
+                                               game_id=link.game_id, created_at=link.created_at,
+                                               expires_at=link.expires_at, used_at=link.used_at))
 
-    def link(self, link_id: str) -> dict[str, Any] | None:
+    def link(self, link_id: str) -> LinkRecord | None:
         """A link by its token's hash."""
-        return _row(self.conn.execute(select(links).where(links.c.id == link_id)).first())
+        r = self.conn.execute(select(links).where(links.c.id == link_id)).first()
+        return record(LinkRecord, r) if r is not None else None
 
     def use_link(self, link_id: str, now: datetime) -> bool:
         """Mark a link used, if it is unused and unexpired: True for the one request that does so."""
@@ -141,17 +230,18 @@ class AccountRecords:
 
     # -- settings ------------------------------------------------------------------------------
 
-    def settings(self, account_id: int, game_id: str) -> dict[str, Any] | None:
+    def settings(self, account_id: int, game_id: str) -> SettingsRecord | None:
         """An account's notification settings for a game, if it has set them."""
         r = self.conn.execute(select(settings.c.settings).where(
             and_(settings.c.account_id == account_id, settings.c.game_id == game_id))).first()
-        return dict(r[0]) if r is not None else None
+        return _settings(dict(r[0])) if r is not None else None
 
-    def put_settings(self, account_id: int, game_id: str, value: dict[str, Any]) -> None:
+    def put_settings(self, account_id: int, game_id: str, value: SettingsRecord) -> None:
         """Write an account's settings for a game."""
+        doc = _settings_doc(value)
         key = and_(settings.c.account_id == account_id, settings.c.game_id == game_id)
-        if self.conn.execute(update(settings).where(key).values(settings=value)).rowcount == 0:
-            self.conn.execute(insert(settings).values(account_id=account_id, game_id=game_id, settings=value))
+        if self.conn.execute(update(settings).where(key).values(settings=doc)).rowcount == 0:
+            self.conn.execute(insert(settings).values(account_id=account_id, game_id=game_id, settings=doc))
 
     # -- notifications ---------------------------------------------------------------------------
 
@@ -159,17 +249,21 @@ class AccountRecords:
         """Whether a notification with this key was made already."""
         return self.conn.execute(select(notices.c.id).where(notices.c.key == key)).first() is not None
 
-    def add_notice(self, **values: Any) -> int | None:
+    def add_notice(self, notice: NewNotice) -> int | None:
         """A new notification (None if its key exists already)."""
-        if self.has_notice(values["key"]):
+        if self.has_notice(notice.key):
             return None
-        return int(self.conn.execute(insert(notices).values(**values)).inserted_primary_key[0])
+        q = insert(notices).values(
+            account_id=notice.account_id, game_id=notice.game_id, kind=notice.kind, key=notice.key, seq=notice.seq,
+            subject=notice.subject, text=notice.text, url=notice.url, show=notice.show, mail=notice.mail,
+            created_at=notice.created_at)
+        return int(self.conn.execute(q.returning(notices.c.id)).scalar_one())
 
-    def notices(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
+    def notices(self, account_id: int, limit: int = 50) -> list[NoticeRecord]:
         """An account's notifications shown on the site, newest first."""
         q = (select(notices).where(and_(notices.c.account_id == account_id, notices.c.show.is_(True)))
              .order_by(notices.c.id.desc()).limit(limit))
-        return [dict(r._mapping) for r in self.conn.execute(q)]
+        return [record(NoticeRecord, r) for r in self.conn.execute(q)]
 
     def unread(self, account_id: int) -> int:
         """How many of an account's notifications shown on the site are unread."""
@@ -184,20 +278,17 @@ class AccountRecords:
             cond = and_(cond, notices.c.id <= upto)
         return int(self.conn.execute(update(notices).where(cond).values(read_at=now)).rowcount or 0)
 
-    def to_mail(self, limit: int = 200) -> list[dict[str, Any]]:
+    def to_mail(self, limit: int = 200) -> list[NoticeRecord]:
         """Notifications waiting to be mailed, oldest first."""
         q = select(notices).where(notices.c.mail == "queued").order_by(notices.c.id).limit(limit)
-        return [dict(r._mapping) for r in self.conn.execute(q)]
+        return [record(NoticeRecord, r) for r in self.conn.execute(q)]
 
     def mailed(self, notice_id: int, *, forget_text: bool = False) -> bool:
         """Mark a notification mailed (forget_text: its text held a link, kept now only in the outbox):
         True for the one pass that does so."""
-        values: dict[str, Any] = {"mail": "done"}
-        if forget_text:
-            values["text"] = "(mailed)"
-        q = update(notices).where(and_(notices.c.id == notice_id, notices.c.mail == "queued")).values(**values)
+        q = update(notices).where(and_(notices.c.id == notice_id, notices.c.mail == "queued"))
+        q = q.values(mail="done", text="(mailed)") if forget_text else q.values(mail="done")
         return bool(self.conn.execute(q).rowcount)
-
     # -- the notification cursor ------------------------------------------------------------------
 
     def cursor(self, game_id: str) -> int | None:

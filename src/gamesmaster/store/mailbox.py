@@ -8,14 +8,15 @@ anything is sent and is never deleted, only marked sent (or failed, for the GM t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, Sequence
 
 from sqlalchemy import (JSON, Column, ForeignKey, Index, Integer, LargeBinary, String, Table, Text, and_, func,
                         insert, or_, select, update)
 from sqlalchemy.engine import Connection
 
-from .schema import UTCDateTime, metadata
+from .schema import AnyRow, UTCDateTime, metadata, record
 
 contacts = Table(
     "gm_mail_contacts", metadata,
@@ -74,8 +75,94 @@ cursors = Table(
 )
 
 
-def _rows(result: Any) -> list[dict[str, Any]]:
-    return [dict(r._mapping) for r in result]
+@dataclass(frozen=True)
+class ContactRecord:
+    """A player's address in a game: where results, press and reminders are mailed."""
+
+    game_id: str
+    player: int  # the player's number in the game
+    address: str
+    updated_at: datetime
+    source: str  # mail (signed on by mail) or gm (set by the GM)
+
+
+@dataclass(frozen=True)
+class InboxRecord:
+    """A mail received, as recorded before anything was done about it."""
+
+    id: int
+    received_at: datetime
+    source: str  # smtp, imap, pipe
+    source_key: str | None  # IMAP: 'uidvalidity:uid@host/user/folder'
+    message_id: str | None
+    sender: str | None  # where the answer goes
+    recipients: tuple[str, ...]
+    subject: str | None
+    size: int
+    body: str  # the text read (quotes, signature and attachments left out)
+    notes: tuple[str, ...]  # what was left out and why
+    game_id: str | None  # the game named by the address (+tag), if any
+    status: str  # received, answered, ignored, failed
+    reply_id: int | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class OutboxLine:
+    """A mail of the outbox as the GM's list shows it (without the message itself)."""
+
+    id: int
+    created_at: datetime
+    kind: str  # reply, results, press, reminder, notice
+    game_id: str | None
+    recipients: tuple[str, ...]
+    subject: str
+    status: str  # queued, sending, sent, failed
+    attempts: int
+    next_attempt_at: datetime
+    sent_at: datetime | None
+    last_error: str | None
+
+
+@dataclass(frozen=True)
+class OutboxRecord(OutboxLine):
+    """A mail of the outbox, whole: the line, what caused it, the envelope and the message as sent."""
+
+    key: str | None  # what caused it, so it is queued once
+    sender: str  # envelope sender
+    message: bytes  # the whole RFC 5322 message
+    claimed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class DueMail:
+    """A mail due to be sent, and how it stands, for a sender to claim it."""
+
+    id: int
+    status: str  # queued, or sending (claimed by a sender that never finished)
+    claimed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class CursorRecord:
+    """How far the dispatcher has mailed a game: its ledger, and the powers reminded in each phase."""
+
+    game_id: str
+    ledger_seq: int  # ledger entries up to here have been mailed
+    reminded: Mapping[str, tuple[str, ...]]  # {phase: powers reminded}
+    updated_at: datetime
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(str(x) for x in value or ())
+
+
+def _inbox(r: AnyRow) -> InboxRecord:
+    return record(InboxRecord, r, recipients=_strings(r.recipients), notes=_strings(r.notes))
+
+
+def _cursor(r: AnyRow) -> CursorRecord:
+    return record(CursorRecord, r, reminded={str(p): _strings(v) for p, v in (r.reminded or {}).items()})
 
 
 class MailRecords:
@@ -86,10 +173,10 @@ class MailRecords:
 
     # -- contacts ------------------------------------------------------------------------
 
-    def contacts(self, game_id: str) -> dict[int, dict[str, Any]]:
+    def contacts(self, game_id: str) -> dict[int, ContactRecord]:
         """The players' addresses of a game, by player number."""
         q = select(contacts).where(contacts.c.game_id == game_id)
-        return {r["player"]: r for r in _rows(self.conn.execute(q))}
+        return {int(r.player): record(ContactRecord, r) for r in self.conn.execute(q)}
 
     def set_contact(self, game_id: str, player: int, address: str, now: datetime, source: str) -> str | None:
         """Record a player's address; returns the address it replaces (None if new or the same)."""
@@ -106,37 +193,51 @@ class MailRecords:
 
     # -- inbox -----------------------------------------------------------------------------
 
-    def inbox_by_key(self, key: str) -> dict[str, Any] | None:
+    def inbox_by_key(self, key: str) -> InboxRecord | None:
+        """The mail received under a source's own key (an IMAP message's), if recorded already."""
         r = self.conn.execute(select(inbox).where(inbox.c.source_key == key)).first()
-        return dict(r._mapping) if r is not None else None
+        return _inbox(r) if r is not None else None
 
-    def add_inbox(self, **values: Any) -> int:
-        return int(self.conn.execute(insert(inbox).values(**values).returning(inbox.c.id)).scalar_one())
+    def add_inbox(self, *, received_at: datetime, source: str, source_key: str | None, message_id: str | None,
+                  sender: str | None, recipients: Sequence[str], subject: str | None, size: int, body: str,
+                  notes: Sequence[str], game_id: str | None) -> int:
+        """Record a mail just received (status 'received'); its id."""
+        q = insert(inbox).values(received_at=received_at, source=source, source_key=source_key, message_id=message_id,
+                                 sender=sender, recipients=list(recipients), subject=subject, size=size, body=body,
+                                 notes=list(notes), game_id=game_id, status="received")
+        return int(self.conn.execute(q.returning(inbox.c.id)).scalar_one())
 
-    def update_inbox(self, inbox_id: int, **values: Any) -> None:
-        self.conn.execute(update(inbox).where(inbox.c.id == inbox_id).values(**values))
+    def settle_inbox(self, inbox_id: int, status: str, *, reply_id: int | None = None,
+                     error: str | None = None) -> None:
+        """Say what became of a mail received: answered (by reply_id), ignored or failed (error: why)."""
+        q = update(inbox).where(inbox.c.id == inbox_id).values(status=status, reply_id=reply_id, error=error)
+        self.conn.execute(q)
 
-    def inbox(self, limit: int = 50) -> list[dict[str, Any]]:
-        return _rows(self.conn.execute(select(inbox).order_by(inbox.c.id.desc()).limit(limit)))
+    def inbox(self, limit: int = 50) -> list[InboxRecord]:
+        """The mail received, newest first."""
+        return [_inbox(r) for r in self.conn.execute(select(inbox).order_by(inbox.c.id.desc()).limit(limit))]
 
     # -- outbox ----------------------------------------------------------------------------
 
     def queued(self, key: str) -> bool:
+        """Whether a mail with this key was queued already."""
         return self.conn.execute(select(outbox.c.id).where(outbox.c.key == key)).first() is not None
 
-    def add_outbox(self, **values: Any) -> int:
-        values.setdefault("status", "queued")
-        values.setdefault("attempts", 0)
-        values.setdefault("next_attempt_at", values["created_at"])
-        return int(self.conn.execute(insert(outbox).values(**values).returning(outbox.c.id)).scalar_one())
+    def add_outbox(self, *, created_at: datetime, kind: str, game_id: str | None, key: str | None, sender: str,
+                   recipients: Sequence[str], subject: str, message: bytes) -> int:
+        """Queue a mail to be sent now; its id."""
+        q = insert(outbox).values(created_at=created_at, kind=kind, game_id=game_id, key=key, sender=sender,
+                                  recipients=list(recipients), subject=subject, message=message, status="queued",
+                                  attempts=0, next_attempt_at=created_at)
+        return int(self.conn.execute(q.returning(outbox.c.id)).scalar_one())
 
-    def due(self, now: datetime, stale_before: datetime, limit: int) -> list[dict[str, Any]]:
+    def due(self, now: datetime, stale_before: datetime, limit: int) -> list[DueMail]:
         """Mail to send now: queued and due, or claimed by a sender that never finished."""
         q = (select(outbox.c.id, outbox.c.status, outbox.c.claimed_at)
              .where(or_(and_(outbox.c.status == "queued", outbox.c.next_attempt_at <= now),
                         and_(outbox.c.status == "sending", outbox.c.claimed_at <= stale_before)))
              .order_by(outbox.c.next_attempt_at, outbox.c.id).limit(limit))
-        return _rows(self.conn.execute(q))
+        return [record(DueMail, r) for r in self.conn.execute(q)]
 
     def claim(self, mail_id: int, status: str, claimed_at: datetime | None, now: datetime) -> bool:
         """Take a mail for sending, unless another sender took it first."""
@@ -144,38 +245,62 @@ class MailRecords:
         cond = and_(cond, outbox.c.claimed_at.is_(None) if claimed_at is None else outbox.c.claimed_at == claimed_at)
         return self.conn.execute(update(outbox).where(cond).values(status="sending", claimed_at=now)).rowcount == 1
 
-    def mail(self, mail_id: int) -> dict[str, Any] | None:
+    def mail(self, mail_id: int) -> OutboxRecord | None:
+        """A mail of the outbox, whole."""
         r = self.conn.execute(select(outbox).where(outbox.c.id == mail_id)).first()
-        return dict(r._mapping) if r is not None else None
+        return record(OutboxRecord, r, recipients=_strings(r.recipients)) if r is not None else None
 
-    def update_outbox(self, mail_id: int, **values: Any) -> None:
-        self.conn.execute(update(outbox).where(outbox.c.id == mail_id).values(**values))
+    def mark_sent(self, mail_id: int, attempts: int, now: datetime) -> None:
+        """A mail the relay took."""
+        self.conn.execute(update(outbox).where(outbox.c.id == mail_id).values(
+            status="sent", sent_at=now, attempts=attempts, claimed_at=None))
 
-    def outbox(self, statuses: Iterable[str] | None = None, limit: int = 100) -> list[dict[str, Any]]:
+    def mark_failed(self, mail_id: int, attempts: int, error: str) -> None:
+        """A mail the relay refused for good: held for the GM to see (and retry)."""
+        self.conn.execute(update(outbox).where(outbox.c.id == mail_id).values(
+            status="failed", attempts=attempts, last_error=error, claimed_at=None))
+
+    def retry_later(self, mail_id: int, attempts: int, error: str, at: datetime) -> None:
+        """A mail not sent this time: queued again, to be tried at `at`."""
+        self.conn.execute(update(outbox).where(outbox.c.id == mail_id).values(
+            status="queued", attempts=attempts, last_error=error, claimed_at=None, next_attempt_at=at))
+
+    def requeue(self, mail_id: int, at: datetime) -> None:
+        """Queue a mail (failed, or waiting) to be sent at `at`, its tries and last error kept."""
+        self.conn.execute(update(outbox).where(outbox.c.id == mail_id).values(
+            status="queued", next_attempt_at=at, claimed_at=None))
+
+    def outbox(self, statuses: Iterable[str] | None = None, limit: int = 100) -> list[OutboxLine]:
+        """The outbox (of these statuses only, if given), newest first."""
         q = select(outbox.c.id, outbox.c.created_at, outbox.c.kind, outbox.c.game_id, outbox.c.recipients,
                    outbox.c.subject, outbox.c.status, outbox.c.attempts, outbox.c.next_attempt_at,
                    outbox.c.sent_at, outbox.c.last_error)
         if statuses is not None:
             q = q.where(outbox.c.status.in_(list(statuses)))
-        return _rows(self.conn.execute(q.order_by(outbox.c.id.desc()).limit(limit)))
+        rows = self.conn.execute(q.order_by(outbox.c.id.desc()).limit(limit))
+        return [record(OutboxLine, r, recipients=_strings(r.recipients)) for r in rows]
 
     def outbox_counts(self) -> dict[str, int]:
+        """How many mails the outbox holds in each status."""
         q = select(outbox.c.status, func.count()).group_by(outbox.c.status)
         return {s: int(n) for s, n in self.conn.execute(q)}
 
     # -- the dispatch cursor ----------------------------------------------------------------
 
-    def cursor(self, game_id: str) -> dict[str, Any] | None:
+    def cursor(self, game_id: str) -> CursorRecord | None:
+        """How far the dispatcher has mailed a game (None: it has not begun)."""
         r = self.conn.execute(select(cursors).where(cursors.c.game_id == game_id)).first()
-        return dict(r._mapping) if r is not None else None
+        return _cursor(r) if r is not None else None
 
-    def put_cursor(self, game_id: str, old_seq: int | None, seq: int, reminded: dict[str, Any], now: datetime) -> bool:
+    def put_cursor(self, game_id: str, old_seq: int | None, seq: int, reminded: Mapping[str, Sequence[str]],
+                   now: datetime) -> bool:
         """Move a game's cursor from old_seq (None: no cursor yet) to seq; False if another dispatcher moved it."""
+        doc = {phase: list(powers) for phase, powers in reminded.items()}
         if old_seq is None:
             if self.cursor(game_id) is not None:
                 return False
-            self.conn.execute(insert(cursors).values(game_id=game_id, ledger_seq=seq, reminded=reminded, updated_at=now))
+            self.conn.execute(insert(cursors).values(game_id=game_id, ledger_seq=seq, reminded=doc, updated_at=now))
             return True
         q = (update(cursors).where(and_(cursors.c.game_id == game_id, cursors.c.ledger_seq == old_seq))
-             .values(ledger_seq=seq, reminded=reminded, updated_at=now))
+             .values(ledger_seq=seq, reminded=doc, updated_at=now))
         return self.conn.execute(q).rowcount == 1

@@ -6,9 +6,18 @@ here needs a new migration there.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Unpack
 
 from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text, TypeDecorator
+from sqlalchemy.engine import Row
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+R = TypeVar("R", bound="DataclassInstance")
+AnyRow: TypeAlias = "Row[Unpack[tuple[Any, ...]]]"  # a result row of any columns
 
 
 class UTCDateTime(TypeDecorator):
@@ -30,6 +39,12 @@ class UTCDateTime(TypeDecorator):
         if isinstance(value, str):
             value = datetime.fromisoformat(value)
         return value.replace(tzinfo=timezone.utc)
+
+
+def record(cls: type[R], row: AnyRow, **given: Any) -> R:
+    """A typed record of a row: its columns named as the record's fields (those given are taken as given)."""
+    m = row._mapping
+    return cls(**{f.name: given[f.name] if f.name in given else m[f.name] for f in fields(cls)})
 
 
 metadata = MetaData()

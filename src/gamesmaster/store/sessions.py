@@ -10,14 +10,15 @@ messages for the next page). Migration 0004_sessions creates the table.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Mapping
 
 from sqlalchemy import JSON, Column, Index, Integer, String, Table, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
-from .schema import UTCDateTime, metadata
+from ..ledger import JSONObject
+from .schema import UTCDateTime, metadata, record
 
 sessions = Table(
     "gm_sessions", metadata,
@@ -33,15 +34,23 @@ Index("ix_gm_sessions_expires", sessions.c.expires_at)
 
 
 @dataclass(frozen=True)
+class SessionSeat:
+    """The seat a session signed in as in one game: the player's number and the fingerprint of its credential."""
+
+    player: int
+    key: str
+
+
+@dataclass(frozen=True)
 class SessionRow:
     """One sign-in session."""
 
-    id: str
+    id: str  # SHA-256 of the token
     created_at: datetime
     expires_at: datetime
-    seats: Any
+    seats: Mapping[str, SessionSeat]  # by game
     gm_key: str | None
-    data: Any
+    data: JSONObject  # the site's own: CSRF token, flash messages
     account: int | None = None
 
 
@@ -54,11 +63,17 @@ class SessionRecords:
     def get(self, session_id: str) -> SessionRow | None:
         """A session by its id (the token's hash)."""
         r = self.conn.execute(select(sessions).where(sessions.c.id == session_id)).first()
-        return SessionRow(**{k: r._mapping[k] for k in SessionRow.__dataclass_fields__}) if r is not None else None
+        if r is None:
+            return None
+        seats = {str(g): SessionSeat(int(v["player"]), str(v["key"])) for g, v in (r.seats or {}).items()}
+        return record(SessionRow, r, seats=seats, data=dict(r.data or {}))
 
     def put(self, row: SessionRow) -> None:
         """Write a session (insert or replace)."""
-        values = asdict(row)
+        values: dict[str, Any] = {
+            "id": row.id, "created_at": row.created_at, "expires_at": row.expires_at, "gm_key": row.gm_key,
+            "data": row.data, "account": row.account,
+            "seats": {g: {"player": s.player, "key": s.key} for g, s in row.seats.items()}}
         if self.conn.execute(update(sessions).where(sessions.c.id == row.id).values(**values)).rowcount == 0:
             self.conn.execute(insert(sessions).values(**values))
 
