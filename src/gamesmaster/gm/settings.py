@@ -181,7 +181,7 @@ def _day(text: object) -> str:
     return key
 
 
-OptionValue = bool | int | str  # a rule option's value (rules.RuleOptions)
+OptionValue = bool | int | str | None  # a rule option's value (rules.RuleOptions; None: last_year unset)
 
 
 @dataclass(frozen=True)
@@ -209,7 +209,7 @@ class RuleSpec:
             raise GMError(f"rules must be a preset name or an object of options, not {doc!r}")
         values = []
         for name, value in doc.items():
-            if name != "preset" and not isinstance(value, (bool, int, str)):
+            if name != "preset" and not (value is None or isinstance(value, (bool, int, str))):
                 raise GMError(f"rule option {name}: {value!r} is not an option's value")
             if name != "preset":
                 values.append((name, cast(OptionValue, value)))
