@@ -234,7 +234,7 @@ def _lot_named(state: GameState, text: str, drawn_from: list[Lot]) -> Lot:
         if lot_title(state, lot).lower() == key:
             return lot
     pw = power_of(state, text.split("/")[0])
-    lot = next((x for x in drawn_from if pw in lot_powers(x)), None)
-    if lot is None:
+    holding = next((x for x in drawn_from if pw in lot_powers(x)), None)
+    if holding is None:
         raise GMError(f"{pw.capitalize()} is neutral in this set-up: nobody plays it")
-    return lot
+    return holding

@@ -65,15 +65,17 @@ def map_name(view: GameView) -> str:
 def saved_game(view: GameView, results: Sequence[PhaseResult], press: Sequence[PressItem]) -> JSONObject:
     """A game in the saved-game format: every published phase, and the phase it is in now."""
     board = map_name(view)
-    rules = ["POWER_CHOICE"] + (["NO_PRESS"] if view.settings.press == "none" else [])
+    rules: list[JSONValue] = ["POWER_CHOICE", *(["NO_PRESS"] if view.settings.press == "none" else [])]
+    common = {"game_id": view.id, "map": board, "rules": rules}  # in every phase's state
     # A game without press has no messages in the package's sense (its own check refuses NO_PRESS
     # with messages), so the GM's notices stay out of it too.
     messages = _messages(view, press) if view.settings.press != "none" else {}
-    phases: list[dict[str, Any]] = []  # built loosely, then returned as the JSON it is
+    phases: list[dict[str, object]] = []  # built of JSON values, then returned as the JSON it is
     since = None  # when each phase's position came about: the previous phase's adjudication
     for result in results:
         state = _state(view, result.position, result.civil_disorder)
         state["timestamp"] = _microseconds(since or result.adjudicated_at)
+        state.update(common)
         phases.append({"name": str(result.phase), "state": state, "orders": _orders(view, result),
                        "results": _results(result), "messages": messages.pop(str(result.phase), [])})
         since = result.adjudicated_at
@@ -84,11 +86,10 @@ def saved_game(view: GameView, results: Sequence[PhaseResult], press: Sequence[P
         state["name"] = name
         if view.result is not None:
             state["note"] = f"{view.result.headline} ({view.result.reason})"
+        state.update(common)
         left = [m for ms in messages.values() for m in ms]
         phases.append({"name": name, "state": state, "orders": {p: None for p in view.variant.powers},
-                       "results": {}, "messages": sorted(left, key=lambda m: m["time_sent"])})
-    for phase in phases:
-        phase["state"].update({"game_id": view.id, "map": board, "rules": rules})
+                       "results": {}, "messages": sorted(left, key=lambda m: cast(int, m["time_sent"]))})
     return {"id": view.id, "map": board, "rules": rules, "phases": cast(list[JSONValue], phases)}
 
 
@@ -97,7 +98,7 @@ def _microseconds(when: datetime) -> int:
     return int(when.timestamp() * 1_000_000)
 
 
-def _state(view: GameView, position: Position, civil_disorder: Iterable[str]) -> dict[str, Any]:
+def _state(view: GameView, position: Position, civil_disorder: Iterable[str]) -> dict[str, object]:
     """A position as the package's state of a phase."""
     variant = position.variant
     disorder = set(civil_disorder)
@@ -109,7 +110,7 @@ def _state(view: GameView, position: Position, civil_disorder: Iterable[str]) ->
     for d in position.dislodged:
         units[d.unit.power].append(f"*{d.unit}")
         retreats[d.unit.power][str(d.unit)] = [str(loc) for loc in d.retreats or ()]
-    builds: dict[str, dict[str, Any]] = {}
+    builds: dict[str, dict[str, object]] = {}
     for p in variant.powers:
         count, homes = 0, []
         if position.phase.is_adjustment:
