@@ -417,6 +417,6 @@ class GameState:
 _OMITTED_EMPTY = ("claims", "seeking")
 
 
-def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:
+def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:  # Any: as in evolve
     """The seats with one of them changed."""
     return tuple(replace(s, **changes) if s.number == number else s for s in seats)
