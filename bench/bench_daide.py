@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "daide"))
 from daideclient import RandomBot  # noqa: E402
 
 from gamesmaster.daide.server import start  # noqa: E402
-from gamesmaster.gm import Gamesmaster  # noqa: E402
+from gamesmaster.gm import Gamesmaster, Settings  # noqa: E402
 from gamesmaster.store import Store  # noqa: E402
 
 
@@ -36,7 +36,7 @@ def one_run(url: str, last_year: int, seed: int, game: str) -> dict[str, float]:
     """Play one game through the door; its timings and sizes."""
     store = Store(url)
     gm = Gamesmaster(store)
-    gm.create_game(game, start=False, settings={"press": "none", "early_movement": True, "end_year": last_year})
+    gm.create_game(game, start=False, settings=Settings.from_dict({"press": "none", "early_movement": True, "end_year": last_year}))
     gm.open_to_bots(game)
     door = start(gm, [(game, 0)], "127.0.0.1", poll=1.0)
     try:

@@ -26,7 +26,7 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from gamesmaster.gm import Gamesmaster
+from gamesmaster.gm import Gamesmaster, Settings
 from gamesmaster.gm.record import verify_archive
 from gamesmaster.rules.possible import possible_orders
 from gamesmaster.store import Store
@@ -62,7 +62,7 @@ def play(gm: Gamesmaster, years: int, seed: int) -> tuple[int, list[str]]:
     """A game of random legal orders to the end of 1900+years; returns the phases played and every receipt."""
     rng = random.Random(seed)
     created = gm.create_game("long", players=NAMES, seed=seed, rules="2023",
-                             settings={"press": "full", "end_year": 1900 + years})
+                             settings=Settings.from_dict({"press": "full", "end_year": 1900 + years}))
     cred = {power: created.credentials[name] for name, power in created.powers.items()}
     receipts: list[str] = []
     phases = 0

@@ -4,10 +4,10 @@ turn, one drops its connection and comes back with IAM, an observer watches; the
 from __future__ import annotations
 
 import pytest
-
 from daideclient import Link, RandomBot, tree
 from doortools import door, until
 
+from gamesmaster.gm import Settings
 from gamesmaster.gm.fates import fates
 
 NOISE = [
@@ -23,7 +23,7 @@ EXPECTED = ["HUH", "PRN", "REJ", "HUH", "HUH", "REJ", "HUH"]
 
 
 def test_seven_bots_play_a_whole_game(gm):
-    gm.create_game("bots", start=False, settings={"press": "full", "early_movement": True, "end_year": 1904})
+    gm.create_game("bots", start=False, settings=Settings.from_dict({"press": "full", "early_movement": True, "end_year": 1904}))
     gm.open_to_bots("bots")
     with door(gm, "bots") as ports:
         port = ports["bots"]
@@ -98,8 +98,8 @@ def _turn(result) -> str:
 @pytest.mark.parametrize("variant, last_year", [("standard-6", 1870), ("standard-5", 1801), ("nine-man", 1901)])
 def test_other_variants_are_served_with_their_own_map(sqlite_gm, variant, last_year):
     gm = sqlite_gm
-    gm.create_game("v", variant=variant, start=False, settings={"press": "none", "early_movement": True,
-                                                                  "end_year": last_year})
+    gm.create_game("v", variant=variant, start=False, settings=Settings.from_dict({"press": "none", "early_movement": True,
+                                                                  "end_year": last_year}))
     gm.open_to_bots("v")
     with door(gm, "v") as ports:
         variant_ = gm.game("v").variant

@@ -18,6 +18,7 @@ from daideclient import TOKEN_TABLE, Ended, Link, sit
 from doortools import door
 
 from gamesmaster.daide.server import Limits
+from gamesmaster.gm import Settings
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -48,7 +49,7 @@ class Errors(logging.Handler):
 
 def test_random_messages_are_answered_and_break_nothing(sqlite_gm):
     gm = sqlite_gm
-    created = gm.create_game("f", players=NAMES, assign=dict(zip(NAMES, POWERS)), settings={"press": "full"})
+    created = gm.create_game("f", players=NAMES, assign=dict(zip(NAMES, POWERS)), settings=Settings.from_dict({"press": "full"}))
     credential = created.credentials["Cat"]
     errors = Errors()
     logging.getLogger("gamesmaster.daide").addHandler(errors)

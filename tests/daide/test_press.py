@@ -6,12 +6,14 @@ from __future__ import annotations
 from daideclient import sit
 from doortools import door
 
+from gamesmaster.gm import Settings
+
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 
 def seven(gm, press):
-    created = gm.create_game("p", players=NAMES, assign=dict(zip(NAMES, POWERS)), settings={"press": press})
+    created = gm.create_game("p", players=NAMES, assign=dict(zip(NAMES, POWERS)), settings=Settings.from_dict({"press": press}))
     return {p: created.credentials[n] for n, p in zip(NAMES, POWERS)}
 
 

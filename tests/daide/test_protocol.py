@@ -5,18 +5,18 @@ from __future__ import annotations
 import struct
 
 import pytest
-
 from daideclient import Ended, Link
 from doortools import door
 
 from gamesmaster.daide.server import Limits
+from gamesmaster.gm import Settings
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
 
 @pytest.fixture
 def game(sqlite_gm):
-    sqlite_gm.create_game("g", players=NAMES, seed=1, settings={"press": "full"})
+    sqlite_gm.create_game("g", players=NAMES, seed=1, settings=Settings.from_dict({"press": "full"}))
     return sqlite_gm
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-
 from daideclient import Ended, Link, sit
 from doortools import door, until
+
+from gamesmaster.gm import Settings
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -16,7 +17,7 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 def seven(gm, game="g", **settings):
     created = gm.create_game(game, players=NAMES, assign=dict(zip(NAMES, POWERS)),
-                             settings={"press": "full", **settings})
+                             settings=Settings.from_dict({"press": "full", **settings}))
     return {p: created.credentials[n] for n, p in zip(NAMES, POWERS)}
 
 
@@ -63,7 +64,7 @@ def test_a_players_credential_given_to_a_bot(gm):
 
 
 def test_seats_the_gm_opens_to_bots_and_iam(gm):
-    gm.create_game("g", players=["Ann"], assign={"Ann": "ENGLAND"}, settings={"press": "full"})
+    gm.create_game("g", players=["Ann"], assign={"Ann": "ENGLAND"}, settings=Settings.from_dict({"press": "full"}))
     with door(gm, "g") as ports:
         port = ports["g"]
         closed = Link("127.0.0.1", port).connect()

@@ -13,9 +13,8 @@ from sqlalchemy import select, text
 
 import gamesmaster.store.accounts  # noqa: F401 - the account tables in the metadata
 import gamesmaster.store.mailbox  # noqa: F401 - the mail tables in the metadata
-
 from gamesmaster.cli import main
-from gamesmaster.gm import Gamesmaster
+from gamesmaster.gm import Gamesmaster, Settings
 from gamesmaster.gm.archive import import_sample
 from gamesmaster.gm.backup import backup, restore
 from gamesmaster.gm.errors import GMError
@@ -32,7 +31,7 @@ def populate(url: str, data) -> dict[str, list]:
     store = Store(url)
     gm = Gamesmaster(store, FakeClock(datetime(2030, 5, 6, 12, tzinfo=timezone.utc)))
     import_sample(gm)
-    c = gm.create_game("club", players=NAMES, seed=3, settings={"press": "full"})
+    c = gm.create_game("club", players=NAMES, seed=3, settings=Settings.from_dict({"press": "full"}))
     power = c.powers["Ann"]
     units = gm.game("club").position.to_dict()["units"][power]
     gm.submit_orders("club", power, "\n".join(f"{u} H" for u in units), credential=c.credentials["Ann"])

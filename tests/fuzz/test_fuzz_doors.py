@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from sqlalchemy import text
 
-from gamesmaster.gm import Gamesmaster
+from gamesmaster.gm import Gamesmaster, Settings
 from gamesmaster.mail.config import MailConfig
 from gamesmaster.mail.intake import Intake
 from gamesmaster.store import Store
@@ -43,7 +43,7 @@ class Site:
         self.store = Store(url or f"sqlite:///{Path(self.dir.name) / 'gm.db'}")
         self.clock = FakeClock(datetime(2030, 5, 6, 12, tzinfo=timezone.utc))
         self.gm = Gamesmaster(self.store, clock=self.clock)
-        c = self.gm.create_game("club", players=NAMES, seed=1, settings={"press": "full"})
+        c = self.gm.create_game("club", players=NAMES, seed=1, settings=Settings.from_dict({"press": "full"}))
         self.creds = {c.powers[n]: s for n, s in c.credentials.items()}
         self.powers = sorted(self.creds)
 

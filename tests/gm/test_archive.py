@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gamesmaster.gm import Gamesmaster, GMError
+from gamesmaster.gm import GMError, Gamesmaster, RuleSpec, Settings
 from gamesmaster.gm.archive import export_game, import_game, import_sample, sample_data
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
@@ -17,7 +17,7 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
 
 def played(gm):
-    c = gm.create_game("x", players=NAMES, standbys=["Sam"], seed=7, settings={"replacement": "standby"})
+    c = gm.create_game("x", players=NAMES, standbys=["Sam"], seed=7, settings=Settings.from_dict({"replacement": "standby"}))
     who = {p: n for n, p in c.powers.items()}
     gm.submit_orders("x", "FRANCE", "A Par-Bur\nnext season:\nif A Par - Bur succeeds: A Bur - Mun\notherwise: A Par H",
                      credential=c.credentials[who["FRANCE"]])
@@ -64,7 +64,7 @@ def test_the_rulebook_sample_game_as_a_demo(store, clock):
     gm = Gamesmaster(store, clock)
     assert import_sample(gm) == "sample-1971"
     st = gm.game("sample-1971")
-    assert st.status == "paused" and str(st.phase) == "S1903M" and st.rules_spec == "1971"
+    assert st.status == "paused" and str(st.phase) == "S1903M" and st.rules_spec == RuleSpec("1971")
     phases = gm.results("sample-1971")
     case = next(c for c in tomllib.loads((CASES / "rulebook_1971.toml").read_text(encoding="utf-8"))["case"]
                 if c["id"] == "sample-game")

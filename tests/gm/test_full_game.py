@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from gamesmaster.gm import Forbidden, Gamesmaster, GMError, Refused
+from gamesmaster.gm import Forbidden, Gamesmaster, GMError, Refused, Settings
 from gamesmaster.store import Records
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
@@ -25,8 +25,8 @@ def test_seven_player_game(store, clock):
     gm = Gamesmaster(store, clock)
     created = gm.create_game(
         "club", players=NAMES, standbys=["Sam", "Tom"], seed=1971,
-        settings={"schedule": {"tz": "Europe/London", "days": ["tue", "fri"], "time": "22:00"},
-                  "replacement": "standby", "end_year": 1902, "press": "full"})
+        settings=Settings.from_dict({"schedule": {"tz": "Europe/London", "days": ["tue", "fri"], "time": "22:00"},
+                  "replacement": "standby", "end_year": 1902, "press": "full"}))
     # the lot: recorded seed, every player a power, each a credential
     assert sorted(created.powers.values()) == sorted(["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"])
     assert created.seed == 1971
@@ -94,8 +94,8 @@ def test_seven_player_game(store, clock):
     assert spring.orders["FRANCE"].texts == ("A Par-Bur", "A Mar-Spa", "F Bre-Mao")  # not the late one
     assert spring.orders["ITALY"].source == "gm"
     assert "AUSTRIA" not in spring.orders and spring.civil_disorder == ("AUSTRIA",)
-    after = spring.next_doc
-    assert sorted(after["units"]["AUSTRIA"]) == ["A BUD", "A VIE", "F TRI"]  # civil disorder: units hold
+    after = spring.next
+    assert sorted(str(u) for u in after.units_of("AUSTRIA")) == ["A BUD", "A VIE", "F TRI"]  # civil disorder: units hold
     assert {r.order: r.result for r in spring.results}["F SEV - BLA"] == "fails"
 
     st = gm.game("club")
@@ -163,7 +163,7 @@ def test_seven_player_game(store, clock):
     clock.set(gm.game("club").deadline)
     clock.advance(seconds=1)
     gm.process_due()
-    assert "F NAF" in gm.results("club")[-1].next_doc["units"]["ITALY"]
+    assert "F NAF" in [str(u) for u in gm.results("club")[-1].next.units_of("ITALY")]
     # Fall 1902 orders already sent stand through the correction
     early_fall = order("ENGLAND", "F Eng H")
     with pytest.raises(GMError, match="stands"):

@@ -7,7 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from gamesmaster.gm import Forbidden, Gamesmaster, GMError, NotFound, Refused
+from gamesmaster.gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, RuleSpec, Settings
+from gamesmaster.rules import Position
+from gamesmaster.variants import load_variant
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 POWERS = ["ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"]
@@ -32,7 +34,7 @@ def to_deadline(gm, clock, gid="g"):
 
 def test_grace_period_then_civil_disorder(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    cred, _ = new(gm, settings={"grace_hours": 24})
+    cred, _ = new(gm, settings=Settings.from_dict({"grace_hours": 24}))
     hold_all(gm, "g", cred, POWERS[:-1])  # Turkey is silent
     first = gm.game("g").deadline
     to_deadline(gm, clock)
@@ -48,7 +50,7 @@ def test_grace_period_then_civil_disorder(sqlite_store, clock):
 
 def test_standbys_called_in_turn_and_volunteers_after(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    cred, c = new(gm, standbys=["Sam", "Tom"], settings={"replacement": "standby"})
+    cred, c = new(gm, standbys=["Sam", "Tom"], settings=Settings.from_dict({"replacement": "standby"}))
     hold_all(gm, "g", cred, POWERS[:4])  # Austria, Russia, Turkey miss
     to_deadline(gm, clock)
     gm.process_due()
@@ -73,7 +75,7 @@ def test_standbys_called_in_turn_and_volunteers_after(sqlite_store, clock):
 
 def test_successor_named_on_resigning(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    cred, _ = new(gm, settings={"replacement": "successor"})
+    cred, _ = new(gm, settings=Settings.from_dict({"replacement": "successor"}))
     secret = gm.resign("g", "ITALY", "Hal", credential=cred["ITALY"])
     assert {p.power: p.player for p in gm.game("g").powers}["ITALY"] == "Hal"
     gm.submit_orders("g", "ITALY", "A Ven H", credential=secret)
@@ -83,7 +85,7 @@ def test_successor_named_on_resigning(sqlite_store, clock):
 
 def test_gm_appoints_a_replacement(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    cred, _ = new(gm, settings={"replacement": "gm"})
+    cred, _ = new(gm, settings=Settings.from_dict({"replacement": "gm"}))
     secret = gm.replace_player("g", "turkey", "Ken Davidson", reason="neutral stand-by")
     gm.submit_orders("g", "TURKEY", "F Ank H", credential=secret)
     with pytest.raises(Forbidden):
@@ -93,7 +95,7 @@ def test_gm_appoints_a_replacement(sqlite_store, clock):
 
 def test_early_movement_once_everyone_is_ready(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    cred, _ = new(gm, settings={"early_movement": True})
+    cred, _ = new(gm, settings=Settings.from_dict({"early_movement": True}))
     hold_all(gm, "g", cred)
     for p in POWERS[:-1]:
         assert gm.set_ready("g", p, credential=cred[p]) == []
@@ -164,7 +166,7 @@ def test_extend_pause_resume(sqlite_store, clock):
 
 def test_press_settings_and_who_reads_what(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    cred, _ = new(gm, settings={"press": "anonymous"})
+    cred, _ = new(gm, settings=Settings.from_dict({"press": "anonymous"}))
     gm.post_press("g", "Public", credential=cred["FRANCE"])
     gm.post_press("g", "Secret", to=["GERMANY"], credential=cred["FRANCE"])
     gm.post_press("g", "Who?", anonymous=True, credential=cred["ITALY"])
@@ -174,12 +176,12 @@ def test_press_settings_and_who_reads_what(sqlite_store, clock):
     assert "Secret" in {p.text for p in gm.press("g", "GERMANY", credential=cred["GERMANY"])}
     assert {p.text: p.sender for p in gm.press("g")}["Who?"] == "ITALY"  # the GM sees everything
     gm2 = Gamesmaster(sqlite_store, clock)
-    cred2, _ = new(gm2, "quiet", settings={"press": "public"})
+    cred2, _ = new(gm2, "quiet", settings=Settings.from_dict({"press": "public"}))
     with pytest.raises(GMError, match="only public press"):
         gm2.post_press("quiet", "psst", to=["ITALY"], credential=cred2["FRANCE"])
     with pytest.raises(GMError, match="anonymous"):
         gm2.post_press("quiet", "psst", anonymous=True, credential=cred2["FRANCE"])
-    cred3, _ = new(gm2, "gunboat", settings={"press": "none"})
+    cred3, _ = new(gm2, "gunboat", settings=Settings.from_dict({"press": "none"}))
     with pytest.raises(GMError, match="without press"):
         gm2.post_press("gunboat", "hello", credential=cred3["FRANCE"])
 
@@ -200,7 +202,7 @@ def test_unanimous_draw_ends_the_game(store, clock):
 
 def test_majority_concession(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    cred, _ = new(gm, settings={"draw_vote": "majority"})
+    cred, _ = new(gm, settings=Settings.from_dict({"draw_vote": "majority"}))
     pid = gm.propose("g", kind="concession", concede_to="Russia", credential=cred["TURKEY"])
     for p in ("ENGLAND", "FRANCE", "GERMANY"):
         status = gm.vote("g", pid, True, credential=cred[p])
@@ -220,7 +222,7 @@ def test_proposals_lapse_at_the_deadline(sqlite_store, clock):
 @pytest.mark.parametrize("rule", ["draw", "ask-gm"])
 def test_deadlock_rule(sqlite_store, clock, rule):
     gm = Gamesmaster(sqlite_store, clock)
-    new(gm, rules={"preset": "2023", "deadlock": rule, "deadlock_years": 1})
+    new(gm, rules=RuleSpec.read({"preset": "2023", "deadlock": rule, "deadlock_years": 1}))
     gm.process("g", force=True)  # Spring 1901, everyone holds
     gm.process("g", force=True)  # Fall 1901: no centre changes hands, no adjustments
     st = gm.game("g")
@@ -243,7 +245,7 @@ def test_victory_by_supply_centres(store, clock):
                           "RUSSIA": ["A MOS"], "TURKEY": ["A CON"], "ENGLAND": ["F NTH"]},
                 "centers": {"FRANCE": french, "ITALY": ["VEN", "TUN"], "AUSTRIA": ["VIE", "BUD", "TRI"],
                             "RUSSIA": ["MOS", "WAR", "STP", "SEV"], "TURKEY": ["CON", "SMY", "ANK"]}}
-    cred, _ = new(gm, position=position)
+    cred, _ = new(gm, position=Position.from_dict(load_variant("standard"), position))
     gm.submit_orders("g", "FRANCE", "A Bur-Bel\nF Mao H", credential=cred["FRANCE"])
     gm.submit_orders("g", "GERMANY", "A Ruh-Bel", credential=cred["GERMANY"])  # would bounce France...
     gm.submit_orders("g", "GERMANY", "A Ruh H", credential=cred["GERMANY"])  # ...but only the last set counts
@@ -272,8 +274,9 @@ def test_a_correction_chooses_conditional_orders_again(store, clock):
 
 def test_a_correction_can_change_the_next_phase(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    cred, _ = new(gm, position={"phase": "S1901M", "units": {"GERMANY": ["A MUN", "A BOH"], "AUSTRIA": ["A TYR"]},
-                                "centers": {"GERMANY": ["MUN", "BER", "KIE"], "AUSTRIA": ["VIE", "BUD", "TRI"]}})
+    start = {"phase": "S1901M", "units": {"GERMANY": ["A MUN", "A BOH"], "AUSTRIA": ["A TYR"]},
+             "centers": {"GERMANY": ["MUN", "BER", "KIE"], "AUSTRIA": ["VIE", "BUD", "TRI"]}}
+    cred, _ = new(gm, position=Position.from_dict(load_variant("standard"), start))
     gm.submit_orders("g", "GERMANY", "A Mun-Tyr\nA Boh H", by_gm=True, channel="in-person")
     gm.process("g", force=True)
     assert str(gm.game("g").phase) == "F1901M"
@@ -314,7 +317,7 @@ def test_a_new_credential_replaces_the_old_on_the_record(sqlite_store, clock):
 
 def test_sign_up_then_start(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    gm.create_game("s", settings={"press": "public"})
+    gm.create_game("s", settings=Settings.from_dict({"press": "public"}))
     assert gm.game("s").status == "forming"
     creds = {n: gm.join_game("s", n) for n in NAMES[:3]}
     with pytest.raises(GMError, match="already a player"):
@@ -332,7 +335,7 @@ def test_the_gm_chooses_removals_when_the_rules_say_so(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     position = {"phase": "W1901A", "units": {"GERMANY": ["A BER", "A BUR", "A TYR"], "FRANCE": ["A PAR"]},
                 "centers": {"GERMANY": ["BER", "MUN"], "FRANCE": ["PAR", "MAR", "BRE"]}}
-    cred, _ = new(gm, rules="armageddonia", position=position)
+    cred, _ = new(gm, rules="armageddonia", position=Position.from_dict(load_variant("standard"), position))
     gm.submit_orders("g", "FRANCE", "Build F Bre", credential=cred["FRANCE"])
     done = gm.process("g", force=True)
     assert done[0].action == "waiting" and done[0].next_phase == "W1901A"
@@ -359,7 +362,7 @@ def test_the_civil_disorder_rule_s_removals_are_published(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     position = {"phase": "W1901A", "units": {"GERMANY": ["A BER", "A BUR", "A TYR"], "FRANCE": ["A PAR"]},
                 "centers": {"GERMANY": ["BER"], "FRANCE": ["PAR", "MAR", "BRE"]}}
-    cred, _ = new(gm, position=position)
+    cred, _ = new(gm, position=Position.from_dict(load_variant("standard"), position))
     gm.submit_orders("g", "GERMANY", "Remove A Tyr", credential=cred["GERMANY"])  # one of the two due
     gm.submit_orders("g", "FRANCE", "Build F Bre", credential=cred["FRANCE"])
     gm.process("g", force=True)
@@ -389,7 +392,7 @@ def test_the_victory_reason_follows_the_criterion(sqlite_store, clock):
     position = {"phase": "S1920M", "units": {"GERMANY": armies, "ENGLAND": ["F LON"]},
                 "centers": {"GERMANY": ["BER", "MUN", "KIE"], "ENGLAND": ["LON"]}}
     gm.create_game("g", players=["Ann", "Bob"], assign={"Ann": "GERMANY", "Bob": "ENGLAND"}, variant="standard-2",
-                   position=position)
+                   position=Position.from_dict(load_variant("standard-2"), position))
     done = gm.process("g", force=True)
     assert done[0].ended.kind == "victory" and done[0].ended.winners == ("GERMANY",)
     assert gm.game("g").result.reason == "Germany has 24 units on the board"

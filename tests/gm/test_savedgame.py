@@ -7,11 +7,10 @@ import json
 import random
 
 import pytest
-
 from diplomacy_venv import diplomacy_python, package_reads
 
 from gamesmaster.cli import main
-from gamesmaster.gm import Gamesmaster, GMError
+from gamesmaster.gm import Gamesmaster, GMError, Settings
 from gamesmaster.gm.archive import play_sample
 from gamesmaster.gm.savedgame import export_saved_game, import_saved_game
 from gamesmaster.rules.possible import possible_orders
@@ -21,7 +20,7 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
 def random_game(gm: Gamesmaster, game: str, seed: int, last_year: int) -> None:
     """Random legal orders (one power now and then sends none), some press, to the end of the short game."""
-    created = gm.create_game(game, players=NAMES, seed=seed, settings={"press": "full", "end_year": last_year})
+    created = gm.create_game(game, players=NAMES, seed=seed, settings=Settings.from_dict({"press": "full", "end_year": last_year}))
     cred = {power: created.credentials[name] for name, power in created.powers.items()}
     rng = random.Random(seed)
     while gm.game(game).status != "finished":

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import text
 
-from gamesmaster.gm import Gamesmaster, GMError
+from gamesmaster.gm import Gamesmaster, GMError, Settings
 from gamesmaster.ledger import GENESIS, Entry, canonical, entry_hash, sha256
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
@@ -175,7 +175,7 @@ def test_the_short_game_stops_at_the_agreed_time_and_the_player_with_most_pieces
     end = clock.now + timedelta(hours=50)
     c = gm.create_game("sg", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"],
                        assign={"Ann": "England", "Bob": "Austria/France", "Cat": "Germany/Turkey", "Dan": "Italy/Russia"},
-                       settings={"end_at": end.isoformat(), "schedule": {"hours": 72}})
+                       settings=Settings.from_dict({"end_at": end.isoformat(), "schedule": {"hours": 72}}))
     assert gm.game("sg").settings.end_time == end
     assert gm.game("sg").deadline == end  # the schedule's deadline would fall later: the game stops first
     gm.process("sg", force=True)  # Spring 1901, everybody holding
@@ -199,4 +199,4 @@ def test_the_short_game_stops_at_the_agreed_time_and_the_player_with_most_pieces
 def test_an_end_time_already_past_is_refused(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     with pytest.raises(GMError, match="has already passed"):
-        gm.create_game("late", players=NAMES, settings={"end_at": (clock.now - timedelta(hours=1)).isoformat()})
+        gm.create_game("late", players=NAMES, settings=Settings.from_dict({"end_at": (clock.now - timedelta(hours=1)).isoformat()}))

@@ -10,8 +10,10 @@ import re
 import pytest
 
 from gamesmaster.cli import main
-from gamesmaster.gm import Gamesmaster
+from gamesmaster.gm import Gamesmaster, RuleSpec
 from gamesmaster.store import Store
+from gamesmaster.rules import Position
+from gamesmaster.variants import load_variant
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 POWERS = ["ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"]
@@ -28,8 +30,9 @@ def console(sqlite_url, monkeypatch, capsys):
     def create(rules, position) -> None:
         store = Store(sqlite_url)
         try:
-            Gamesmaster(store).create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)), rules=rules,
-                                           position=position)
+            Gamesmaster(store).create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)),
+                                           rules=RuleSpec.read(rules),
+                                           position=Position.from_dict(load_variant("standard"), position))
         finally:
             store.dispose()
 

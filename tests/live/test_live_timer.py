@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from gamesmaster.gm import Gamesmaster, GMError
-from gamesmaster.gm import live
+from gamesmaster.gm import Gamesmaster, GMError, live
 from gamesmaster.gm.live import LiveConfig, LiveState
 from gamesmaster.gm.table import LiveTable
 from gamesmaster.store import Store
@@ -171,7 +169,7 @@ def test_end_period_and_the_worker_fallback(table):
 
 def test_practice_game(table):
     t, gm, clock = table
-    created = t.create("newbies", players=["Nia"], assign={"Nia": "FRANCE"}, config={"practice": True})
+    created = t.create("newbies", players=["Nia"], assign={"Nia": "FRANCE"}, config=LiveConfig.from_dict({"practice": True}))
     cfg, st = t.get("newbies")
     assert cfg.practice and st.period == "writing"
     assert gm.game("newbies").settings.press == "none"
@@ -193,7 +191,7 @@ def test_not_live_and_refusals(table):
     assert t.get("postal") is None
     with pytest.raises(GMError, match="not played live"):
         t.pause("postal")
-    t.make_live("postal", {"diplomacy_first": 1})
+    t.make_live("postal", LiveConfig.from_dict({"diplomacy_first": 1}))
     with pytest.raises(GMError, match="already"):
         t.make_live("postal")
     with pytest.raises(GMError, match="read-out"):

@@ -5,7 +5,10 @@ from __future__ import annotations
 from livetools import LIVE_GM_CREDENTIAL, LIVE_NAMES, LIVE_POWERS
 from sitetools import post
 
+from gamesmaster.gm import Settings
 from gamesmaster.gm.table import LiveTable
+from gamesmaster.rules import Position
+from gamesmaster.variants import load_variant
 
 
 def gm_sign_in(client):
@@ -181,10 +184,11 @@ def test_press_is_open_only_in_the_diplomacy_periods(client, site_gm, clock):
 
 def test_press_is_closed_in_the_adjustments_at_the_table(client, site_gm, clock):
     created = site_gm.create_game("club", players=LIVE_NAMES, assign=dict(zip(LIVE_NAMES, LIVE_POWERS)),
-                                  settings={"press": "full"},
-                                  position={"phase": "W1901A", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]},
-                                            "centers": {"FRANCE": ["PAR", "BRE"], "GERMANY": ["MUN", "BER"]}})
+                                  settings=Settings.from_dict({"press": "full"}),
+                                  position=Position.from_dict(load_variant("standard"), {
+                                      "phase": "W1901A", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]},
+                                      "centers": {"FRANCE": ["PAR", "BRE"], "GERMANY": ["MUN", "BER"]}}))
     creds = {created.powers[n]: c for n, c in created.credentials.items()}
-    LiveTable(site_gm).make_live("club", {})
+    LiveTable(site_gm).make_live("club")
     page, api = _send(client, creds, "FRANCE", "Build where?")
     assert "no diplomacy during retreats and adjustments (rulebook XIV.1)" in page and api.status_code in (400, 409)

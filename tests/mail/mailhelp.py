@@ -18,7 +18,7 @@ from typing import Callable
 
 from aiosmtpd.smtp import SMTP
 
-from gamesmaster.gm import Gamesmaster
+from gamesmaster.gm import Gamesmaster, Settings
 from gamesmaster.mail.config import MailConfig
 from gamesmaster.mail.server import start
 from gamesmaster.store import Store
@@ -167,7 +167,7 @@ def address(name: str) -> str:
 def new_game(room: Mailroom, game: str = "club", **settings) -> dict[str, str]:  # noqa: ANN003
     """A seven-player game with the powers assigned in NAMES' order; each power's credential."""
     created = room.gm.create_game(game, title="Club game", players=NAMES, assign=dict(zip(NAMES, POWERS)),
-                                  settings=settings or None)
+                                  settings=Settings.from_dict(settings) if settings else None)
     room.server.dispatcher.run_once()  # the mail door knows the game from here on
     return {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
 

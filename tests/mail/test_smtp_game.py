@@ -4,17 +4,16 @@ in for the relay."""
 
 from __future__ import annotations
 
-import time
-
 import re
+import time
 from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
-
-from gamesmaster.store.mailbox import MailRecords
-
 from mailhelp import GM_ADDRESS, NAMES, POWERS, address, new_game, who
+
+from gamesmaster.gm import Settings
+from gamesmaster.store.mailbox import MailRecords
 
 
 def test_a_season_played_by_mail_by_seven_powers(mailroom):
@@ -251,7 +250,7 @@ def test_press_draw_vote_status_history_and_resign(mailroom):
 def test_one_mail_for_two_powers(mailroom):
     room = mailroom
     created = room.gm.create_game("sb", players=NAMES, standbys=["Sam"], assign=dict(zip(NAMES, POWERS)),
-                                  settings={"replacement": "standby"})
+                                  settings=Settings.from_dict({"replacement": "standby"}))
     cred = {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
     sam = created.credentials["Sam"]
     # Everyone but Italy orders the spring; Sam, the stand-by, is called for Italy.

@@ -9,6 +9,10 @@ import pytest
 from sitetools import csrf, plain, post
 from webtools import GM_CREDENTIAL
 
+from gamesmaster.gm import RuleSpec
+from gamesmaster.rules import Position
+from gamesmaster.variants import load_variant
+
 
 def sign_in(client, game: str, credential: str):
     r = post(client, f"/games/{game}/sign-in", {"credential": credential}, f"/games/{game}/war-room")
@@ -73,7 +77,7 @@ def test_rules_page_in_words(client, game):
 
 
 def test_a_short_game_set_in_the_rules_is_shown_as_one(client, site_gm):
-    site_gm.create_game("short", players=["Ann", "Bob"], rules={"preset": "2023", "last_year": 1905})
+    site_gm.create_game("short", players=["Ann", "Bob"], rules=RuleSpec.read({"preset": "2023", "last_year": 1905}))
     site_gm.create_game("long", players=["Ann", "Bob"])
     assert "Short game After 1905, the power with the most units on the board wins." in plain(client.get("/games/short/rules"))
     assert "the power with the most units on the board wins." not in plain(client.get("/games/long/rules"))
@@ -272,7 +276,7 @@ def test_war_room_in_the_adjustments_offers_builds(client, site_gm):
                 "units": {"FRANCE": ["A BUR", "A SPA", "F MAO"], "ENGLAND": ["F LON"]},
                 "centers": {"FRANCE": ["PAR", "MAR", "BRE", "SPA"], "ENGLAND": ["LON"]}}
     created = site_gm.create_game("winter", players=["Cat", "Bob"], assign={"Cat": "FRANCE", "Bob": "ENGLAND"},
-                                  position=position)
+                                  position=Position.from_dict(load_variant("standard"), position))
     sign_in(client, "winter", created.credentials["Cat"])
     r = client.get("/games/winter/war-room")
     text = plain(r)
@@ -323,8 +327,9 @@ def test_a_retreat_phase_played_in_two_rounds_on_the_site(client, site_gm):
                 "centers": {"AUSTRIA": ["VIE"], "GERMANY": ["BER"], "RUSSIA": ["WAR"], "FRANCE": ["PAR"]}}
     names = ["Ann", "Bob", "Cat", "Dan"]
     powers = ["AUSTRIA", "GERMANY", "RUSSIA", "FRANCE"]
-    site_gm.create_game("rounds", players=names, assign=dict(zip(names, powers)), position=position,
-                        rules={"preset": "2023", "retreat_clash": "calhamer"})
+    site_gm.create_game("rounds", players=names, assign=dict(zip(names, powers)),
+                        position=Position.from_dict(load_variant("standard"), position),
+                        rules=RuleSpec.read({"preset": "2023", "retreat_clash": "calhamer"}))
     site_gm.submit_orders("rounds", "RUSSIA", "A Gal-Boh\nA Sil S A Gal-Boh", by_gm=True)
     site_gm.submit_orders("rounds", "FRANCE", "A Bur-Mun\nA Ruh S A Bur-Mun", by_gm=True)
     site_gm.process("rounds", force=True)

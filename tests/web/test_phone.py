@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from sitetools import ARTIFACTS, chromium, needs_chromium, serving
 from webtools import GM_CREDENTIAL, PLAYERS
+
+from gamesmaster.gm import Settings
 
 pytestmark = needs_chromium
 
@@ -44,7 +45,7 @@ def site(tmp_path_factory):
     creds: dict[str, dict[str, str]] = {}
     for game in GAMES:
         created = gm.create_game(game, title=f"The {game} game", players=list(PLAYERS.values()),
-                                 assign={name: power for power, name in PLAYERS.items()}, settings={"press": "full"})
+                                 assign={name: power for power, name in PLAYERS.items()}, settings=Settings.from_dict({"press": "full"}))
         creds[game] = {created.powers[n]: s for n, s in created.credentials.items()}
     spring = {"FRANCE": "A Par-Bur", "GERMANY": "A Mun-Ruh\nA Ber-Mun", "ENGLAND": "F Lon-Nth"}
     fall = {"GERMANY": "A Ruh-Bur\nA Mun S A Ruh-Bur", "ENGLAND": "F Nth-Nwy"}
@@ -54,7 +55,9 @@ def site(tmp_path_factory):
     _play(gm, "finished", creds["finished"], [spring])
     gm.declare_draw("finished", reason="a test")
     gm.submit_orders("moving", "ENGLAND", "F Lon-Nth", credential=creds["moving"]["ENGLAND"])
-    from gamesmaster.gm.table import LiveTable  # a club evening's game: its table and war rooms
+    from gamesmaster.gm.table import (
+        LiveTable,  # a club evening's game: its table and war rooms
+    )
 
     live = LiveTable(gm).create("live", title="The live game", players=list(PLAYERS.values()),
                                 assign={name: power for power, name in PLAYERS.items()})

@@ -17,9 +17,9 @@ from ..gm.archive import export_game, import_game, import_sample
 from ..gm.record import verify_archive
 from ..gm.savedgame import describe as describe_import, export_saved_game, import_saved_game, is_saved_game
 from ..gm.views import plain
-from ..gm.live import LABELS
+from ..gm.live import LABELS, LiveConfig
 from ..gm.table import LiveTable
-from ..gm.settings import end_setting, parse_duration, parse_movement, parse_time
+from ..gm.settings import RuleSpec, Settings, end_setting, parse_duration, parse_movement, parse_time
 from ..gm.worker import run as run_worker
 from ..store import Store, StoreError
 from .options import CommandError, add_command, database_parent
@@ -96,9 +96,9 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Create a game."""
     if getattr(args, "live", False) or getattr(args, "practice", False):
         return _new_live(args, out, gm)  # a live club game or a newcomers' practice game
-    rules: Any = args.rules
+    rules = RuleSpec(args.rules)
     if args.rule:
-        rules = {"preset": args.rules or "2023", **{k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()}}
+        rules = RuleSpec.named(args.rules or "2023", {k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()})
     schedule: dict[str, Any] = {"tz": args.tz}
     try:
         if args.movement:
@@ -109,12 +109,13 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
             schedule["retreat_hours"] = parse_duration(args.retreats)
         if args.adjustments:
             schedule["adjustment_hours"] = parse_duration(args.adjustments)
-        settings = {"press": args.press, "schedule": schedule, "replacement": args.replacement,
-                    "grace_hours": parse_duration(args.grace) if args.grace else 0.0,
-                    "early_movement": args.early_movement, "draw_vote": args.draw_vote, "end_year": args.end_year,
-                    "end_at": end_setting(args.end_at, args.tz) if args.end_at else None}
+        given = {"press": args.press, "schedule": schedule, "replacement": args.replacement,
+                 "grace_hours": parse_duration(args.grace) if args.grace else 0.0,
+                 "early_movement": args.early_movement, "draw_vote": args.draw_vote, "end_year": args.end_year,
+                 "end_at": end_setting(args.end_at, args.tz) if args.end_at else None}
     except GMError as exc:
         raise CommandError(str(exc)) from None
+    settings = Settings.from_dict(given)
     players, standbys = _names(args.players), _names(args.standby)
     assign = _pairs(args.assign, "--assign") if args.assign else None
     created = gm.create_game(args.game, title=args.title, variant=args.variant, rules=rules, settings=settings,
@@ -263,9 +264,8 @@ def cmd_correct(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     orders = {power: _read(path) for power, path in (args.orders or [])}
     rules = None
     if args.rule:
-        current = gm.game(args.game).rules_spec
-        base = current if isinstance(current, dict) else {"preset": current}
-        rules = {**base, **{k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()}}
+        rules = gm.game(args.game).rules_spec.changed(
+            {k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()})
     c = gm.correct(args.game, args.reason, orders=orders or None, rules=rules)
     out.write(report.correction(c) + "\n")
     return 0
@@ -448,9 +448,9 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
                 raise GMError(f"--assign {pair.strip()!r}: write NAME=POWER")
             assign[name.strip()] = power.strip()
         players = players or list(assign)
-    rules: Any = args.rules
     created = LiveTable(gm).create(args.game, title=args.title, players=players, assign=assign, seed=args.seed,
-                                   config=config, variant=args.variant, rules=rules, press=args.press)
+                                   config=LiveConfig.from_dict(config), variant=args.variant, rules=args.rules,
+                                   press=args.press)
     cfg, st = LiveTable(gm).get(args.game)  # type: ignore[misc]
     kind = "practice game (no diplomacy; the powers nobody plays hold)" if cfg.practice else "live club game"
     out.write(f"Created {args.game}: a {kind}.\n")

@@ -8,13 +8,13 @@ See docs/gm.md for the GM's guide.
 
 from .errors import Forbidden, GMError, NotFound, Refused
 from .service import Gamesmaster
-from .settings import Schedule, Settings
+from .settings import RuleSpec, Schedule, Settings
 from .state import GM, Seat
 from .views import (Answer, Checking, Correction, Created, GameView, LegalOrders, OrderResult, OrdersOnRecord,
                     PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, Receipt, ReceiptCheck, RecordEntry,
                     Submission, VerifyReport)
 
-__all__ = ["Gamesmaster", "GMError", "Forbidden", "NotFound", "Refused", "Schedule", "Settings", "GM", "Seat",
+__all__ = ["Gamesmaster", "GMError", "Forbidden", "NotFound", "Refused", "RuleSpec", "Schedule", "Settings", "GM", "Seat",
            "Answer", "Checking", "Correction", "Created", "GameView", "LegalOrders", "OrderResult", "OrdersOnRecord",
            "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck",
            "RecordEntry", "Submission", "VerifyReport"]

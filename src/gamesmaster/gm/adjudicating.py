@@ -11,9 +11,9 @@ import time
 from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Mapping, Sequence, TypedDict
+from typing import Mapping, Sequence, TypedDict
 
-from ..ledger import commitment, new_salt
+from ..ledger import JSONObject, commitment, new_salt
 from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act, powers_to_choose
 from ..rules.conditional import ConditionalError, Section, order_key, read_sections
 from ..rules.options import RuleOptions
@@ -161,8 +161,16 @@ class Plan(TypedDict):
     """A power's conditional orders as the ledger records them at the deadline of the phase they were filed with."""
 
     filed: int  # the orders-submitted entry
-    sections: list[dict[str, Any]]  # rules.conditional.Section.to_dict(), one for each later phase
+    sections: list[JSONObject]  # rules.conditional.Section.to_dict(), one for each later phase
     problem: str | None
+
+
+class SubmissionNote(TypedDict, total=False):
+    """What the record says of a set of orders not sent as such: conditional orders installed, or a withdrawal."""
+
+    condition: str  # the condition that chose the conditional orders installed
+    filed_phase: str  # ... and the phase they were filed with
+    withdrew: str  # what a withdrawal took back
 
 
 def read_plans(state: GameState, sets: Mapping[str, OrderSet], position: Position) -> dict[str, Plan]:
@@ -309,7 +317,7 @@ def install_conditionals(tx: Transaction) -> None:
 
 
 def submit(tx: Transaction, power: str, author: str, by: object, channel: str, entered_by: str, lines: list[str],
-           conditional: str | None, note: Mapping[str, Any] | None = None) -> OrderSet:
+           conditional: str | None, note: SubmissionNote | None = None) -> OrderSet:
     """Record a power's set of orders (committed to with a fresh salt); returns it as on record."""
     state = tx.state
     phase = state.phase or ""
@@ -444,5 +452,5 @@ def _test_pause() -> None:
         time.sleep(float(pause))
 
 
-__all__ = ["GM", "Plan", "advance", "read_plans", "tell_plans", "close_phase", "early_due", "ending", "finish", "install_conditionals",
+__all__ = ["GM", "Plan", "SubmissionNote", "advance", "read_plans", "tell_plans", "close_phase", "early_due", "ending", "finish", "install_conditionals",
            "open_phase", "reassign", "run_early", "submit"]

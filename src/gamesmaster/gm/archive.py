@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any, Mapping, TypedDict
+from typing import Any, TypedDict, cast
 
-from ..ledger import Entry, JSONObject, fingerprint, parse_stamp
+from ..ledger import Entry, JSONObject, JSONValue, fingerprint, parse_stamp
 from ..store import Records
 from .desk import Desk
 from .errors import GMError
 from .fold import FoldError, fold
 from .games import GAME_ID
+from .service import Gamesmaster
 from .tx import game_row, rebuild
 from .verify import verify_entries
 from .views import Created
@@ -52,16 +53,18 @@ def export_game(gm: Desk, game_id: str) -> ArchiveDoc:
                 "credentials": {str(n): h for n, h in sorted(rec.credentials(game_id).items())}}
 
 
-def read_archive(doc: Any) -> tuple[str, list[Entry], dict[int, str]]:
-    """The game id, ledger and credential hashes of an archive; GMError names what is wrong."""
-    if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
+def read_archive(doc: JSONValue) -> tuple[str, list[Entry], dict[int, str]]:
+    """The game id, ledger and credential hashes of an archive (JSON as read); GMError names what is wrong."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise GMError(f"not a gamesmaster archive (expected \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION:
         raise GMError(f"archive version {doc.get('version')!r} is not supported (this gamesmaster reads {VERSION})")
     try:
-        game = str(doc["game"])
-        entries = [Entry.from_dict(e) for e in doc["ledger"]]
-        creds = {int(n): str(h) for n, h in (doc.get("credentials") or {}).items()}
+        # Any: whatever does not read raises one of the errors below, named as an incomplete archive.
+        given = cast(dict[str, Any], doc)
+        game = str(given["game"])
+        entries = [Entry.from_dict(e) for e in given["ledger"]]
+        creds = {int(n): str(h) for n, h in (given.get("credentials") or {}).items()}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise GMError(f"the archive is incomplete: {exc}") from None
     if any(e.sealed for e in entries):
@@ -69,7 +72,7 @@ def read_archive(doc: Any) -> tuple[str, list[Entry], dict[int, str]]:
     return game, entries, creds
 
 
-def check_archive(doc: Any) -> tuple[str, list[Entry], dict[int, str]]:
+def check_archive(doc: JSONValue) -> tuple[str, list[Entry], dict[int, str]]:
     """Read an archive and verify its ledger and credentials; GMError names the first problem."""
     game, entries, creds = read_archive(doc)
     report = verify_entries(game, entries)
@@ -86,7 +89,7 @@ def check_archive(doc: Any) -> tuple[str, list[Entry], dict[int, str]]:
     return game, entries, creds
 
 
-def import_game(gm: Desk, doc: Any, game_id: str | None = None) -> str:
+def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None) -> str:
     """Import an archive (as a new game id, if given); returns the game id."""
     source, entries, creds = check_archive(doc)
     new_id = game_id or source
@@ -106,13 +109,32 @@ def import_game(gm: Desk, doc: Any, game_id: str | None = None) -> str:
     return new_id
 
 
-def sample_data() -> Mapping[str, Any]:
+class SampleStep(TypedDict):
+    """One phase of the sample game: each power's orders as printed, and what became of each."""
+
+    phase: str
+    orders: dict[str, list[str]]
+    results: dict[str, list[str]]
+
+
+class SampleGame(TypedDict):
+    """The rulebook's sample game as shipped (gm/data/sample_game.json)."""
+
+    title: str
+    source: str
+    rules: str
+    variant: str
+    players: dict[str, str]  # power -> player name
+    steps: list[SampleStep]
+
+
+def sample_data() -> SampleGame:
     """The rulebook's sample game as shipped (orders per power per phase, as printed)."""
     text = resources.files("gamesmaster.gm").joinpath("data/sample_game.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    return cast(SampleGame, json.loads(text))  # the file ships with the package, in this form
 
 
-def play_sample(gm: Any, game_id: str = "sample-1971",
+def play_sample(gm: Gamesmaster, game_id: str = "sample-1971",
                 pause_reason: str = "the rulebook's sample game ends here; resume it to play on") -> Created:
     """Play the 1971 rulebook's sample game into a new game, paused at Spring 1903."""
     data = sample_data()
@@ -133,7 +155,7 @@ def play_sample(gm: Any, game_id: str = "sample-1971",
     return created
 
 
-def import_sample(gm: Any, game_id: str = "sample-1971") -> str:
+def import_sample(gm: Gamesmaster, game_id: str = "sample-1971") -> str:
     """Play the 1971 rulebook's sample game into a new game, paused at Spring 1903, as a demo."""
     play_sample(gm, game_id)
     return game_id

@@ -25,11 +25,11 @@ import base64
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping, TypedDict
+from typing import TypedDict, cast
 
 from sqlalchemy import DateTime, Integer, LargeBinary, Table, insert, select
 
-from ..ledger import JSONObject
+from ..ledger import JSONObject, JSONValue
 from ..store import accounts, mailbox
 from .archive import ArchiveDoc, check_archive, export_game, import_game
 from .errors import GMError
@@ -46,25 +46,28 @@ def _mail_tables() -> list[Table]:
             accounts.settings, accounts.notices, accounts.cursors]
 
 
-def _out(value: Any) -> Any:
+def _out(value: object) -> JSONValue:
     if isinstance(value, datetime):
         return {"$t": value.isoformat()}
     if isinstance(value, (bytes, bytearray, memoryview)):
         return {"$b": base64.b64encode(bytes(value)).decode("ascii")}
-    return value
+    return cast(JSONValue, value)  # the other columns hold text, numbers, booleans or JSON
 
 
-def _in(table: Table, row: Mapping[str, Any]) -> Mapping[str, Any]:
-    out = {}
-    for key, value in row.items():
+def _in(table: Table, row: JSONValue) -> dict[str, object]:
+    if not isinstance(row, dict):
+        raise GMError(f"the backup's {table.name} holds a row that is not an object")
+    out: dict[str, object] = {}
+    for key, given in row.items():
+        value: object = given
         col = table.c[key]
         if isinstance(value, dict) and "$t" in value and isinstance(col.type, DateTime):
-            value = datetime.fromisoformat(value["$t"])
+            value = datetime.fromisoformat(str(value["$t"]))
         elif isinstance(value, dict) and "$t" in value and getattr(col.type, "impl", None) is not None \
                 and isinstance(col.type.impl, DateTime):  # type: ignore[attr-defined]
-            value = datetime.fromisoformat(value["$t"])
+            value = datetime.fromisoformat(str(value["$t"]))
         elif isinstance(value, dict) and "$b" in value and isinstance(col.type, LargeBinary):
-            value = base64.b64decode(value["$b"])
+            value = base64.b64decode(str(value["$b"]))
         out[key] = value
     return out
 
@@ -98,8 +101,8 @@ def backup(gm: Gamesmaster, data: Path | None = None) -> BackupDoc:
     return doc
 
 
-def restore(gm: Gamesmaster, doc: Any, data: Path | None = None) -> list[str]:
-    """Restore a backup into an empty store (and DATA); returns the games restored, all verified."""
+def restore(gm: Gamesmaster, doc: JSONValue, data: Path | None = None) -> list[str]:
+    """Restore a backup (JSON as read) into an empty store (and DATA); returns the games restored, all verified."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise GMError(f"not a gamesmaster backup (expected \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION:
@@ -119,10 +122,13 @@ def restore(gm: Gamesmaster, doc: Any, data: Path | None = None) -> list[str]:
     for archive in games:
         restored.append(import_game(gm, archive))
     tables = {t.name: t for t in _mail_tables()}
-    mail = doc.get("mail") or {}
+    given = doc.get("mail")
+    mail = given if isinstance(given, dict) else {}
     with gm.store.connect() as conn:
         for name, table in tables.items():
             rows = mail.get(name) or []
+            if not isinstance(rows, list):
+                raise GMError(f"the backup's {name} is not a list of rows")
             if rows:
                 conn.execute(insert(table), [_in(table, r) for r in rows])
         if gm.store.is_postgresql:  # serial counters past the restored ids
@@ -133,7 +139,8 @@ def restore(gm: Gamesmaster, doc: Any, data: Path | None = None) -> list[str]:
                                       f"(SELECT max(id) FROM {table.name}))"))
     if data is not None:
         data.mkdir(parents=True, exist_ok=True)
-        for name, content in (doc.get("data") or {}).items():
+        files = doc.get("data")
+        for name, content in (files.items() if isinstance(files, dict) else ()):
             if name in DATA_FILES and isinstance(content, str):
                 fd = os.open(data / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from typing import Sequence
 
 from ..rules import Phase
 from .state import GameState
@@ -39,7 +40,7 @@ def join_due(state: GameState) -> bool:
             and position.phase.order >= Phase.parse(state.coin_toss["joins"]).order)
 
 
-def winner_seat(state: GameState, winner: list[str]) -> int | None:
+def winner_seat(state: GameState, winner: Sequence[str]) -> int | None:
     """The player who commands the side that won the toss (None if nobody plays it)."""
     holder = next((h for p in winner if (h := state.holder(p)) is not None), None)
     return holder.number if holder else None

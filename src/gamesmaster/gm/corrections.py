@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from ..rules import OptionError, Phase, Position, adjudicate, powers_to_act
-from ..variants import load_rules
+from ..rules import Phase, Position, adjudicate, powers_to_act
 from . import limits
 from ..rules.conditional import order_key, split_submission
 from .adjudicating import advance, install_conditionals, read_plans, tell_plans
@@ -13,44 +12,47 @@ from .desk import Desk, power_of
 from .errors import GMError
 from .games import deadline_text
 from .state import OrderSet
-from .views import Correction
+from .settings import RuleSpec
+from .views import Correction, OrderResult
 
 
 def _norm(texts: Sequence[str]) -> list[str]:
     return [str(t) for t in texts]
 
 
-def differences(last: Mapping[str, Any], results: Sequence[Mapping[str, Any]], nxt: Mapping[str, Any]) -> list[str]:
-    """What a correction changed: orders' results, and the units and centres after."""
+def differences(before: Sequence[OrderResult], was: Position, after: Sequence[OrderResult], now: Position) -> list[str]:
+    """What a correction changed: orders' results (before and after), and the units and centres each led to."""
     out: list[str] = []
-    before = {(r["power"], r["text"]): r for r in last["results"]}
-    after = {(r["power"], r["text"]): r for r in results}
-    for key, r in after.items():
-        old = before.get(key)
+    old_results = {(r.power, r.text): r for r in before}
+    new_results = {(r.power, r.text): r for r in after}
+    for key, r in new_results.items():
+        old = old_results.get(key)
         if old is None:
-            out.append(f"{r['power']}: {r['text']!r} added: {r['result']} ({r['reason']})")
-        elif (old["order"], old["result"], old["reason"]) != (r["order"], r["result"], r["reason"]):
-            out.append(f"{r['power']}: {r['text']!r} was {old['result']} ({old['reason']}), now {r['result']} ({r['reason']})")
-    for key, r in before.items():
-        if key not in after:
-            out.append(f"{r['power']}: {r['text']!r} removed (was {r['result']})")
-    old_next = last["next"]
-    for field_ in ("units", "centers"):
-        a, b = old_next.get(field_, {}), nxt.get(field_, {})
-        for p in sorted(set(a) | set(b)):
-            if sorted(a.get(p, [])) != sorted(b.get(p, [])):
-                out.append(f"{p} {'units' if field_ == 'units' else 'centres'}: {', '.join(sorted(a.get(p, []))) or 'none'}"
-                           f" -> {', '.join(sorted(b.get(p, []))) or 'none'}")
-    if old_next.get("phase") != nxt.get("phase"):
-        out.append(f"next phase: {old_next.get('phase')} -> {nxt.get('phase')}")
+            out.append(f"{r.power}: {r.text!r} added: {r.result} ({r.reason})")
+        elif (old.order, old.result, old.reason) != (r.order, r.result, r.reason):
+            out.append(f"{r.power}: {r.text!r} was {old.result} ({old.reason}), now {r.result} ({r.reason})")
+    for key, r in old_results.items():
+        if key not in new_results:
+            out.append(f"{r.power}: {r.text!r} removed (was {r.result})")
+    for label, of in (("units", _units), ("centres", Position.centres_of)):
+        for p in sorted(p for p in was.variant.powers if of(was, p) or of(now, p)):
+            a, b = sorted(of(was, p)), sorted(of(now, p))
+            if a != b:
+                out.append(f"{p} {label}: {', '.join(a) or 'none'} -> {', '.join(b) or 'none'}")
+    if was.phase != now.phase:
+        out.append(f"next phase: {was.phase} -> {now.phase}")
     return out
+
+
+def _units(position: Position, power: str) -> list[str]:
+    return [str(u) for u in position.units_of(power)]
 
 
 class Corrections(Desk):
     """Correcting an error in transcription or ruling, with the correction on the record."""
 
     def correct(self, game_id: str, reason: str, *, orders: Mapping[str, str | Sequence[str]] | None = None,
-                rules: str | Mapping[str, Any] | None = None, phase: str | None = None) -> Correction:
+                rules: RuleSpec | None = None, phase: str | None = None) -> Correction:
         """Correct the last published phase (an error in transcription or ruling) before the next is published.
 
         The phase is adjudicated again with the corrected orders (and rules); the record
@@ -75,11 +77,8 @@ class Corrections(Desk):
             if state.status == "finished" and (state.result is None or state.result.phase != corrected):
                 raise GMError(f"{game_id} ended by agreement after {corrected}: its last phase can no longer be corrected")
             position = Position.from_dict(state.variant, last["position"])
-            rules_spec = rules if rules is not None else last["rules"]
-            try:
-                options = load_rules(rules_spec, default=state.variant.default_rules)
-            except OptionError as exc:
-                raise GMError(str(exc)) from None
+            rules_spec = rules.to_json() if rules is not None else last["rules"]
+            options = RuleSpec.read(rules_spec).options(state.variant.default_rules)
             texts = {p: _norm(t) for p, t in last["orders"].items()}
             used = {p: dict(u) for p, u in (last.get("used") or {}).items()}
             for name, given in (orders or {}).items():
@@ -92,7 +91,9 @@ class Corrections(Desk):
             adj = adjudicate(position, texts, options)
             results = [o.as_dict() for o in adj.outcomes]
             dislodged = [str(d.unit) for d in adj.dislodged]
-            changed = differences(last, results, adj.next.to_dict())
+            changed = differences([OrderResult.from_dict(r) for r in last["results"]],
+                                  Position.from_dict(state.variant, last["next"]),
+                                  [OrderResult.from_dict(r) for r in results], adj.next)
             if not changed and rules is None and not orders:
                 raise GMError("the correction changes nothing")
             sets = {}

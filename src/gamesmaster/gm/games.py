@@ -5,17 +5,17 @@ from __future__ import annotations
 import random
 import re
 import secrets
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ..ledger import fingerprint
-from ..rules import OptionError, Position, PositionError
-from ..variants import VariantError, load_rules, load_variant
+from ..rules import Position
+from ..variants import VariantError, load_variant
 from . import credentials as cred
 from . import limits
 from .cointoss import toss_and_join
 from .desk import Desk, power_of
 from .errors import GMError, NotFound
-from .settings import Settings, show_time
+from .settings import RuleSpec, Settings, show_time
 from .state import PLAYER, STANDBY, GameState
 from .tx import Transaction
 from .views import Created
@@ -86,42 +86,41 @@ class Games(Desk):
     """Creating games, signing players up and drawing the powers by lot."""
 
     def create_game(self, game_id: str, *, title: str | None = None, variant: str = "standard",
-                    rules: str | Mapping[str, Any] | None = None, settings: Settings | Mapping[str, Any] | None = None,
+                    rules: str | RuleSpec | None = None, settings: Settings | None = None,
                     players: Sequence[str] = (), standbys: Sequence[str] = (),
                     assign: Mapping[str, str] | None = None, seed: int | None = None, start: bool = True,
-                    position: Mapping[str, Any] | None = None) -> Created:
-        """Create a game; with players it starts at once (powers by lot, or as assigned)."""
+                    position: Position | None = None) -> Created:
+        """Create a game; with players it starts at once (powers by lot, or as assigned).
+
+        rules: a preset's name or a RuleSpec (None: the variant's default); position: a custom start."""
         if not isinstance(game_id, str) or not GAME_ID.match(game_id):
             raise GMError(f"game id {str(game_id)[:80]!r}: use 1-64 lowercase letters, digits, '-' or '_', "
                           "starting with a letter or digit")
         if title is not None:
             title = limits.name(title, "the game's title") or None
-        sett = settings if isinstance(settings, Settings) else Settings.from_dict(settings)
+        sett = settings if settings is not None else Settings.from_dict(None)
         if sett.end_time is not None and sett.end_time <= self.now():
             raise GMError(f"the agreed end of the game ({show_time(sett.end_time, sett.schedule.tz)}) has already passed")
-        rules_spec: Any = rules
+        spec = rules if isinstance(rules, RuleSpec) else RuleSpec(rules)
         if sett.end_year:
             # The players' agreed last year is the rules' short game: one rule for the
             # engine, the corrections and verify's replay alike.
-            base = {"preset": rules} if isinstance(rules, str) or rules is None else dict(rules)
-            rules_spec = {k: v for k, v in {**base, "last_year": int(sett.end_year)}.items() if v is not None}
+            spec = RuleSpec(spec.preset, tuple((k, v) for k, v in {**dict(spec.values), "last_year": int(sett.end_year)}.items()
+                                               if v is not None))
         try:
             var = load_variant(variant)
-            opts = load_rules(rules_spec, default=var.default_rules)
-        except (VariantError, OptionError) as exc:
+        except VariantError as exc:
             raise GMError(str(exc)) from None
-        if rules_spec is None:
-            rules_spec = opts.preset
-        if position is not None:
-            try:
-                Position.from_dict(var, position)
-            except PositionError as exc:
-                raise GMError(f"starting position: {exc}") from None
+        opts = spec.options(var.default_rules)
+        if spec.preset is None and not spec.values:
+            spec = RuleSpec(opts.preset)
+        if position is not None and position.variant.name != var.name:
+            raise GMError(f"starting position: a position of {position.variant.name}, not of {var.name}")
         creds: dict[str, str] = {}
         with self.transaction(game_id, create=True) as tx:
-            tx.record("game-created", {"title": title or game_id, "variant": var.name, "rules": rules_spec,
+            tx.record("game-created", {"title": title or game_id, "variant": var.name, "rules": spec.to_json(),
                                        "rule_options": opts.as_dict(), "settings": sett.to_dict(),
-                                       "position": dict(position) if position else None})
+                                       "position": position.to_dict() if position else None})
             for name in players:
                 creds[name] = add_seat(tx, name, PLAYER)
             for rank, name in enumerate(standbys, 1):
@@ -152,13 +151,13 @@ class Games(Desk):
         In a game whose players chose their powers on joining (gm.joining), they get those instead."""
         with self.reading() as rec:
             state = self.snapshot(rec, game_id)
-        choices = state.seeking.get("choices") or {}
-        if state.seeking.get("seats") == "choice" and choices:
-            unchosen = [s.name for s in state.seats if s.role == PLAYER and str(s.number) not in choices]
+        choices = state.joining.choices
+        if state.joining.seats == "choice" and choices:
+            unchosen = [s.name for s in state.seats if s.role == PLAYER and s.number not in choices]
             if unchosen:
                 raise GMError(f"the players of {game_id} choose their powers, and {', '.join(unchosen)} "
                               "chose none: assign the powers instead")
-            return self.assign_powers(game_id, {s.name: choices[str(s.number)] for s in state.seats
+            return self.assign_powers(game_id, {s.name: choices[s.number] for s in state.seats
                                                 if s.role == PLAYER})
         seed = secrets.randbits(63) if seed is None else int(seed)
         return self._start(game_id, seed=seed)
@@ -188,8 +187,7 @@ class Games(Desk):
                 tx.record("lots-drawn", {"seed": seed, "players": names, "powers": chosen,
                                          "method": "random.Random(seed).sample(all_powers, len(players))",
                                          "all_powers": drawn_from})
-            start = tx.state.start_position
-            position = Position.from_dict(state.variant, start) if start else Position.initial(state.variant)
+            position = tx.state.start or Position.initial(state.variant)
             deadline = state.settings.deadline(position.phase.kind, tx.now)
             tx.record("game-started", {"phase": str(position.phase), "position": position.to_dict(),
                                        "deadline": deadline.isoformat()})
@@ -236,7 +234,7 @@ def _lot_named(state: GameState, text: str, drawn_from: list[Lot]) -> Lot:
         if lot_title(state, lot).lower() == key:
             return lot
     pw = power_of(state, text.split("/")[0])
-    lot = next((x for x in drawn_from if pw in lot_powers(x)), None)
-    if lot is None:
+    holding = next((x for x in drawn_from if pw in lot_powers(x)), None)
+    if holding is None:
         raise GMError(f"{pw.capitalize()} is neutral in this set-up: nobody plays it")
-    return lot
+    return holding

@@ -11,17 +11,18 @@ seat ends the account's hold (gm.fold). The per-power credentials keep working b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Iterable
 
+from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from . import limits
 from .accounts import Accounts, account_record, email_address
 from .desk import authenticate
 from .errors import GMError
 from .games import add_seat, playable_powers
-from .state import PLAYER, GameState
+from .state import PLAYER, GameState, Seat
 from .tx import Transaction
-from .views import Created
+from .views import Created, GameView
 
 SEATS = ("lot", "choice")  # how the powers of an open game are given: drawn by lot, or chosen on joining
 
@@ -65,11 +66,11 @@ class Joined:
 
 
 def _free(state: GameState) -> tuple[str, ...]:
-    chosen = set((state.seeking.get("choices") or {}).values())
+    chosen = set(state.joining.choices.values())
     return tuple(p for p in playable_powers(state) if p not in chosen)
 
 
-def needs(state_view: Any, powers: tuple[str, ...]) -> tuple[str, ...]:
+def needs(state_view: GameView, powers: tuple[str, ...]) -> tuple[str, ...]:
     """What a game needs from the player of these powers now, in a few words each."""
     if state_view.status == "forming":
         return ("waiting for players",)
@@ -111,8 +112,8 @@ class Joining(Accounts):
         with self.reading() as rec:
             for game_id in rec.game_ids():
                 st = self.snapshot(rec, game_id)
-                if st.status == "forming" and (st.seeking.get("open") or game_id in invited):
-                    out.append(OpenGame(st.id, st.title, st.variant_name, st.seeking.get("seats") or "lot",
+                if st.status == "forming" and (st.joining.open or game_id in invited):
+                    out.append(OpenGame(st.id, st.title, st.variant_name, st.joining.seats,
                                         len([s for s in st.seats if s.role == PLAYER]), len(playable_powers(st)),
                                         _free(st)))
         return tuple(out)
@@ -127,7 +128,7 @@ class Joining(Accounts):
             st = tx.state
             if st.status != "forming":
                 raise GMError(f"{game_id} has started: it takes no new players")
-            if not invited and not st.seeking.get("open"):
+            if not invited and not st.joining.open:
                 raise GMError(f"{game_id} is not open to new players")
             if any(ref == account.ref and (s := st.seat(int(n))) is not None and s.role != "former"
                    for n, ref in st.claims.items()):
@@ -139,7 +140,7 @@ class Joining(Accounts):
             name = account.name if st.seat_named(account.name) is None else f"{account.name} ({account.ref[:6]})"
             credential = add_seat(tx, name, PLAYER)
             number = len(tx.state.seats)
-            self._claim(tx, number, account.ref, "invitation" if invited and not st.seeking.get("open") else "joined",
+            self._claim(tx, number, account.ref, "invitation" if invited and not st.joining.open else "joined",
                         chosen)
             full = len([s for s in tx.state.seats if s.role == PLAYER]) == len(places)
         if not full:
@@ -150,7 +151,7 @@ class Joining(Accounts):
             return Joined(game_id, number, credential, None, str(exc))
 
     def _chosen_power(self, st: GameState, power: str | None) -> str | None:
-        if st.seeking.get("seats") != "choice":
+        if st.joining.seats != "choice":
             return None
         free = _free(st)
         wanted = (power or "").strip().upper()
@@ -181,7 +182,7 @@ class Joining(Accounts):
     def _claim(self, tx: Transaction, number: int, ref: str, how: str, power: str | None) -> None:
         seat = tx.state.seat(number)
         assert seat is not None
-        payload: dict[str, Any] = {"player": number, "name": seat.name, "account": ref, "how": how}
+        payload: JSONObject = {"player": number, "name": seat.name, "account": ref, "how": how}
         if power:
             payload["power"] = power
         tx.record("seat-claimed", payload)
@@ -212,7 +213,7 @@ class Joining(Accounts):
                               view.deadline_text, needs(view, powers)))
         return tuple(out)
 
-    def seat_of(self, game_id: str, account_ref: str) -> Any:
+    def seat_of(self, game_id: str, account_ref: str) -> Seat | None:
         """The seat an account holds in a game, or None."""
         st = self.game_state(game_id)
         for number, ref in st.claims.items():

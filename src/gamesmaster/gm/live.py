@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 from ..rules.phase import Phase
-from ..ledger import JSONObject
+from ..ledger import JSONObject, JSONValue
 from .errors import GMError
 
 PERIODS = ("diplomacy", "writing", "orders", "readout", "over")
@@ -49,8 +49,9 @@ class LiveConfig:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any] | None) -> "LiveConfig":
-        doc = dict(doc or {})
+    def from_dict(cls, doc: Mapping[str, JSONValue] | None) -> "LiveConfig":
+        """Read to_dict's form (or the GM's periods as JSON); GMError names one that does not read."""
+        doc = cast(dict[str, Any], dict(doc or {}))  # each value is checked below
         unknown = set(doc) - set(cls.__dataclass_fields__)
         if unknown:
             raise GMError(f"unknown live setting{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
@@ -102,8 +103,9 @@ class LiveState:
         return doc
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "LiveState":
-        doc = dict(doc)
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "LiveState":
+        """Read to_dict's form."""
+        doc = cast(dict[str, Any], dict(doc))  # written by to_dict
         ends = doc.get("ends")
         doc["ends"] = datetime.fromisoformat(ends) if ends else None
         doc["agreed"] = tuple(doc.get("agreed") or ())

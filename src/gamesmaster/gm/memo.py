@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar, cast
 
 from .state import GameState
 
@@ -24,7 +24,8 @@ class Memo:
     def __init__(self, games: int = 512) -> None:
         self.games = games
         self._lock = threading.Lock()
-        self._kept: OrderedDict[str, tuple[GameState, dict[str, Any]]] = OrderedDict()
+        # each game's state, and the values derived from it by name (each of its own type)
+        self._kept: OrderedDict[str, tuple[GameState, dict[str, object]]] = OrderedDict()
 
     def state(self, game_id: str, head_hash: str) -> GameState | None:
         """The state of a game at this head, if this process has it."""
@@ -58,7 +59,7 @@ class Memo:
             kept = self._kept.get(state.id)
             values = kept[1] if kept is not None and kept[0] is state else None
             if values is not None and name in values:
-                return values[name]  # type: ignore[no-any-return]
+                return cast(T, values[name])  # made by the `make` given with this name
         value = make()
         if values is not None:
             with self._lock:

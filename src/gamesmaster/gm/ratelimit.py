@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from typing import Callable
 
 
 class RateLimiter:
@@ -21,7 +21,7 @@ class RateLimiter:
     per process: with N web processes a client gets at most N times the burst.
     """
 
-    def __init__(self, burst: float, rate: float, clock: Any = None, max_keys: int = 100_000) -> None:
+    def __init__(self, burst: float, rate: float, clock: Callable[[], float] | None = None, max_keys: int = 100_000) -> None:
         self.burst, self.rate = float(burst), float(rate)
         self.clock = clock or time.monotonic
         self.max_keys = max_keys

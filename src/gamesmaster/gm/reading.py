@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Mapping, Sequence
 
-from ..ledger import Entry
-from ..rules import Phase
+from ..ledger import Entry, JSONValue
+from ..rules import Phase, Position
 from ..store import Records
 from ..store.repo import PhaseRow
 from ..variants import load_variant
 from .desk import Desk
 from .errors import GMError
 from .games import deadline_text
+from .settings import RuleSpec
 from .press import press_item
 from .standing import to_act
 from .state import GM, PLAYER, STANDBY, GameState
@@ -47,11 +48,11 @@ def game_view(state: GameState) -> GameView:
             p in concerned, mine is not None, theirs is not None, bool(holder and holder.ready),
             holder.missed if holder else 0, committed.commitment if committed and p in concerned else None,
             state.counts.get(p, 0)))
-    return GameView(state.id, state.title, state.status, state.variant, state.options, state.rules_spec,
+    return GameView(state.id, state.title, state.status, state.variant, state.options, RuleSpec.read(state.rules_spec),
                     state.settings, state.phase_value, position, state.deadline_at, deadline_text(state),
                     state.seats, tuple(powers), tuple(p for p in state.proposals if p.status == "open"),
                     state.result, state.live, state.deadlock_year is not None, state.published,
-                    LedgerHead(state.public_seq, state.public_hash), state.head_hash, state.seeking)
+                    LedgerHead(state.public_seq, state.public_hash), state.head_hash, state.joining)
 
 
 def phase_result(row: PhaseRow) -> PhaseResult:
@@ -59,13 +60,14 @@ def phase_result(row: PhaseRow) -> PhaseResult:
     variant = load_variant(str((row.position or {}).get("variant", "standard")))
     orders = {p: OrdersUsed(tuple(v.get("texts") or ()), str(v.get("source") or "player"), v.get("seq"),
                             v.get("number"), v.get("commitment")) for p, v in (row.orders or {}).items()}
-    return PhaseResult(row.game_id, Phase.parse(row.phase), row.revision, row.number, row.current, variant, row.rules,
-                       row.position, row.next, orders, tuple(with_removals(row.phase, row.results, row.position, row.next)),
+    position, nxt = Position.from_dict(variant, row.position), Position.from_dict(variant, row.next)
+    rules = RuleSpec.read(row.rules).options(variant.default_rules)
+    return PhaseResult(row.game_id, Phase.parse(row.phase), row.revision, row.number, row.current, variant, rules,
+                       position, nxt, orders, tuple(with_removals(row.results, position, nxt)),
                        row.winner, tuple(row.civil_disorder or ()), row.adjudicated_at, row.ledger_seq, row.entry_hash)
 
 
-def with_removals(phase: str, results: list[Mapping[str, Any]], position: Mapping[str, Any],
-                  nxt: Mapping[str, Any]) -> list[OrderResult]:
+def with_removals(results: Sequence[Mapping[str, JSONValue]], position: Position, nxt: Position) -> list[OrderResult]:
     """A phase's results and, after them, the units the civil-disorder rule removed.
 
     In an adjustment phase a power that orders too few removals loses units by the rule
@@ -73,14 +75,13 @@ def with_removals(phase: str, results: list[Mapping[str, Any]], position: Mappin
     unit gone that no successful removal named was removed by the rule.
     """
     out = [OrderResult.from_dict(r) for r in results]
-    if not phase.endswith("A"):
+    if not position.phase.is_adjustment:
         return out
     ordered = {r.order for r in out if r.result == "succeeds" and r.order}
-    after = (nxt or {}).get("units") or {}
-    for power, units in ((position or {}).get("units") or {}).items():
-        kept = set(after.get(power, ()))
-        for unit in units:
-            if unit not in kept and f"{unit} D" not in ordered:
+    for power in position.variant.powers:  # the order the position lists them in
+        kept = {str(u) for u in nxt.units_of(power)}
+        for unit in position.units_of(power):
+            if str(unit) not in kept and f"{unit} D" not in ordered:
                 out.append(OrderResult(power, "(civil disorder)", f"{unit} D", "succeeds", CIVIL_DISORDER_REMOVAL,
                                        by_rule=True))
     return out

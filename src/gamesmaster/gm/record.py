@@ -14,9 +14,9 @@ power's commitment instead.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Sequence, cast
 
-from ..ledger import Entry, JSONObject, Receipt, parse_stamp
+from ..ledger import Entry, JSONObject, JSONValue, Receipt, parse_stamp
 from ..rules import Phase
 from ..store import Records
 from . import limits
@@ -106,25 +106,29 @@ def archive_doc(state: GameState, entries: Sequence[Entry]) -> JSONObject:
             "entries": [e.as_dict() for e in copy]}
 
 
-def read_archive(doc: Any) -> tuple[str, list[Entry], LedgerHead | None]:
-    """The game id, entries and stated head of a public record document; GMError names what is wrong."""
-    if not isinstance(doc, Mapping) or doc.get("format") != ARCHIVE_FORMAT:
+def read_archive(doc: JSONValue) -> tuple[str, list[Entry], LedgerHead | None]:
+    """The game id, entries and stated head of a public record document (JSON as read); GMError names what is wrong."""
+    if not isinstance(doc, dict) or doc.get("format") != ARCHIVE_FORMAT:
         raise GMError(f"not a gamesmaster public record (expected \"format\": \"{ARCHIVE_FORMAT}\")")
     if doc.get("version") != ARCHIVE_VERSION:
         raise GMError(f"public record version {doc.get('version')!r} is not one this gamesmaster reads ({ARCHIVE_VERSION})")
-    game = doc.get("game")
-    if not isinstance(game, str) or not isinstance(doc.get("entries"), list):
+    game, listed = doc.get("game"), doc.get("entries")
+    if not isinstance(game, str) or not isinstance(listed, list):
         raise GMError("the public record lacks its game or its entries")
     try:
-        entries = [Entry.from_dict(e) for e in doc["entries"]]
+        entries = [Entry.from_dict(e) if isinstance(e, dict) else _unreadable(e) for e in listed]
     except (ValueError, TypeError, AttributeError) as exc:
         raise GMError(f"the public record's entries cannot be read: {exc}") from None
     head = doc.get("head")
-    stated = LedgerHead(int(head["seq"]), str(head["hash"])) if isinstance(head, Mapping) else None
+    stated = LedgerHead(int(cast(int, head["seq"])), str(head["hash"])) if isinstance(head, dict) else None
     return game, entries, stated
 
 
-def verify_archive(doc: Any, receipts: Sequence[str] = (), heads: Sequence[str] = ()) -> VerifyReport:
+def _unreadable(value: JSONValue) -> Entry:
+    raise TypeError(f"an entry is an object, not {type(value).__name__}")
+
+
+def verify_archive(doc: JSONValue, receipts: Sequence[str] = (), heads: Sequence[str] = ()) -> VerifyReport:
     """Verify a downloaded public record on its own: chain, replay of every published phase, receipts, heads."""
     game, entries, stated = read_archive(doc)
     extra = [f"{stated.seq}:{stated.hash}"] if stated else []

@@ -142,9 +142,9 @@ def final(g: GameView, phases: Sequence[PhaseResult] = ()) -> str:
                    f"{standing.centres:2} centres, {standing.units:2} units")
     chart: dict[int, dict[str, int]] = {}
     for ph in phases:
-        nxt = ph.next_doc
-        if str(nxt.get("phase", "")).startswith(("W", "S")) and ph.phase.season == "F":
-            chart[ph.phase.year] = {p: len(v) for p, v in (nxt.get("centers") or {}).items()}
+        nxt = ph.next
+        if nxt.phase.season in ("W", "S") and ph.phase.season == "F":
+            chart[ph.phase.year] = {p: n for p in nxt.variant.powers if (n := len(nxt.centres_of(p)))}
     if chart:
         powers = list(r.summary)
         out.append("  Supply centres at the end of each year:")

@@ -35,12 +35,15 @@ from ..ledger import JSONObject, JSONValue
 from ..rules import (Adjudication, Phase, PhaseError, Position, PositionError, RuleOptions, adjudicate,
                      format_order, powers_to_act)
 from ..rules.adjustments import balance
-from ..variants import load_rules, load_variant
+from ..rules.variant import Variant
+from ..variants import load_variant
 from .errors import GMError
 from .fates import fates
 from .games import GAME_ID
 from .limits import PRESS_CHARS as MAX_PRESS
 from .state import GM
+from .service import Gamesmaster
+from .settings import RuleSpec, Settings
 from .views import GameView, PhaseResult, PressItem
 
 COMPLETED = "COMPLETED"
@@ -62,15 +65,17 @@ def map_name(view: GameView) -> str:
 def saved_game(view: GameView, results: Sequence[PhaseResult], press: Sequence[PressItem]) -> JSONObject:
     """A game in the saved-game format: every published phase, and the phase it is in now."""
     board = map_name(view)
-    rules = ["POWER_CHOICE"] + (["NO_PRESS"] if view.settings.press == "none" else [])
+    rules: list[JSONValue] = ["POWER_CHOICE", *(["NO_PRESS"] if view.settings.press == "none" else [])]
+    common = {"game_id": view.id, "map": board, "rules": rules}  # in every phase's state
     # A game without press has no messages in the package's sense (its own check refuses NO_PRESS
     # with messages), so the GM's notices stay out of it too.
     messages = _messages(view, press) if view.settings.press != "none" else {}
-    phases: list[dict[str, Any]] = []  # built loosely, then returned as the JSON it is
+    phases: list[dict[str, object]] = []  # built of JSON values, then returned as the JSON it is
     since = None  # when each phase's position came about: the previous phase's adjudication
     for result in results:
         state = _state(view, result.position, result.civil_disorder)
         state["timestamp"] = _microseconds(since or result.adjudicated_at)
+        state.update(common)
         phases.append({"name": str(result.phase), "state": state, "orders": _orders(view, result),
                        "results": _results(result), "messages": messages.pop(str(result.phase), [])})
         since = result.adjudicated_at
@@ -81,11 +86,10 @@ def saved_game(view: GameView, results: Sequence[PhaseResult], press: Sequence[P
         state["name"] = name
         if view.result is not None:
             state["note"] = f"{view.result.headline} ({view.result.reason})"
+        state.update(common)
         left = [m for ms in messages.values() for m in ms]
         phases.append({"name": name, "state": state, "orders": {p: None for p in view.variant.powers},
-                       "results": {}, "messages": sorted(left, key=lambda m: m["time_sent"])})
-    for phase in phases:
-        phase["state"].update({"game_id": view.id, "map": board, "rules": rules})
+                       "results": {}, "messages": sorted(left, key=lambda m: cast(int, m["time_sent"]))})
     return {"id": view.id, "map": board, "rules": rules, "phases": cast(list[JSONValue], phases)}
 
 
@@ -94,7 +98,7 @@ def _microseconds(when: datetime) -> int:
     return int(when.timestamp() * 1_000_000)
 
 
-def _state(view: GameView, position: Position, civil_disorder: Iterable[str]) -> dict[str, Any]:
+def _state(view: GameView, position: Position, civil_disorder: Iterable[str]) -> dict[str, object]:
     """A position as the package's state of a phase."""
     variant = position.variant
     disorder = set(civil_disorder)
@@ -106,7 +110,7 @@ def _state(view: GameView, position: Position, civil_disorder: Iterable[str]) ->
     for d in position.dislodged:
         units[d.unit.power].append(f"*{d.unit}")
         retreats[d.unit.power][str(d.unit)] = [str(loc) for loc in d.retreats or ()]
-    builds: dict[str, dict[str, Any]] = {}
+    builds: dict[str, dict[str, object]] = {}
     for p in variant.powers:
         count, homes = 0, []
         if position.phase.is_adjustment:
@@ -175,13 +179,30 @@ class FilePhase:
     position: Position | None  # None for COMPLETED
     orders: Mapping[str, tuple[str, ...]]
     results: Mapping[str, tuple[str, ...]]
-    messages: tuple[Mapping[str, Any], ...]
+    messages: tuple[FileMessage, ...]
 
 
-def read_saved_game(doc: Any) -> tuple[str, list[FilePhase], list[str]]:
-    """The id, phases and rule names of a saved game; GMError names what is wrong with it."""
-    if not isinstance(doc, Mapping) or not isinstance(doc.get("phases"), list):
+@dataclass(frozen=True)
+class FileMessage:
+    """A message of a saved game's phase, as the file has it (a power, GLOBAL or SYSTEM on either side)."""
+
+    sender: str
+    recipient: str
+    message: str
+
+    @classmethod
+    def read(cls, doc: Mapping[str, JSONValue]) -> "FileMessage":
+        """From the file's message object."""
+        return cls(str(doc.get("sender") or "").upper(), str(doc.get("recipient") or "").upper(),
+                   str(doc.get("message") or "").strip())
+
+
+def read_saved_game(given: JSONValue) -> tuple[str, list[FilePhase], list[str]]:
+    """The id, phases and rule names of a saved game (JSON as read); GMError names what is wrong with it."""
+    if not isinstance(given, dict) or not isinstance(given.get("phases"), list):
         raise GMError("not a saved game: expected a JSON object with a list of \"phases\"")
+    # Any: a foreign file; what does not read raises one of the errors caught below, named with its phase.
+    doc = cast(dict[str, Any], given)
     board = str(doc.get("map", "standard"))
     if board != "standard":
         raise GMError(f"map {board!r}: only saved games on the standard map can be imported")
@@ -203,20 +224,24 @@ def read_saved_game(doc: Any) -> tuple[str, list[FilePhase], list[str]]:
     return str(doc.get("id") or "imported"), phases, rules
 
 
-def _phase(variant: Any, raw: Mapping[str, Any]) -> FilePhase:
+def _phase(variant: Variant, given: JSONValue) -> FilePhase:
+    raw = cast(dict[str, Any], given)  # a foreign file: read_saved_game names what does not read
     name = str(raw["name"])
     state = raw["state"]
     orders = {str(p).upper(): tuple(str(o) for o in (v or ())) for p, v in (raw.get("orders") or {}).items()}
     results = {str(u): tuple(str(c) for c in (v or ())) for u, v in (raw.get("results") or {}).items()}
-    messages = tuple(m for m in raw.get("messages") or () if isinstance(m, Mapping))
+    messages = tuple(FileMessage.read(m) for m in raw.get("messages") or () if isinstance(m, Mapping))
     if name == COMPLETED:
         return FilePhase(name, None, orders, results, messages)
     Phase.parse(name)
     return FilePhase(name, position_of(variant, name, state), orders, results, messages)
 
 
-def position_of(variant: Any, name: str, state: Mapping[str, Any]) -> Position:
-    """A saved game's state as a gamesmaster position (dislodged units are the ones marked '*')."""
+def position_of(variant: Variant, name: str, given: JSONValue) -> Position:
+    """A saved game's state as a gamesmaster position (dislodged units are the ones marked '*').
+
+    PositionError (or KeyError, TypeError, ...) when the state does not read."""
+    state = cast(dict[str, Any], given)  # a foreign file: a part that does not read raises
     units: dict[str, list[str]] = {}
     dislodged: dict[str, list[JSONObject]] = {}
     retreats = state.get("retreats") or {}
@@ -346,8 +371,8 @@ def import_id(source: str, wanted: str | None) -> str:
     return slug if GAME_ID.match(slug) else f"g{slug}"[:64]
 
 
-def import_saved_game(gm: Any, doc: Any, game_id: str | None = None, rules: str | Mapping[str, Any] | None = None
-                      ) -> ImportReport:
+def import_saved_game(gm: Gamesmaster, doc: JSONValue, game_id: str | None = None,
+                      rules: str | RuleSpec | None = None) -> ImportReport:
     """Replay a saved game into a new game (orders entered by the GM, channel "import"); report every difference."""
     source, phases, names = read_saved_game(doc)
     new_id = import_id(source, game_id)
@@ -356,15 +381,16 @@ def import_saved_game(gm: Any, doc: Any, game_id: str | None = None, rules: str 
     first = phases[0].position
     if first is None:
         raise GMError("the saved game's first phase is COMPLETED: there is nothing to replay")
-    options = load_rules(rules or "2023")
+    spec = rules if isinstance(rules, RuleSpec) else RuleSpec(rules or "2023")
+    options = spec.options("2023")
     messages = sum(len(p.messages) for p in phases)
     press = "none" if "NO_PRESS" in names and not messages else "full"
     variant = first.variant
     players = {p: f"{variant.powers[p].name} (imported)" for p in variant.powers}
     start = None if board_of(first) == board_of(Position.initial(variant)) and first.phase == variant.start \
-        else first.to_dict()
-    gm.create_game(new_id, title=f"{source} (imported saved game)", rules=rules or "2023",
-                   settings={"press": press}, players=list(players.values()),
+        else first
+    gm.create_game(new_id, title=f"{source} (imported saved game)", rules=spec,
+                   settings=Settings.from_dict({"press": press}), players=list(players.values()),
                    assign={name: power for power, name in players.items()}, position=start)
     notes: list[str] = []
     try:
@@ -382,7 +408,7 @@ def import_saved_game(gm: Any, doc: Any, game_id: str | None = None, rules: str 
     return ImportReport(new_id, len(phases), replayed, stopped, messages, tuple(differing), tuple(notes))
 
 
-def _replay(gm: Any, game_id: str, phases: Sequence[FilePhase], notes: list[str]) -> tuple[int, str | None]:
+def _replay(gm: Gamesmaster, game_id: str, phases: Sequence[FilePhase], notes: list[str]) -> tuple[int, str | None]:
     """Follow the file phase by phase while this engine reaches the file's positions; (phases adjudicated, why stopped)."""
     replayed = 0
     for i, phase in enumerate(phases):
@@ -390,6 +416,7 @@ def _replay(gm: Any, game_id: str, phases: Sequence[FilePhase], notes: list[str]
         if phase.position is None or view.status == "finished":
             return replayed, None
         here = view.position
+        assert here is not None  # created with a player for every power, the game started at once
         if str(here.phase) != phase.name:
             if passed_over(phase, here):
                 continue  # a phase the package keeps and gamesmaster skips: nothing happened in it
@@ -406,19 +433,17 @@ def _replay(gm: Any, game_id: str, phases: Sequence[FilePhase], notes: list[str]
                 gm.submit_orders(game_id, power, "\n".join(orders), by_gm=True, channel="import")
             elif orders and power in here.variant.powers:
                 notes.append(f"{phase.name}: orders for {power.capitalize()}, which had nothing to order, were left out")
-        if str(gm.game(game_id).position.phase) == phase.name:
+        if str(gm.game(game_id).phase) == phase.name:
             gm.process(game_id, force=True)
         replayed += 1
     return replayed, None
 
 
-def _post(gm: Any, game_id: str, phase: FilePhase, notes: list[str]) -> None:
+def _post(gm: Gamesmaster, game_id: str, phase: FilePhase, notes: list[str]) -> None:
     """A phase's messages as press, entered by the GM in the sender's name."""
     variant = load_variant("standard")
     for m in phase.messages:
-        text = str(m.get("message") or "").strip()
-        sender = str(m.get("sender") or "").upper()
-        recipient = str(m.get("recipient") or "").upper()
+        text, sender, recipient = m.message, m.sender, m.recipient
         if not text:
             continue
         if len(text) > MAX_PRESS:
@@ -450,14 +475,14 @@ def describe(report: ImportReport) -> str:
     return "\n".join(lines)
 
 
-def export_saved_game(gm: Any, game_id: str) -> JSONObject:
+def export_saved_game(gm: Gamesmaster, game_id: str) -> JSONObject:
     """A game in the store, in the saved-game format."""
     return saved_game(gm.game(game_id), gm.results(game_id), gm.press(game_id))
 
 
-def is_saved_game(doc: Any) -> bool:
+def is_saved_game(doc: JSONValue) -> bool:
     """Whether a JSON document looks like a saved game (rather than a gamesmaster archive)."""
-    return isinstance(doc, Mapping) and isinstance(doc.get("phases"), list) and "format" not in doc
+    return isinstance(doc, dict) and isinstance(doc.get("phases"), list) and "format" not in doc
 
 
 __all__ = ["ImportReport", "PhaseDifference", "compare_file", "describe", "export_saved_game", "import_saved_game",

@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, time, timedelta, timezone
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..ledger import JSONObject
+from ..ledger import JSONObject, JSONValue
+from ..rules import OptionError, RuleOptions
+from ..variants import load_rules
 from .errors import GMError
 
 PRESS = ("none", "public", "full", "anonymous")
@@ -107,8 +109,10 @@ class Settings:
         return doc
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any] | None) -> "Settings":
-        doc = dict(doc or {})
+    def from_dict(cls, doc: Mapping[str, JSONValue] | None) -> "Settings":
+        """Read to_dict's form (or the GM's settings as JSON); GMError names a setting that does not read."""
+        # Any here: the values are checked by check() below, as the GM may have written anything.
+        doc = cast(dict[str, Any], dict(doc or {}))
         sched = dict(doc.pop("schedule", {}) or {})
         unknown = set(doc) - {f for f in cls.__dataclass_fields__}
         if unknown:
@@ -138,8 +142,8 @@ class Settings:
                 raise GMError(f"end time {self.end_at!r}: stored in UTC, with its offset (+00:00)")
 
 
-def _schedule(doc: Mapping[str, Any]) -> Schedule:
-    doc = dict(doc)
+def _schedule(given: Mapping[str, JSONValue]) -> Schedule:
+    doc = cast(dict[str, Any], dict(given))  # each value is checked below
     unknown = set(doc) - set(Schedule.__dataclass_fields__)
     if unknown:
         raise GMError(f"unknown schedule setting{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
@@ -170,11 +174,73 @@ def _schedule(doc: Mapping[str, Any]) -> Schedule:
     return Schedule(tz=tz, days=days, time=at, **values)
 
 
-def _day(text: Any) -> str:
+def _day(text: object) -> str:
     key = str(text).strip().lower()[:3]
     if key not in DAYS:
         raise GMError(f"unknown day {text!r}: use mon, tue, wed, thu, fri, sat or sun")
     return key
+
+
+OptionValue = bool | int | str | None  # a rule option's value (rules.RuleOptions; None: last_year unset)
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """The rules as the GM gave them: a preset (None: the variant's default) and the options set apart from it.
+
+    The ledger records this form, not the options it reads as, so that a game keeps the
+    rules it was given (the preset's own later changes aside) and a correction can change one option.
+    """
+
+    preset: str | None = None
+    values: tuple[tuple[str, OptionValue], ...] = ()
+
+    @classmethod
+    def named(cls, preset: str | None, values: Mapping[str, OptionValue] | None = None) -> "RuleSpec":
+        """A preset with some options changed."""
+        return cls(preset, tuple((values or {}).items()))
+
+    @classmethod
+    def read(cls, doc: JSONValue) -> "RuleSpec":
+        """The recorded form: a preset name, or {"preset": ..., option: value, ...}; GMError for anything else."""
+        if doc is None or isinstance(doc, str):
+            return cls(doc)
+        if not isinstance(doc, dict):
+            raise GMError(f"rules must be a preset name or an object of options, not {doc!r}")
+        values = []
+        for name, value in doc.items():
+            if name != "preset" and not (value is None or isinstance(value, (bool, int, str))):
+                raise GMError(f"rule option {name}: {value!r} is not an option's value")
+            if name != "preset":
+                values.append((name, cast(OptionValue, value)))
+        preset = doc.get("preset")
+        return cls(None if preset is None else str(preset), tuple(values))
+
+    def to_json(self) -> str | JSONObject | None:
+        """The recorded form: the preset's name alone when no option is changed."""
+        if not self.values:
+            return self.preset
+        head: JSONObject = {} if self.preset is None else {"preset": self.preset}
+        return {**head, **dict(self.values)}
+
+    def changed(self, values: Mapping[str, OptionValue]) -> "RuleSpec":
+        """These rules with some options changed."""
+        return RuleSpec(self.preset, tuple({**dict(self.values), **values}.items()))
+
+    def options(self, default: str) -> RuleOptions:
+        """The rule options they read as (default: the variant's default preset); GMError names a bad one."""
+        try:
+            return load_rules(self.to_json(), default=default)
+        except OptionError as exc:
+            raise GMError(str(exc)) from None
+
+    @property
+    def title(self) -> str:
+        """The preset's name ('custom' when none is named)."""
+        return self.preset or "custom"
+
+    def __str__(self) -> str:
+        return str(self.to_json())
 
 
 def parse_duration(text: str) -> float:

@@ -8,12 +8,12 @@ compared by `verify`). Every value is immutable and turns into JSON and back
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypedDict
 
-from ..ledger import JSONObject
+from ..ledger import JSONObject, JSONValue
 from ..rules import Phase, Position, RuleOptions
 from ..rules.conditional import Facts
 from ..rules.variant import Variant
@@ -25,15 +25,22 @@ GM = "GM"
 PLAYER, STANDBY, FORMER = "player", "standby", "former"
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> JSONValue:
     """A value as JSON: dataclasses field by field, tuples as lists, mappings with text keys."""
-    if hasattr(value, "__dataclass_fields__"):
+    if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value) if f.init}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
-    return value
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"{type(value).__name__} has no JSON form in a game's state")
+
+
+def _fields(doc: Mapping[str, JSONValue]) -> dict[str, Any]:
+    """A snapshot's fields as keyword arguments: to_dict wrote them, so each has its field's type."""
+    return dict(doc)
 
 
 @dataclass(frozen=True)
@@ -64,9 +71,10 @@ class Seat:
         return ()
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "Seat":
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Seat":
         """Read to_dict's form."""
-        return cls(**{**doc, "powers": tuple(doc.get("powers") or ())})
+        d = _fields(doc)
+        return cls(**{**d, "powers": tuple(d.get("powers") or ())})
 
 
 @dataclass(frozen=True)
@@ -87,9 +95,10 @@ class OrderSet:
     filed_phase: str | None = None  # ... and the phase they were filed with
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "OrderSet":
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "OrderSet":
         """Read to_dict's form."""
-        return cls(**{**doc, "orders": tuple(doc["orders"])})
+        d = _fields(doc)
+        return cls(**{**d, "orders": tuple(d["orders"])})
 
 
 @dataclass(frozen=True)
@@ -99,7 +108,7 @@ class Pending:
     power: str
     filed_phase: str
     phase: str  # the phase they are for
-    section: Mapping[str, Any]  # rules.conditional.Section.to_dict()
+    section: JSONObject  # rules.conditional.Section.to_dict(), as the ledger records it
     succeeded: tuple[str, ...]  # the filing phase's orders that succeeded (canonical)
     dislodged: tuple[str, ...]  # ... and the units it dislodged
     centres: Mapping[str, str]  # supply centre -> owner when they were filed
@@ -114,15 +123,58 @@ class Pending:
         return Facts(frozenset(self.succeeded), frozenset(self.dislodged), self.centres, centres_now)
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "Pending":
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Pending":
         """Read to_dict's form."""
-        return cls(**{**doc, "succeeded": tuple(doc["succeeded"]), "dislodged": tuple(doc["dislodged"]),
-                      "centres": dict(doc["centres"])})
+        d = _fields(doc)
+        return cls(**{**d, "succeeded": tuple(d["succeeded"]), "dislodged": tuple(d["dislodged"]),
+                      "centres": dict(d["centres"])})
 
 
-def owners(position_doc: Mapping[str, Any]) -> dict[str, str]:
+def owners(position_doc: Mapping[str, JSONValue]) -> dict[str, str]:
     """Supply centre -> owner, from a position as recorded."""
-    return {c: power for power, cs in (position_doc.get("centers") or {}).items() for c in cs}
+    centres = position_doc.get("centers")
+    return {str(c): power for power, cs in (centres.items() if isinstance(centres, dict) else ())
+            if isinstance(cs, list) for c in cs}
+
+
+@dataclass(frozen=True)
+class Seeking:
+    """Whether a forming game is open to players with accounts, and how their powers are given (gm.joining)."""
+
+    open: bool = False
+    seats: str = "lot"  # lot: drawn when the game starts; choice: each player chooses on joining
+    choices: Mapping[int, str] = field(default_factory=dict)  # player number -> the power chosen
+
+    @classmethod
+    def read(cls, doc: SeekingDoc) -> "Seeking":
+        """From the state's record of the GM's last word (`GameState.seeking`)."""
+        return cls(bool(doc.get("open")), doc.get("seats") or "lot",
+                   {int(n): p for n, p in (doc.get("choices") or {}).items()})
+
+
+class SeekingDoc(TypedDict, total=False):
+    """`GameState.seeking` as recorded: the GM's last word on players with accounts (see `Seeking`)."""
+
+    open: bool
+    seats: str
+    choices: dict[str, str]  # player number (as text) -> the power chosen
+
+
+class CoinTossDoc(TypedDict, total=False):
+    """`GameState.coin_toss` as recorded: the set-up's toss (two players, rulebook XIV.2); empty before it."""
+
+    power: str  # the power the toss gives
+    winner: list[str]  # the powers of the side that won
+    name: str  # that side's name
+    joins: str  # the phase the power joins it in
+    joined: bool
+
+
+class BotsDoc(TypedDict, total=False):
+    """`GameState.bots` as recorded: the powers open to DAIDE bots and whether they stand in (gm.bots)."""
+
+    open: list[str]
+    civil_disorder: bool
 
 
 @dataclass(frozen=True)
@@ -137,9 +189,10 @@ class Question:
     public: tuple[bool, ...] = ()  # ... and whether each went to everyone
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "Question":
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Question":
         """Read to_dict's form."""
-        return cls(**{**doc, "answers": tuple(doc["answers"]), "public": tuple(doc["public"])})
+        d = _fields(doc)
+        return cls(**{**d, "answers": tuple(d["answers"]), "public": tuple(d["public"])})
 
 
 @dataclass(frozen=True)
@@ -156,9 +209,10 @@ class Proposal:
     at: str
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "Proposal":
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Proposal":
         """Read to_dict's form."""
-        return cls(**{**doc, "powers": tuple(doc["powers"]), "votes": dict(doc["votes"])})
+        d = _fields(doc)
+        return cls(**{**d, "powers": tuple(d["powers"]), "votes": dict(d["votes"])})
 
 
 @dataclass(frozen=True)
@@ -181,10 +235,11 @@ class Ending:
     summary: Mapping[str, Standing] = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "Ending":
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Ending":
         """Read to_dict's form (and the game-ended entry's payload)."""
-        summary = {p: Standing(int(s["centres"]), int(s["units"])) for p, s in (doc.get("summary") or {}).items()}
-        return cls(doc["kind"], tuple(doc["winners"]), doc["phase"], doc["reason"], doc["at"], summary)
+        d = _fields(doc)
+        summary = {p: Standing(int(s["centres"]), int(s["units"])) for p, s in (d.get("summary") or {}).items()}
+        return cls(d["kind"], tuple(d["winners"]), d["phase"], d["reason"], d["at"], summary)
 
     @property
     def headline(self) -> str:
@@ -207,9 +262,10 @@ class Live:
         return {"config": self.config.to_dict(), "state": self.state.to_dict()}
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "Live":
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Live":
         """Read to_dict's form."""
-        return cls(LiveConfig.from_dict(doc["config"]), LiveState.from_dict(doc["state"]))
+        d = _fields(doc)
+        return cls(LiveConfig.from_dict(d["config"]), LiveState.from_dict(d["state"]))
 
 
 @dataclass(frozen=True)
@@ -219,13 +275,13 @@ class GameState:
     id: str
     title: str
     variant_name: str
-    rules_spec: Any  # the rules as the GM gave them: a preset name or {"preset": ..., option: value}
+    rules_spec: str | JSONObject | None  # the rules as recorded: a preset name or {"preset": ..., option: value} (settings.RuleSpec)
     settings: Settings
     created: str
-    start_position: Mapping[str, Any] | None = None  # a custom starting position
+    start_position: JSONObject | None = None  # a custom starting position, as recorded (see `start`)
     status: str = "forming"  # forming, active, paused, finished
     phase: str | None = None
-    position_doc: Mapping[str, Any] | None = None
+    position_doc: JSONObject | None = None  # the current phase's position as recorded (see `position`)
     deadline: str | None = None  # ISO time, UTC
     paused_remaining: float | None = None  # seconds left when paused
     grace_used: bool = False  # the NMR grace period of this movement phase is spent
@@ -248,18 +304,18 @@ class GameState:
     public_seq: int = 0  # the last entry anyone may see: where the last results were published
     public_hash: str = ""
     # Seats open to DAIDE bots, as the GM last set them (gm.bots): {"open": [powers], "civil_disorder": bool}.
-    bots: Mapping[str, Any] = field(default_factory=dict)
+    bots: BotsDoc = field(default_factory=lambda: BotsDoc())
     # The coin toss of a set-up that has one (two players, XIV.2): {"power", "winner" (the
     # powers of the side that won), "name", "joins" (phase), "joined"}; empty before the toss.
-    coin_toss: Mapping[str, Any] = field(default_factory=dict)
+    coin_toss: CoinTossDoc = field(default_factory=lambda: CoinTossDoc())
     # The powers in civil disorder at the last movement deadline (rulebook XIV.3: under
     # missed_move = "season" they stay in it for that season's retreats and adjustments).
     disorder: tuple[str, ...] = ()
     # Accounts holding seats, by player number (as text), from `seat-claimed` entries: {"3": account ref}.
     claims: Mapping[str, str] = field(default_factory=dict)
     # Open to players with accounts, as the GM last set it: {"open": bool, "seats": "lot"|"choice",
-    # "choices": {player number: power}} (gm.accounts).
-    seeking: Mapping[str, Any] = field(default_factory=dict)
+    # "choices": {player number: power}} (gm.joining; see `joining`).
+    seeking: SeekingDoc = field(default_factory=lambda: SeekingDoc())
 
     # -- derived values ------------------------------------------------------------------------
 
@@ -277,6 +333,16 @@ class GameState:
     def position(self) -> Position | None:
         """The position of the current phase (None before the game starts)."""
         return Position.from_dict(self.variant, self.position_doc) if self.position_doc else None
+
+    @property
+    def start(self) -> Position | None:
+        """The custom starting position, if the game has one."""
+        return Position.from_dict(self.variant, self.start_position) if self.start_position else None
+
+    @property
+    def joining(self) -> Seeking:
+        """Whether the game is open to players with accounts, and how their powers are given."""
+        return Seeking.read(self.seeking)
 
     @property
     def deadline_at(self) -> datetime | None:
@@ -313,7 +379,7 @@ class GameState:
 
     def to_dict(self) -> JSONObject:
         """The state as JSON (the snapshot the store keeps)."""
-        doc = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        doc = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in ("settings", "live")}
         doc["settings"] = self.settings.to_dict()
         doc["live"] = self.live.to_dict() if self.live else None
         for name in _OMITTED_EMPTY:  # written only once used, so the snapshots of older games stay as they were
@@ -322,9 +388,9 @@ class GameState:
         return doc
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "GameState":
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "GameState":
         """Read to_dict's form."""
-        d = dict(doc)
+        d = _fields(doc)
         d["settings"] = Settings.from_dict(d["settings"])
         d["live"] = Live.from_dict(d["live"]) if d.get("live") else None
         d["seats"] = tuple(Seat.from_dict(s) for s in d.get("seats", ()))
@@ -337,7 +403,7 @@ class GameState:
         d["disorder"] = tuple(d.get("disorder") or ())
         return cls(**d)
 
-    def evolve(self, **changes: Any) -> "GameState":
+    def evolve(self, **changes: Any) -> "GameState":  # Any: the changes are the fields', of their own types
         """A copy with some fields changed (keeping the values derived from fields that did not)."""
         new = replace(self, **changes)
         kept = {"variant": ("variant_name",), "options": ("variant_name", "rules_spec"),
@@ -351,6 +417,6 @@ class GameState:
 _OMITTED_EMPTY = ("claims", "seeking")
 
 
-def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:
+def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:  # Any: as in evolve
     """The seats with one of them changed."""
     return tuple(replace(s, **changes) if s.number == number else s for s in seats)

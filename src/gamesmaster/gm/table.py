@@ -7,15 +7,16 @@ table's state is what the game's last `live` entry says (`GameState.live`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
-from ..ledger import JSONObject
+from ..ledger import JSONObject, JSONValue
 from ..store.repo import PhaseRow
 from .adjudicating import close_phase, run_early
 from .desk import Desk, acting
 from .errors import GMError
 from .live import (LiveConfig, LiveState, add_time, agree, end_now, open_period, pause, readout_steps, resume,
                    start_readout, to_writing)
+from .settings import RuleSpec, Settings
 from .state import GameState
 from .tx import Transaction
 from .views import Created, Submission
@@ -55,17 +56,18 @@ class LiveTable:
     # -- creating --------------------------------------------------------------------------
 
     @staticmethod
-    def settings_for(config: LiveConfig, press: str = "full") -> JSONObject:
+    def settings_for(config: LiveConfig, press: str = "full") -> Settings:
         """Game settings whose schedule matches the live periods (the worker's fallback deadlines)."""
-        return {"press": press, "grace_hours": 0.0, "replacement": "none", "early_movement": False,
-                "schedule": {"hours": (config.diplomacy + config.writing) / 60,
-                             "retreat_hours": config.retreats / 60, "adjustment_hours": config.adjustments / 60}}
+        return Settings.from_dict({
+            "press": press, "grace_hours": 0.0, "replacement": "none", "early_movement": False,
+            "schedule": {"hours": (config.diplomacy + config.writing) / 60,
+                         "retreat_hours": config.retreats / 60, "adjustment_hours": config.adjustments / 60}})
 
     def create(self, game_id: str, *, players: Sequence[str], assign: Mapping[str, str] | None = None,
-               seed: int | None = None, config: LiveConfig | Mapping[str, Any] | None = None,
-               title: str | None = None, variant: str = "standard", rules: Any = None, press: str = "full") -> Created:
+               seed: int | None = None, config: LiveConfig | None = None, title: str | None = None,
+               variant: str = "standard", rules: str | RuleSpec | None = None, press: str = "full") -> Created:
         """Create a live game (or, with config practice=True, a newcomers' practice game) and start its clock."""
-        cfg = config if isinstance(config, LiveConfig) else LiveConfig.from_dict(config)
+        cfg = config if config is not None else LiveConfig()
         if not players:
             raise GMError("a live game needs its players (the powers nobody plays hold)")
         created = self.gm.create_game(game_id, title=title, variant=variant, rules=rules,  # type: ignore[attr-defined]
@@ -74,9 +76,9 @@ class LiveTable:
         self.make_live(game_id, cfg)
         return created
 
-    def make_live(self, game_id: str, config: LiveConfig | Mapping[str, Any] | None = None) -> LiveState:
+    def make_live(self, game_id: str, config: LiveConfig | None = None) -> LiveState:
         """Run a started game at the table from now: its current phase's first period starts."""
-        cfg = config if isinstance(config, LiveConfig) else LiveConfig.from_dict(config)
+        cfg = config if config is not None else LiveConfig()
 
         def act(tx: Transaction, _cfg: LiveConfig, st: LiveState | None) -> LiveState:
             state = tx.state
@@ -248,7 +250,7 @@ class LiveTable:
     # -- plumbing ------------------------------------------------------------------------------
 
     def _change(self, game_id: str, action: str, act: Act, config: LiveConfig | None = None,
-                allow_new: bool = False, extra: Mapping[str, Any] | None = None, **detail: Any) -> LiveState:
+                allow_new: bool = False, extra: JSONObject | None = None, **detail: JSONValue) -> LiveState:
         with self.gm.transaction(game_id) as tx:
             live = tx.state.live
             if live is None and not allow_new:

@@ -6,21 +6,19 @@ carries the position, the rule options, the seats and the schedule as real value
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
-from functools import cached_property
-from typing import Any, Collection, Mapping
+from typing import Collection, Mapping, cast
 
-from ..ledger import JSONObject, Receipt
+from ..ledger import JSONObject, JSONValue, Receipt
 from ..rules import Order, Outcome, Phase, Position, RuleOptions, parse_order
 from ..rules.variant import Variant
-from ..variants import load_rules
-from .settings import Settings
-from .state import Ending, Live, Proposal, Seat
+from .settings import RuleSpec, Settings
+from .state import Ending, Live, Proposal, Seat, Seeking
 
 __all__ = ["plain", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
            "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
-           "OrdersOnRecord", "Submission", "VerifyReport", "Ending", "Proposal", "Seat", "Live"]
+           "OrdersOnRecord", "Submission", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
 
 
 @dataclass(frozen=True)
@@ -106,10 +104,12 @@ class OrderResult:
     by_rule: bool = False  # a unit the civil-disorder rule removed (no order said so)
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "OrderResult":
+    def from_dict(cls, doc: Mapping[str, object]) -> "OrderResult":
         """Read a result as the ledger records it."""
-        return cls(doc["power"], doc["text"], doc.get("order"), doc["result"], doc["reason"],
-                   tuple(doc.get("notes") or ()), bool(doc.get("by_rule")))
+        order, notes = doc.get("order"), doc.get("notes")
+        return cls(str(doc["power"]), str(doc["text"]), None if order is None else str(order), str(doc["result"]),
+                   str(doc["reason"]), tuple(str(n) for n in notes) if isinstance(notes, list) else (),
+                   bool(doc.get("by_rule")))
 
     def to_dict(self) -> JSONObject:
         """The result in the `gamesmaster adjudicate` output schema."""
@@ -187,7 +187,7 @@ class GameView:
     status: str
     variant: Variant
     rules: RuleOptions
-    rules_spec: Any  # the rules as the GM gave them
+    rules_spec: RuleSpec  # the rules as the GM gave them (`rules`: the options they read as)
     settings: Settings
     phase: Phase | None
     position: Position | None
@@ -202,7 +202,7 @@ class GameView:
     published: int
     head: LedgerHead  # where the last results were published: everything before is public
     version: str = ""  # the ledger head this view is at: a view with the same version is the same view
-    seeking: Mapping[str, Any] = field(default_factory=dict)  # open to players with accounts (gm.joining)
+    seeking: Seeking = field(default_factory=Seeking)  # open to players with accounts (gm.joining)
 
     @property
     def phase_title(self) -> str | None:
@@ -239,9 +239,9 @@ class PhaseResult:
     number: int
     current: bool
     variant: Variant
-    rules_spec: Any
-    position_doc: Mapping[str, Any]
-    next_doc: Mapping[str, Any]
+    rules: RuleOptions  # the rule options the phase was adjudicated by
+    position: Position  # where the phase started
+    next: Position  # where the phase led
     orders: Mapping[str, OrdersUsed]
     results: tuple[OrderResult, ...]  # civil-disorder removals included, after the orders
     winner: str | None
@@ -249,21 +249,6 @@ class PhaseResult:
     adjudicated_at: datetime
     seq: int
     entry_hash: str
-
-    @cached_property
-    def position(self) -> Position:
-        """Where the phase started."""
-        return Position.from_dict(self.variant, self.position_doc)
-
-    @cached_property
-    def next(self) -> Position:
-        """Where the phase led."""
-        return Position.from_dict(self.variant, self.next_doc)
-
-    @cached_property
-    def rules(self) -> RuleOptions:
-        """The rule options the phase was adjudicated by."""
-        return load_rules(self.rules_spec, default=self.variant.default_rules)
 
     @property
     def title(self) -> str:
@@ -387,7 +372,7 @@ class RecordEntry:
     at: datetime
     kind: str
     summary: str
-    payload: Mapping[str, Any] | None  # None when sealed
+    payload: JSONObject | None  # None when sealed
     payload_sha256: str
     prev_hash: str
     hash: str
@@ -404,12 +389,14 @@ class PhaseRecord:
     head: LedgerHead
 
 
-def plain(value: Any) -> Any:
+def plain(value: object) -> JSONValue:
     """A view as JSON (for the console's --json and the API): values as their written forms."""
     if isinstance(value, Position):
         return value.to_dict()
     if isinstance(value, RuleOptions):
-        return value.as_dict()
+        return cast(JSONObject, value.as_dict())
+    if isinstance(value, RuleSpec):
+        return value.to_json()
     if isinstance(value, Settings):
         return value.to_dict()
     if isinstance(value, Variant):
@@ -420,7 +407,7 @@ def plain(value: Any) -> Any:
         return str(value)
     if isinstance(value, datetime):
         return value.isoformat()
-    if hasattr(value, "__dataclass_fields__"):
+    if is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}

@@ -5,7 +5,7 @@ Plain text, 80 columns or so, as the e-mail judges wrote them.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
 from ..gm import GameView, LegalOrders, OrderResult, OrdersOnRecord, PhaseRecord, PhaseResult, PressItem, ReceiptCheck
 from ..gm.report import phase_title as title
@@ -13,7 +13,7 @@ from ..gm.settings import show_time
 from ..gm.state import Ending
 from ..gm.submissions import legal_orders_in
 from ..gm.views import LedgerHead, Submission
-from ..rules import Position
+from ..rules import Dislodgement, Position
 from ..rules.orders import Build, Remove, Retreat
 
 
@@ -68,23 +68,26 @@ def on_record(rows: Sequence[OrdersOnRecord], power: str, phase_title: str) -> s
     return "\n".join(out)
 
 
-def position(doc: Mapping[str, Any], heading: str | None = None) -> list[str]:
-    """The units and centres of a position (the adjudicate schema), power by power."""
+def position(pos: Position, heading: str | None = None) -> list[str]:
+    """The units and centres of a position, power by power."""
     out = [heading] if heading else []
-    units, centres = doc.get("units", {}), doc.get("centers", {})
-    powers = list(dict.fromkeys([*units, *centres]))
-    for p in powers:
-        us, cs = units.get(p, []), sorted(centres.get(p, []))
+    powers = pos.variant.powers
+    listed = [p for p in powers if pos.units_of(p)] + [p for p in powers if pos.centres_of(p) and not pos.units_of(p)]
+    for p in listed:
+        us, cs = [str(u) for u in pos.units_of(p)], sorted(pos.centres_of(p))
         out.append(f"  {cap(p) + ':':9} {len(cs):2} centre{'s' if len(cs) != 1 else ' '}  "
                    f"units: {', '.join(us) or 'none'}")
         if cs:
             out.append(f"  {'':9}    centres: {', '.join(cs)}")
-    for p, items in doc.get("dislodged", {}).items():
+    by_power: dict[str, list[Dislodgement]] = {}
+    for d in sorted(pos.dislodged, key=lambda d: d.unit.province):
+        by_power.setdefault(d.unit.power, []).append(d)
+    for p, items in by_power.items():
         for d in items:
-            where = ", ".join(d.get("retreats") or []) or "nowhere: it will be disbanded"
-            out.append(f"  dislodged: {cap(p)} {d['unit']} (attacked from {d['attacker']}); may retreat to {where}")
-    if doc.get("standoffs"):
-        out.append(f"  standoffs (no retreat there): {', '.join(doc['standoffs'])}")
+            where = ", ".join(str(loc) for loc in d.retreats or ()) or "nowhere: it will be disbanded"
+            out.append(f"  dislodged: {cap(p)} {d.unit} (attacked from {d.attacker}); may retreat to {where}")
+    if pos.standoffs:
+        out.append(f"  standoffs (no retreat there): {', '.join(sorted(pos.standoffs))}")
     return out
 
 
@@ -130,7 +133,7 @@ def results(game: str, game_title: str, row: PhaseResult, tz: str, powers: Seque
     by_power: dict[str, list[OrderResult]] = {}
     for r in row.results:
         by_power.setdefault(r.power, []).append(r)
-    concerned = list(row.position_doc.get("units", {}))
+    concerned = [p for p in row.variant.powers if row.position.units_of(p)]
     for p in dict.fromkeys([*concerned, *by_power]):
         items = by_power.get(p, [])
         used = row.orders.get(p)
@@ -149,9 +152,9 @@ def results(game: str, game_title: str, row: PhaseResult, tz: str, powers: Seque
             if r.order and not r.by_rule and r.text.strip().upper() != r.order:
                 line += f"  [written '{r.text}']"
             out.append(line)
-    nxt = row.next_doc
+    nxt = row.next.phase
     out.append("")
-    out.extend(position(nxt, f"The position for {title(nxt.get('phase'))}:"))
+    out.extend(position(row.next, f"The position for {nxt.title}:"))
     if ended:
         winners = ", ".join(cap(w) for w in ended.winners)
         out += ["", f"The game is over: {ended.kind} ({winners}): {ended.reason}."]
@@ -162,13 +165,13 @@ def results(game: str, game_title: str, row: PhaseResult, tz: str, powers: Seque
             except Exception:  # noqa: BLE001 - the options are a help, never a reason to lose the results
                 mine = []
             if mine:
-                out += ["", f"Your options ({cap(power)}) in {title(nxt.get('phase'))}:", *mine]
+                out += ["", f"Your options ({cap(power)}) in {nxt.title}:", *mine]
     if not ended:
         out.append("")
-        if now_phase == nxt.get("phase"):
-            out.append(f"Next: {title(nxt.get('phase'))}, orders due {deadline_text}.")
+        if now_phase == str(nxt):
+            out.append(f"Next: {nxt.title}, orders due {deadline_text}.")
         else:
-            out.append(f"Next: {title(nxt.get('phase'))} (since processed; its results follow in another mail).")
+            out.append(f"Next: {nxt.title} (since processed; its results follow in another mail).")
     out += ["", f"The record: these results are ledger entry {row.seq} ({row.entry_hash[:16]}...); the public record",
             f"is published up to entry {head.seq}, hash {head.hash}.",
             f"Send RECORD {game} {phase} for every order of this phase as it was sent, and RECEIPT with your receipt",
@@ -178,7 +181,7 @@ def results(game: str, game_title: str, row: PhaseResult, tz: str, powers: Seque
 
 def status(st: GameView, power: str | None, ordered: bool | None) -> str:
     """A game at a glance, for a STATUS command."""
-    rules = st.rules_spec if isinstance(st.rules_spec, str) else st.rules_spec.get("preset", "custom")
+    rules = st.rules_spec.title
     out = [f"{st.title} ({st.id}): {st.status}; variant {st.variant.name}, rules {rules}, press {st.settings.press}"]
     if st.status == "forming":
         out.append("  The game has not started: players are signing up.")
@@ -190,7 +193,7 @@ def status(st: GameView, power: str | None, ordered: bool | None) -> str:
     for p in st.powers:
         out.append(f"  {cap(p.power):9} {(p.player or '(no player)')[:18]:18} {p.centres:2} {p.units:5}")
     if st.position is not None:
-        out.extend(position(st.position.to_dict(), "Units and centres:"))
+        out.extend(position(st.position, "Units and centres:"))
     if power is not None and ordered is not None and st.status == "active":
         out.append(f"  Your orders ({cap(power)}): {'on record' if ordered else 'none yet'}")
     for prop in st.proposals:

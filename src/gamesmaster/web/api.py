@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..gm import Gamesmaster, GMError
 from ..gm import credentials as cred
+from ..gm.settings import RuleSpec
 from ..gm.views import plain
 from ..variants import load_variant
 from . import site
@@ -239,9 +240,10 @@ def list_games(request: Request) -> list[dict[str, Any]]:
 @router.post("/games", tags=["GM"], status_code=201, summary="Create a game (GM); returns each player's credential once")
 def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
-    rules: Any = body.preset
+    rules = RuleSpec(body.preset)
     if body.rules:
-        rules = {"preset": body.preset or load_variant_default(body.variant), **{k: site.rule_value(v) for k, v in body.rules.items()}}
+        rules = RuleSpec.named(body.preset or load_variant_default(body.variant),
+                               {k: site.rule_value(v) for k, v in body.rules.items()})
     settings = site.build_settings(**body.settings.model_dump())
     created = gm.create_game(body.id, title=body.title, variant=body.variant, rules=rules, settings=settings,
                              players=site.names(body.players), standbys=site.names(body.standbys), assign=body.assign,
@@ -270,7 +272,7 @@ def get_position(game: str, request: Request, phase: str | None = None) -> Respo
     gm = _gm(request)
     if phase is None or site.parse_phase(phase) == str(gm.game(game).phase):
         return Response(site.position_json(gm, game), media_type="application/json")
-    return JSONResponse(dict(gm.result(game, phase).position_doc))
+    return JSONResponse(gm.result(game, phase).position.to_dict())
 
 
 @router.get("/games/{game}/map.svg", tags=["games"], summary="The map (SVG): now, or a published phase with its results",
@@ -539,9 +541,7 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
     gm = _gm(request)
     rules = None
     if body.rules:
-        current = gm.game(game).rules_spec
-        base = dict(current) if isinstance(current, dict) else {"preset": current}
-        rules = {**base, **{k: site.rule_value(v) for k, v in body.rules.items()}}
+        rules = gm.game(game).rules_spec.changed({k: site.rule_value(v) for k, v in body.rules.items()})
     orders = {p: _text(o) for p, o in (body.orders or {}).items()} or None
     c = gm.correct(game, body.reason, orders=orders, rules=rules)
     return {"phase": c.phase, "reason": c.reason, "differences": list(c.differences), "next_phase": c.next_phase}

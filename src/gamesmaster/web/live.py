@@ -113,7 +113,7 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
     channels = LiveTable(gm).channels(game, phase)
     step, steps = state["step"], state["steps"]
     movement = phase.endswith("M")
-    powers = sorted({r.power for r in row.results} | set((row.position_doc.get("units") or {}).keys()))
+    powers = sorted({r.power for r in row.results} | {u.power for u in row.position.units.values()})
     powers = [p for p in variant.powers if p in powers]
     if movement:
         shown_powers = powers[:max(0, step)] if step <= len(powers) else powers
@@ -135,7 +135,7 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
     results = [b for b in record["by_power"] if b["power"] in shown_powers]
     have = {b["power"] for b in results}
     for p in shown_powers:  # a power in civil disorder has no results of its own: say what became of its units
-        units = (row.position_doc.get("units") or {}).get(p) or []
+        units = [str(u) for u in row.position.units_of(p)]
         if p not in have and units and movement:
             results.append({"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
                             "source": None, "results": [{"text": u, "order": f"{u} H", "result": "holds",
@@ -144,9 +144,9 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
     results.sort(key=lambda b: shown_powers.index(b["power"]))
     map_svg = _readout_map(variant, row, stage, shown_powers)
     # the centre tally as it stood in the phase read out, until the position after it is shown
-    centres = (row.next_doc if stage == "after" else row.position_doc).get("centers") or {}
+    tallied = row.next if stage == "after" else row.position
     tally = sorted(({"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
-                     "centres": len(centres.get(p) or [])} for p in variant.powers), key=lambda x: -x["centres"])
+                     "centres": len(tallied.centres_of(p))} for p in variant.powers), key=lambda x: -x["centres"])
     return {"phase": phase, "title": site.phase_title(phase), "stage": stage, "step": step, "steps": steps,
             "current": current, "current_name": variant.powers[current].name if current else None,
             "orders": orders, "results": results, "map": map_svg, "next_title": record["next_title"],
@@ -331,7 +331,8 @@ def live_create(request: Request, data: FormData = Depends(form)) -> Response:
                     assign[name.strip()] = power.strip()
             players = players or list(assign)
         created = LiveTable(gm).create(_field(data, "id"), title=_field(data, "title") or None, players=players,
-                                       assign=assign, config=config, press=_field(data, "press") or "full")
+                                       assign=assign, config=LiveConfig.from_dict(config),
+                                       press=_field(data, "press") or "full")
     except GMError as exc:
         return _render(request, "live_new.html", {"form": dict(data.multi_items()), "error": str(exc),
                                                   "powers": site.powers_info(load_variant("standard")),

@@ -15,10 +15,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from starlette.datastructures import FormData
 
 from ..gm import Forbidden, Gamesmaster, GMError, Refused
-from ..gm.settings import parse_duration, parse_time
+from ..gm.settings import RuleSpec, Settings, parse_duration, parse_time
 from ..gm.games import GAME_ID
-from ..rules import OptionError
-from ..variants import VariantError, load_rules, load_variant
+from ..variants import VariantError, load_variant
 from . import site
 from .app import WebError, drawing
 from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of
@@ -461,13 +460,13 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
     if not GAME_ID.match(game_id):
         problems.append(f"game id {game_id[:80]!r}: use 1-64 lowercase letters, digits, '-' or '_', "
                         "starting with a letter or digit")
-    rules: Any = preset
+    rules = RuleSpec(preset)
     try:
         default = load_variant(variant).default_rules
         if overrides:
-            rules = {"preset": preset or default, **overrides}
-        load_rules(rules, default=default)
-    except (VariantError, OptionError) as exc:
+            rules = RuleSpec.named(preset or default, overrides)
+        rules.options(default)
+    except (VariantError, GMError) as exc:
         problems.append(str(exc))
     end_year = _field(data, "end_year")
     if end_year and not end_year.isdigit():
@@ -475,7 +474,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
     seed = _field(data, "seed")
     if seed and not seed.lstrip("-").isdigit():
         problems.append(f"seed {seed!r}: a whole number, or leave it empty")
-    settings: Any = None
+    settings: Settings | None = None
     try:
         settings = site.build_settings(
             press=_field(data, "press") or "full", tz=_field(data, "tz") or "UTC", movement=_field(data, "movement"),
@@ -586,9 +585,7 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
                 name, eq, value = rule.partition("=")
                 if not eq:
                     raise GMError("a corrected rule is written OPTION=VALUE, e.g. koning=false")
-                current = gm.game(game).rules_spec
-                base = dict(current) if isinstance(current, dict) else {"preset": current}
-                rules = {**base, name.strip(): site.rule_value(value)}
+                rules = gm.game(game).rules_spec.changed({name.strip(): site.rule_value(value)})
             c = gm.correct(game, reason, orders=orders, rules=rules)
             _flash(request, f"{site.phase_title(c.phase)} corrected: " + ("; ".join(c.differences) or "results unchanged"))
         elif action == "verify":

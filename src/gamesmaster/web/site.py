@@ -90,7 +90,7 @@ def summary(view: GameView) -> dict[str, Any]:
                "missed": p.missed, "standby": p.standby, "commitment": p.commitment, "submissions": p.submissions}
               for p in view.powers]
     return {"id": view.id, "title": view.title, "status": view.status, "variant": variant.name,
-            "variant_title": variant.title, "rules": view.rules_spec, "phase": str(view.phase) if view.phase else None,
+            "variant_title": variant.title, "rules": view.rules_spec.to_json(), "phase": str(view.phase) if view.phase else None,
             "phase_title": view.phase_title, "deadline": _iso(view.deadline), "deadline_text": view.deadline_text,
             "powers": powers, "result": plain(view.result), "press": view.settings.press,
             "victory_centres": variant.victory_centres, "head": {"seq": view.head.seq, "hash": view.head.hash}}
@@ -197,8 +197,8 @@ def phase_record(r: PhaseResult) -> dict[str, Any]:
                          for p, rs in by_power.items()],
             "not_ordered": [p for p, u in r.orders.items() if not u.texts],
             "civil_disorder": list(r.civil_disorder),
-            "next_phase": r.next_doc.get("phase"), "next_title": phase_title(r.next_doc.get("phase")),
-            "winner": r.winner, "position": r.position_doc, "next": r.next_doc,
+            "next_phase": str(r.next.phase), "next_title": r.next.phase.title,
+            "winner": r.winner, "position": r.position.to_dict(), "next": r.next.to_dict(),
             "record": {"seq": r.seq, "hash": r.entry_hash},
             "orders_used": {p: {"source": u.source, "number": u.number, "commitment": u.commitment, "seq": u.seq}
                             for p, u in r.orders.items()}}
@@ -219,18 +219,17 @@ def centre_chart(view: GameView, published: Sequence[PhaseResult]) -> dict[str, 
     variant = view.variant
     points: OrderedDict[str, dict[str, int]] = OrderedDict()
     for row in published:
-        pos = row.position_doc
         ph = row.phase
         if ph.season == "S" and ph.is_movement:
-            points[str(ph.year)] = {p: len(pos.get("centers", {}).get(p, [])) for p in variant.powers}
-    last = published[-1].next_doc if published else (view.position.to_dict() if view.position else None)
+            points[str(ph.year)] = {p: len(row.position.centres_of(p)) for p in variant.powers}
+    last = published[-1].next if published else view.position
     if last:
-        ph = Phase.parse(last["phase"])
-        label = str(ph.year) if ph.season == "S" and ph.is_movement else f"{ph.year} ({phase_title(last['phase'])})"
+        ph = last.phase
+        label = str(ph.year) if ph.season == "S" and ph.is_movement else f"{ph.year} ({ph.title})"
         if ph.season != "S" or not ph.is_movement or str(ph.year) not in points:
-            points[label] = {p: len(last.get("centers", {}).get(p, [])) for p in variant.powers}
+            points[label] = {p: len(last.centres_of(p)) for p in variant.powers}
         if view.status == "finished":
-            points[label] = {p: len(last.get("centers", {}).get(p, [])) for p in variant.powers}
+            points[label] = {p: len(last.centres_of(p)) for p in variant.powers}
     return {"labels": list(points), "victory": variant.victory_centres,
             "series": [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
                         "counts": [points[k][p] for k in points]} for p in variant.powers]}
@@ -372,7 +371,7 @@ def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results:
         if view.position is None:
             raise GMError(f"{game_id} has not started: there is no map yet")
         position, options = view.position, view.rules
-        key = ["now", game_id, view.head.hash, str(view.phase), view.rules_spec]
+        key = ["now", game_id, view.head.hash, str(view.phase), view.rules_spec.to_json()]
 
     def make() -> str:
         outcomes = published.outcomes() if published is not None and results and published.results else None
@@ -508,7 +507,7 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
     return {"id": view.id, "title": view.title, "variant": variant.name, "variant_title": variant.title,
             "victory_centres": variant.victory_centres, "preset": base,
             "preset_title": preset_title(base) if base in preset_names() else base,
-            "rules": view.rules_spec, "options": items, "settings": [{"name": k, "text": v} for k, v in running],
+            "rules": view.rules_spec.to_json(), "options": items, "settings": [{"name": k, "text": v} for k, v in running],
             "fixed": [{"title": e["title"], "section": e["section"], "text": e["explanation"]}
                       for e in options_catalogue().get("fixed", {}).values()]}
 
@@ -683,7 +682,7 @@ def rule_value(text: Any) -> Any:
 def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None = None, min_gap: str | None = None,
                    retreats: str | None = None, adjustments: str | None = None, grace: str | None = None,
                    replacement: str = "none", early_movement: bool = False, draw_vote: str = "unanimous",
-                   end_year: int | None = None, end_at: str | None = None) -> dict[str, Any]:
+                   end_year: int | None = None, end_at: str | None = None) -> Settings:
     """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00').
 
     Every field is read, and a FormProblems names every one that does not read, not only the first."""
@@ -710,13 +709,14 @@ def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None
                 "grace_hours": read("grace period", parse_duration, grace) or 0.0,
                 "early_movement": bool(early_movement), "draw_vote": draw_vote, "end_year": end_year,
                 "end_at": read("end at", lambda t: end_setting(t, schedule["tz"]), end_at)}
+    read_settings: Settings | None = None
     try:
-        Settings.from_dict(settings)  # names any problem now
+        read_settings = Settings.from_dict(settings)
     except (GMError, ValueError) as exc:
         problems.append(str(exc))
-    if problems:
+    if problems or read_settings is None:
         raise FormProblems(problems)
-    return settings
+    return read_settings
 
 
 class FormProblems(GMError):
