@@ -53,7 +53,8 @@ from ..rules.control import control as controlled
 from ..rules.geography import Location, Terrain, UnitType
 from ..rules.notation import Reading, parse_order
 from ..rules.options import RuleOptions
-from ..rules.orders import Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, Waive, format_order
+from ..rules.orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, UnitOrder, Waive,
+                            format_order)
 from ..rules.position import Position, Unit
 from ..rules.retreats import retreat_options
 from ..variants.geometry import Geometry, load_geometry
@@ -249,8 +250,10 @@ def _read_orders(position: Position, orders: object) -> list[tuple[str, Order]]:
         return out
     for item in orders:  # type: ignore[attr-defined]
         order = _order_of(parse_order(item, position) if isinstance(item, str) else item)
-        if order is not None:
-            out.append((order.power if isinstance(order, Waive) else order.unit.power, order))
+        if isinstance(order, UnitOrder):
+            out.append((order.unit.power, order))
+        elif isinstance(order, Waive):
+            out.append((order.power, order))
     return out
 
 
@@ -332,9 +335,9 @@ class _Map:
     def place_units(self, drawn: list[_Drawn]) -> None:
         """Work out where units and dislodged units stand before anything is drawn."""
         z = self.z
-        for d in self.position.dislodged:
-            base = self.loc_xy(d.unit.location)
-            self.dislodged_at[d.unit.province] = (base[0] + 25 * z, base[1] - 23 * z)
+        for dis in self.position.dislodged:
+            base = self.loc_xy(dis.unit.location)
+            self.dislodged_at[dis.unit.province] = (base[0] + 25 * z, base[1] - 23 * z)
         # the rings drawn round units (one's own, dislodged, holding, supported to hold, convoying):
         # how far each reaches, in pixels, so that no name is placed under one
         rings: dict[str, float] = {}
@@ -351,8 +354,8 @@ class _Map:
                 if u.power == self.highlight:
                     rings[u.province] = max(rings.get(u.province, 0.0), 21.0)
         placed = [(self.loc_xy(u.location), u.type, rings.get(u.province, 0.0)) for u in self.position.units.values()]
-        placed += [(self.dislodged_at[d.unit.province], d.unit.type,
-                    26.0 if d.unit.power == self.highlight else 22.0) for d in self.position.dislodged]
+        placed += [(self.dislodged_at[dis.unit.province], dis.unit.type,
+                    26.0 if dis.unit.power == self.highlight else 22.0) for dis in self.position.dislodged]
         placed += [(self.loc_xy(d.order.unit.location), d.order.unit.type, 22.0) for d in drawn
                    if isinstance(d.order, Build)]
         for at, utype, ring in placed:
@@ -531,7 +534,7 @@ class _Map:
             inner = (f'<circle r="4" fill="{self.colour(owner)}" stroke="{INK}" stroke-width="0.6"/>' if owner
                      else f'<circle r="2" fill="{INK}"/>')
             classes = "sc " + (f"sc-owned owner-{owner}" if owner else "sc-neutral")
-            who = self.variant.powers[owner].name if owner in self.variant.powers else "nobody"
+            who = self.variant.powers[owner].name if owner is not None and owner in self.variant.powers else "nobody"
             self.emit(f'<g class="{classes}" data-province="{pid}" transform="translate({_f(x)},{_f(y)}) '
                       f'scale({_f(self.z)})"><circle r="6.2" fill="#ffffff" stroke="{INK}" stroke-width="1.3"/>'
                       f'{inner}<title>{escape(prov.name)}: supply centre, owned by {escape(who)}</title></g>')
@@ -844,7 +847,7 @@ class _Map:
                     + f'<g transform="translate({_f(at[0] + 15 * z)},{_f(at[1] - 15 * z)}) scale({_f(z)})">'
                       f'<circle r="6.5" fill="{BUILD_GREEN}" stroke="#ffffff" stroke-width="1.2"/>'
                       f'<path d="M -3.5 0 L 3.5 0 M 0 -3.5 L 0 3.5" stroke="#ffffff" stroke-width="2"/></g>')
-        if body:
+        if body and isinstance(order, UnitOrder):  # a waived build draws nothing
             text = format_order(order) + (f" ({d.result})" if d.result else "")
             self.emit(f'<g class="{classes}" data-order="{_attr(format_order(order))}" data-unit="{_attr(order.unit)}"'
                       f'{faded}>{body}<title>{escape(text)}</title></g>')

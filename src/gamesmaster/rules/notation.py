@@ -730,15 +730,17 @@ def _read_full(text: str, position: Position, power: str | None, options: RuleOp
         return Reading(text, None, error=str(exc))
     candidates = _candidates(shape, position, power, options)
     good = [c for c in candidates if c.error is None]
-    unique: dict[str, _Candidate] = {}
+    # A candidate without an error always carries its order.
+    unique: dict[str, tuple[Order, _Candidate]] = {}
     for c in good:
-        unique.setdefault(format_order(c.order), c)  # type: ignore[arg-type]
+        if c.order is not None:
+            unique.setdefault(format_order(c.order), (c.order, c))
     if len(unique) == 1:
-        chosen = next(iter(unique.values()))
+        order, chosen = next(iter(unique.values()))
         notes = [_as_written(n, text) for n in dict.fromkeys(chosen.notes)]
-        return Reading(text, chosen.order, tuple(notes), checked=(position, options))
+        return Reading(text, order, tuple(notes), checked=(position, options))
     if len(unique) > 1:
-        meanings = tuple(c.order for c in unique.values())  # type: ignore[misc]
+        meanings = tuple(order for order, _ in unique.values())
         listed = " or ".join(f"'{format_order(m)}'" for m in meanings)
         return Reading(text, None, error=f"ambiguous: the order could mean {listed}", meanings=meanings)
     if not candidates:
@@ -772,7 +774,7 @@ def _strip_power_label(text: str, index: NameIndex) -> tuple[str, str | None]:
     return text, None
 
 
-def _units_for(spec: _UnitSpec, position: Position, power: str | None, pool: dict[str, Unit]) -> tuple[list[Unit], list[str]]:
+def _units_for(spec: _UnitSpec, position: Position, power: str | None, pool: Mapping[str, Unit]) -> tuple[list[Unit], list[str]]:
     """The units a written unit could be, and notes on how it was read."""
     notes: list[str] = []
     if spec.place is None:
@@ -814,7 +816,7 @@ def _candidates(shape: _Shape, position: Position, power: str | None, options: R
     return _movement_candidates(shape, position, power, options)
 
 
-def _ordered_units(shape: _Shape, position: Position, power: str | None, pool: dict[str, Unit]) -> tuple[list[Unit], list[str], str | None]:
+def _ordered_units(shape: _Shape, position: Position, power: str | None, pool: Mapping[str, Unit]) -> tuple[list[Unit], list[str], str | None]:
     assert shape.unit is not None
     units, notes = _units_for(shape.unit, position, power, pool)
     if units:
@@ -915,7 +917,7 @@ def _support_convoy_candidates(shape: _Shape, position: Position, options: RuleO
     if not others:
         where = " or ".join(sorted(board.provinces[c].name for c in shape.other.place.candidates))
         return [_Candidate(None, f"invalid: no unit in {where} to {shape.kind.lower()}", base)]
-    dests: list[str | None] = sorted(shape.dest.candidates) if shape.dest else [None]
+    dests: list[str | None] = [*sorted(shape.dest.candidates)] if shape.dest else [None]
     for other, dest in product(others, dests):
         notes = base + _type_note(shape.other, other)
         n = _place_note(shape.other.place, other.province, board, "there is a unit there")

@@ -297,18 +297,18 @@ class _Checker:
                     army_edges.append((pid, other))
         fleet_edges: list[tuple[Location, Location]] = []
         for loc, targets in declared_fleet.items():
-            for other in sorted(targets, key=str):
-                if other.province not in spaces:
-                    self.problem(where_fleet[loc], f"{loc}: unknown id {str(other)!r} among its fleet neighbours")
-                elif other not in declared_fleet:
-                    if spaces[other.province].get("coasts") and other.coast is None:
-                        self.problem(where_fleet[loc], f"{loc}: fleet neighbour {other} has two coasts: write which ({other}/{spaces[other.province]['coasts'][0]}, ...)")
+            for neighbour in sorted(targets, key=str):
+                if neighbour.province not in spaces:
+                    self.problem(where_fleet[loc], f"{loc}: unknown id {str(neighbour)!r} among its fleet neighbours")
+                elif neighbour not in declared_fleet:
+                    if spaces[neighbour.province].get("coasts") and neighbour.coast is None:
+                        self.problem(where_fleet[loc], f"{loc}: fleet neighbour {neighbour} has two coasts: write which ({neighbour}/{spaces[neighbour.province]['coasts'][0]}, ...)")
                     else:
-                        self.problem(where_fleet[loc], f"{loc}: fleet neighbour {other} is not a place a fleet can be")
-                elif loc not in declared_fleet[other]:
-                    self.problem(where_fleet[loc], f"asymmetric fleet adjacency: {loc} lists {other} but {other} does not list {loc}")
-                elif str(loc) < str(other):
-                    fleet_edges.append((loc, other))
+                        self.problem(where_fleet[loc], f"{loc}: fleet neighbour {neighbour} is not a place a fleet can be")
+                elif loc not in declared_fleet[neighbour]:
+                    self.problem(where_fleet[loc], f"asymmetric fleet adjacency: {loc} lists {neighbour} but {neighbour} does not list {loc}")
+                elif str(loc) < str(neighbour):
+                    fleet_edges.append((loc, neighbour))
         for loc in declared_fleet:
             prov = spaces.get(loc.province, {})
             if prov.get("terrain") == "coast" and not any(
