@@ -47,7 +47,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: Ma
     """Run the SMTP intake, the dispatcher and the sender until interrupted."""
     try:
         return serving.serve(gm, config, args.host, args.port, dispatch=not args.no_dispatch, send=not args.no_send,
-                             imap=args.imap)
+                             imap=args.imap, out=out)
     except OSError as exc:
         raise CommandError(f"cannot listen on {args.host or config.listen_host}:{args.port or config.listen_port}: {exc}") from None
 

@@ -33,11 +33,10 @@ from fastapi.responses import (
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ..gm import Forbidden, Gamesmaster, GMError, PhaseResult, Refused
+from ..gm import Forbidden, Gamesmaster, GMError, PhaseResult, Refused, catalogue
 from ..gm.live import LABELS, LiveConfig
 from ..gm.table import LiveTable
 from ..maps import render_map
-from ..gm import catalogue
 from . import site
 from .app import WebError
 from .pages import _field, _flash, form
