@@ -46,7 +46,7 @@ def serving(app, **config) -> Iterator[str]:
     """Serve the app with uvicorn on a free loopback port in a thread; yields its base URL."""
     import uvicorn
 
-    from gamesmaster.web.server import bind
+    from gamesmaster.serving.site import bind
 
     sock = bind("127.0.0.1", 0)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", **config))

@@ -202,3 +202,28 @@ def test_options_in_the_results():
     doc = {"variant": "standard", "phase": "F1901R", "units": {"GERMANY": ["A BUR"], "FRANCE": ["A PAR", "A MAR"]},
            "centers": {}, "dislodged": {"FRANCE": [{"unit": "A BEL", "attacker": "BUR"}]}}
     assert options(doc, "FRANCE") == ["  A BEL: retreat to HOL, PIC, RUH, or disband"]
+
+
+def test_mail_serve_command_takes_mail_until_stopped(tmp_path):
+    """`gamesmaster mail serve`, as a process: it says where it listens, answers SMTP there, and stops on SIGTERM."""
+    import os
+    import re
+    import signal
+    import sys
+
+    from sitetools import Proc
+
+    env = {**os.environ, "GAMESMASTER_MAIL_ADDRESS": GM_ADDRESS}
+    env.pop("GAMESMASTER_DATABASE_URL", None)
+    proc = Proc([sys.executable, "-m", "gamesmaster.cli", "mail", "serve", "--db", f"sqlite:///{tmp_path / 'gm.db'}",
+                 "--host", "127.0.0.1", "--port", "0", "--no-send", "--no-dispatch"], env, tmp_path)
+    try:
+        port = int(proc.wait_for(r"on 127\.0\.0\.1:(\d+); sending through").group(1))
+        assert re.search(rf"Taking mail for {re.escape(GM_ADDRESS)}", proc.output)
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+            code, _ = smtp.noop()
+            assert code == 250
+    finally:
+        status = proc.stop(sig=signal.SIGTERM)
+    assert status == 0, proc.output
+    assert "Traceback" not in proc.output

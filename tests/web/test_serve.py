@@ -120,7 +120,7 @@ def test_serve_refuses_a_port_in_use(env, tmp_path):
 def test_the_deadline_worker_processes_due_games(site_gm, game, clock):
     import io
 
-    from gamesmaster.web.server import Worker
+    from gamesmaster.serving.worker import Worker
     out = io.StringIO()
     clock.advance(days=4)
     worker = Worker(site_gm, 0.05, out)
@@ -139,7 +139,7 @@ def test_mail_intake_is_started_only_if_installed(monkeypatch, site_gm):
     import io
     import types
 
-    from gamesmaster.web import server
+    from gamesmaster.serving import site as server
     calls = []
     fake = types.ModuleType("gamesmaster.mail.server")
     fake.start = lambda gm, host, port: calls.append((gm, host, port)) or types.SimpleNamespace(stop=lambda: calls.append("stop"))

@@ -9,10 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..gm import Gamesmaster, GMError
+from ..gm import Gamesmaster, GMError, StoreError, data_dir
 from ..gm.backup import backup, restore
-from ..store import Store, StoreError
-from ..store.db import data_dir
 from .options import CommandError, add_command, database_parent
 
 
@@ -20,22 +18,22 @@ def _data(args: argparse.Namespace) -> Path:
     return Path(args.data).expanduser() if args.data else data_dir()
 
 
-def _store(args: argparse.Namespace) -> Store:
+def _gm(args: argparse.Namespace) -> Gamesmaster:
     try:
-        return Store(args.db)
+        return Gamesmaster.open(args.db)
     except StoreError as exc:
         raise CommandError(str(exc)) from None
 
 
 def cmd_backup(args: argparse.Namespace, out: TextIO) -> int:
     """Write the whole site to FILE."""
-    store = _store(args)
+    gm = _gm(args)
     try:
-        doc = backup(Gamesmaster(store), _data(args))
+        doc = backup(gm, _data(args))
     except (GMError, StoreError) as exc:
         raise CommandError(str(exc)) from None
     finally:
-        store.dispose()
+        gm.close()
     text = json.dumps(doc, ensure_ascii=False) + "\n"
     if args.file == "-":
         out.write(text)
@@ -57,13 +55,13 @@ def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
             doc = json.load(source)
         except json.JSONDecodeError as exc:
             raise CommandError(f"{args.file}: not JSON: {exc.msg} at line {exc.lineno}") from None
-    store = _store(args)
+    gm = _gm(args)
     try:
-        games = restore(Gamesmaster(store), doc, _data(args))
+        games = restore(gm, doc, _data(args))
     except (GMError, StoreError) as exc:
         raise CommandError(str(exc)) from None
     finally:
-        store.dispose()
+        gm.close()
     print(f"restored {len(games)} games; verify passes for every one: {', '.join(games) or '-'}", file=out)
     return 0
 

@@ -8,12 +8,9 @@
 from __future__ import annotations
 
 import argparse
-import signal
-import threading
 from typing import Sequence, TextIO
 
-from ..gm import Gamesmaster, GMError
-from ..store import Store, StoreError
+from ..gm import Gamesmaster, GMError, StoreError
 from .options import CommandError, add_command, database_parent
 
 DEFAULT_PORT = 16713  # the port DAIDE servers have always listened on
@@ -48,44 +45,25 @@ def parse_games(specs: Sequence[str]) -> list[tuple[str, int]]:
 
 def _gm(args: argparse.Namespace) -> Gamesmaster:
     try:
-        return Gamesmaster(Store(args.db))
+        return Gamesmaster.open(args.db)
     except StoreError as exc:
         raise CommandError(str(exc)) from None
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Serve games to DAIDE bots until interrupted."""
-    from ..daide.server import Limits, start
-    from ..web.server import Worker
+    from ..serving.daide import serve
     games = parse_games(args.games)
     gm = _gm(args)
     try:
-        for game, _ in games:
-            gm.game(game)
-        running = start(gm, games, args.host, limits=Limits(), poll=args.poll)
+        return serve(gm, games, args.host, poll=args.poll, worker_interval=args.worker_interval,
+                     worker=not args.no_worker, out=out)
     except OSError as exc:
         raise CommandError(f"cannot listen on {args.host}: {exc.strerror or exc}") from None
     except (GMError, StoreError) as exc:
         raise CommandError(str(exc)) from None
-    for game, port in running.ports.items():
-        print(f"DAIDE: {game} on {args.host}:{port}", file=out, flush=True)
-    worker = Worker(gm, args.worker_interval, out)
-    if not args.no_worker:
-        worker.start()
-    stopping = threading.Event()
-    previous = {sig: signal.signal(sig, lambda s, f: stopping.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
-    print("Press Ctrl-C to stop.", file=out, flush=True)
-    try:
-        stopping.wait()
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        running.stop()
-        if worker.is_alive():
-            worker.stop()
-        gm.store.dispose()
-        print("DAIDE door stopped.", file=out, flush=True)
-    return 0
+        gm.close()
 
 
 def cmd_open(args: argparse.Namespace, out: TextIO) -> int:
@@ -97,7 +75,7 @@ def cmd_open(args: argparse.Namespace, out: TextIO) -> int:
     except (GMError, StoreError) as exc:
         raise CommandError(str(exc)) from None
     finally:
-        gm.store.dispose()
+        gm.close()
     shown = ", ".join(p.capitalize() for p in policy.open) or "none"
     out.write(f"{args.game}: open to bots: {shown}; bots stand in for missed seats: "
               f"{'yes' if policy.civil_disorder else 'no'}\n")
@@ -112,7 +90,7 @@ def cmd_close(args: argparse.Namespace, out: TextIO) -> int:
     except (GMError, StoreError) as exc:
         raise CommandError(str(exc)) from None
     finally:
-        gm.store.dispose()
+        gm.close()
     out.write(f"{args.game}: closed to new bots\n")
     return 0
 

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any, Callable, Sequence, TextIO
 
-from ..gm import Gamesmaster, GMError, Refused, report
+from ..gm import Gamesmaster, GMError, Refused, StoreError, report
 from ..gm.archive import export_game, import_game, import_sample
 from ..gm.record import verify_archive
 from ..gm.savedgame import describe as describe_import, export_saved_game, import_saved_game, is_saved_game
@@ -21,13 +21,12 @@ from ..gm.live import LABELS, LiveConfig
 from ..gm.table import LiveTable
 from ..gm.settings import RuleSpec, Settings, end_setting, parse_duration, parse_movement, parse_time
 from ..gm.worker import run as run_worker
-from ..store import Store, StoreError
 from .options import CommandError, add_command, database_parent
 
 
 def _gm(args: argparse.Namespace) -> Gamesmaster:
     try:
-        return Gamesmaster(Store(args.db))
+        return Gamesmaster.open(args.db)
     except StoreError as exc:
         raise CommandError(str(exc)) from None
 
@@ -42,7 +41,7 @@ def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster], int]) -> 
         except (GMError, StoreError) as exc:
             raise CommandError(str(exc)) from None
         finally:
-            gm.store.dispose()
+            gm.close()
     handle.__doc__ = body.__doc__
     return handle
 
@@ -376,7 +375,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
         except (GMError, StoreError) as exc:
             raise CommandError(str(exc)) from None
         finally:
-            gm.store.dispose()
+            gm.close()
     out.write(report.verify(r) + "\n")
     return 0 if r.ok else 1
 

@@ -9,29 +9,19 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import sys
-import threading
 from typing import Any, Callable, TextIO
 
-from ..gm import Gamesmaster, GMError
-from ..mail.config import MailConfig, MailConfigError
-from ..store import Store, StoreError
+from ..gm import Gamesmaster, GMError, StoreError
+from ..serving import mail as serving  # cli -> serving (see gamesmaster.serving)
+from ..serving.mail import ImapError, MailConfig, MailConfigError
 from .options import CommandError, add_command, database_parent
 
 
 def _setup(args: argparse.Namespace) -> tuple[Gamesmaster, MailConfig]:
     try:
-        config = MailConfig.from_env()
-        if getattr(args, "address", None):
-            if "@" not in args.address:
-                raise MailConfigError(f"--address {args.address!r} is not an address (local@domain)")
-            config = config.with_(address=args.address)
-        if getattr(args, "relay", None):
-            from ..mail.config import _hostport
-            host, port = _hostport(args.relay, 25, "--relay")
-            config = config.with_(relay_host=host, relay_port=port)
-        return Gamesmaster(Store(args.db)), config
+        config = serving.config(getattr(args, "address", None), getattr(args, "relay", None))
+        return Gamesmaster.open(args.db), config
     except (StoreError, MailConfigError) as exc:
         raise CommandError(str(exc)) from None
 
@@ -48,62 +38,40 @@ def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster, MailConfig
         except (GMError, StoreError, MailConfigError) as exc:
             raise CommandError(str(exc)) from None
         finally:
-            gm.store.dispose()
+            gm.close()
     handle.__doc__ = body.__doc__
     return handle
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Run the SMTP intake, the dispatcher and the sender until interrupted."""
-    from ..mail.server import start
     try:
-        server = start(gm, args.host, args.port, config=config, dispatch=not args.no_dispatch,
-                       send=not args.no_send, imap=args.imap or None)
+        return serving.serve(gm, config, args.host, args.port, dispatch=not args.no_dispatch, send=not args.no_send,
+                             imap=args.imap, out=out)
     except OSError as exc:
         raise CommandError(f"cannot listen on {args.host or config.listen_host}:{args.port or config.listen_port}: {exc}") from None
-    out.write(f"Taking mail for {config.address} (and {config.game_address('GAME')}) on "
-              f"{server.host}:{server.port}; sending through {config.relay_host}:{config.relay_port}. Ctrl-C stops.\n")
-    out.flush()
-    done = threading.Event()
-    try:
-        signal.signal(signal.SIGTERM, lambda *_: done.set())
-    except ValueError:  # not the main thread
-        pass
-    try:
-        while not done.wait(1.0):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
-    return 0
 
 
 def cmd_receive(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Read one mail (a file or stdin), obey it and queue the answer."""
-    from ..mail.intake import Intake
-    from ..mail.outbox import Sender
     if args.file in (None, "-"):
         raw = sys.stdin.buffer.read()
     else:
         with open(args.file, "rb") as f:
             raw = f.read()
-    got = Intake(gm, config).receive(raw, args.sender, [args.to] if args.to else [], "pipe")
+    got = serving.receive(gm, config, raw, args.sender, args.to)
     out.write(f"Mail {got.inbox_id}: {got.status}" + (f", answer queued as mail {got.reply_id}" if got.reply_id else "")
               + ".\n")
     if args.show:
         out.write(got.reply + "\n")
     if args.send:
-        counts = Sender(gm.store, config, gm.now).send_due()
+        counts = serving.send_due(gm, config)
         out.write(f"Sent {counts['sent']}; to retry {counts['retry']}; failed {counts['failed']}.\n")
     return 0
 
 
 def cmd_poll(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Read the IMAP mailbox: once, or every --interval seconds."""
-    from ..mail.imap import ImapError, ImapPoller
-    from ..mail.intake import Intake
-    from ..mail.outbox import Sender
     changes: dict[str, Any] = {}
     for opt, attr in (("host", "imap_host"), ("user", "imap_user"), ("folder", "imap_folder")):
         if getattr(args, opt):
@@ -115,60 +83,24 @@ def cmd_poll(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: Mai
         changes.setdefault("imap_port", 143 if not args.port else args.port)
     config = config.with_(**changes)
     try:
-        poller = ImapPoller(Intake(gm, config), config)
+        return serving.poll(gm, config, once=args.once, interval=args.interval, send=not args.no_send, out=out)
     except ImapError as exc:
         raise CommandError(str(exc)) from None
-    sender = Sender(gm.store, config, gm.now)
-    stop = threading.Event()
-    while True:
-        try:
-            n = poller.poll_once()
-            out.write(f"{n} mail{'s' if n != 1 else ''} read from {config.imap_user}@{config.imap_host}.\n")
-            out.flush()
-            if not args.no_send:
-                sender.send_due()
-        except ImapError as exc:
-            if args.once:
-                raise CommandError(str(exc)) from None
-            print(f"gamesmaster mail poll: {exc}", file=sys.stderr, flush=True)
-        if args.once:
-            return 0
-        try:
-            stop.wait(args.interval or config.imap_interval)
-        except KeyboardInterrupt:
-            return 0
 
 
 def cmd_dispatch(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Queue results, press and reminders, and send what is due: once, or every --interval seconds."""
-    from ..mail.notify import Dispatcher
-    from ..mail.outbox import Sender
-    dispatcher = Dispatcher(gm, config)
-    sender = Sender(gm.store, config, gm.now)
-    stop = threading.Event()
-    while True:
-        c = dispatcher.run_once()
-        s = {"sent": 0, "retry": 0, "failed": 0} if args.no_send else sender.send_due()
-        out.write(f"Queued: results of {c['results']} phases, {c['press']} press, {c['reminders']} reminders; "
-                  f"sent {s['sent']}, to retry {s['retry']}, failed {s['failed']}.\n")
-        out.flush()
-        if args.once:
-            return 0
-        try:
-            stop.wait(args.interval or config.interval)
-        except KeyboardInterrupt:
-            return 0
+    return serving.dispatch(gm, config, once=args.once, interval=args.interval, send=not args.no_send, out=out)
 
 
 def cmd_outbox(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Show the outbox; retry failed mail; send what is due."""
-    from ..mail.outbox import Sender, retry
     if args.retry is not None:
         ids = None if args.retry == "failed" else [int(x) for x in args.retry.split(",") if x.strip().isdigit()]
-        n = retry(gm.store, ids, gm.now())
+        n = serving.retry(gm, ids)
         out.write(f"{n} mail{'s' if n != 1 else ''} queued to be sent again.\n")
     if args.send or args.retry is not None:
-        counts = Sender(gm.store, config, gm.now).send_due()
+        counts = serving.send_due(gm, config)
         out.write(f"Sent {counts['sent']}; to retry {counts['retry']}; failed {counts['failed']}.\n")
     with gm.mailroom.open(write=False) as books:
         counts = books.outbox_counts()

@@ -6,8 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from ..gm.errors import GMError
-from ..store import StoreError
+from ..gm import GMError, StoreError
 from .options import CommandError
 
 EXAMPLE = """examples:
@@ -20,7 +19,8 @@ EXAMPLE = """examples:
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the website."""
-    from ..web.server import Options, serve
+    # cli -> serving, the one door-to-serving edge: serving starts the doors (see its docstring)
+    from ..serving.site import Options, serve
     from .daide import parse_games
     if not 0 <= args.port <= 65535:
         raise CommandError(f"port {args.port} is not a port number (0-65535)")

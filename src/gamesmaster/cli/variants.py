@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from ..rules.geography import Location, Map, Terrain
 from ..rules.variant import Variant
-from ..variants.loader import DATA, VariantError, load_variant, load_variant_file, variant_names
+from ..gm.catalogue import VariantError, load_variant, load_variant_file, variant_names, variant_path
 from .options import CommandError
 
 EXIT_PROBLEMS = 2
@@ -132,7 +132,7 @@ def _path(text: str) -> Path:
     """A file path, or the data file of a shipped variant when no such file exists."""
     path = Path(text)
     if not path.exists() and text.strip().lower() in variant_names():
-        return DATA / f"{text.strip().lower()}.toml"
+        return variant_path(text.strip().lower())
     return path
 
 

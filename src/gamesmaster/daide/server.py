@@ -38,11 +38,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Sequence
 
-from ..gm import Gamesmaster, GameView, GMError, PhaseResult, PressItem, Seat
+from ..gm import Gamesmaster, GameView, GMError, PhaseResult, PressItem, Seat, StoreError
 from ..gm.bots import BotPolicy, is_bot
 from ..gm.fates import fates
 from ..rules import Position, parse_order
-from ..store import StoreError
 from . import board, press, wire
 from .seats import CREDENTIAL, Seated, credential_in
 from .syntax import Group, Reader, Unbalanced, Unreadable, bracket, marked, render, string

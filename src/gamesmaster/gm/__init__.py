@@ -6,7 +6,8 @@ is its record: gm.fold says what each entry means, gm.verify replays and audits 
 See docs/gm.md for the GM's guide.
 """
 
-from .errors import Forbidden, GMError, NotFound, Refused
+from ..store import data_dir, default_url  # where games are kept, for the processes that open the store
+from .errors import Forbidden, GMError, NotFound, Refused, StoreError
 from .service import Gamesmaster
 from .settings import RuleSpec, Schedule, Settings
 from .state import GM, Seat
@@ -14,7 +15,8 @@ from .views import (Answer, Checking, Correction, Created, GameView, LegalOrders
                     PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, Receipt, ReceiptCheck, RecordEntry,
                     Submission, VerifyReport)
 
-__all__ = ["Gamesmaster", "GMError", "Forbidden", "NotFound", "Refused", "RuleSpec", "Schedule", "Settings", "GM", "Seat",
+__all__ = ["Gamesmaster", "GMError", "Forbidden", "NotFound", "Refused", "StoreError", "data_dir", "default_url",
+           "RuleSpec", "Schedule", "Settings", "GM", "Seat",
            "Answer", "Checking", "Correction", "Created", "GameView", "LegalOrders", "OrderResult", "OrdersOnRecord",
            "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck",
            "RecordEntry", "Submission", "VerifyReport"]

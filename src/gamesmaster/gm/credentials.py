@@ -12,6 +12,9 @@ import hmac
 import re
 import secrets
 
+# What the record and a session keep of a stored hash; the web door's GM sessions keep it too.
+from ..ledger import fingerprint as fingerprint
+
 ITERATIONS = 20_000
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Self
 
 from ..ledger import fingerprint
 from ..rules import PositionError
@@ -128,6 +128,22 @@ class Desk:
         self.store = store
         self.clock = clock or utc_now
         self.memo = Memo()
+
+    @classmethod
+    def open(cls, url: str | None = None, *, migrate: bool = True, clock: Clock | None = None) -> Self:
+        """The gamesmaster on the store at url (None: $GAMESMASTER_DATABASE_URL, else SQLite in the data directory).
+
+        StoreError names what is wrong with the URL or the database."""
+        return cls(Store(url, migrate=migrate), clock)
+
+    @property
+    def place(self) -> str:
+        """Where the games are kept: the store's URL, its password hidden."""
+        return self.store.display_url
+
+    def close(self) -> None:
+        """Let go of the store's connections (the process is done with this gamesmaster)."""
+        self.store.dispose()
 
     def now(self) -> datetime:
         """The time now (aware UTC), from the clock the gamesmaster was given."""

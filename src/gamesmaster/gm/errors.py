@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+# The database being out of reach is the store's to say; the doors catch it here, from gm,
+# so that none of them needs to know the store.
+from ..store import StoreError as StoreError
+
 
 class GMError(Exception):
     """A request the gamesmaster refuses; the message says why (for the player or the GM)."""

@@ -33,12 +33,12 @@ def data_dir() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "gamesmaster"
 
 
-def default_url() -> str:
-    """$GAMESMASTER_DATABASE_URL, or the SQLite file in the data directory."""
+def default_url(data: Path | None = None) -> str:
+    """$GAMESMASTER_DATABASE_URL, or the SQLite file in the data directory (data, else data_dir())."""
     env = os.environ.get("GAMESMASTER_DATABASE_URL")
     if env:
         return env
-    return f"sqlite:///{data_dir() / DB_FILE}"
+    return f"sqlite:///{(data or data_dir()) / DB_FILE}"
 
 
 def normalise_url(url: str) -> str:

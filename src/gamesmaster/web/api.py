@@ -15,11 +15,11 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..gm import Gamesmaster, GMError
+from ..gm import Gamesmaster
 from ..gm import credentials as cred
 from ..gm.settings import RuleSpec
 from ..gm.views import plain
-from ..variants import load_variant
+from ..gm.catalogue import rules_for
 from . import site
 from .app import WebError, drawing
 from .security import target_of
@@ -242,8 +242,7 @@ def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) 
     gm = _gm(request)
     rules = RuleSpec(body.preset)
     if body.rules:
-        rules = RuleSpec.named(body.preset or load_variant_default(body.variant),
-                               {k: site.rule_value(v) for k, v in body.rules.items()})
+        rules = rules_for(body.variant, body.preset, {k: site.rule_value(v) for k, v in body.rules.items()})
     settings = site.build_settings(**body.settings.model_dump())
     created = gm.create_game(body.id, title=body.title, variant=body.variant, rules=rules, settings=settings,
                              players=site.names(body.players), standbys=site.names(body.standbys), assign=body.assign,
@@ -251,13 +250,6 @@ def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) 
     return {"game": created.game, "credentials": dict(created.credentials), "powers": dict(created.powers),
             "commands": {n: list(ps) for n, ps in created.commands.items()},
             "seed": created.seed, "status": site.summary(gm.game(created.game))}
-
-
-def load_variant_default(variant: str) -> str:
-    try:
-        return load_variant(variant).default_rules
-    except Exception as exc:  # VariantError: named by create_game
-        raise GMError(str(exc)) from None
 
 
 @router.get("/games/{game}", tags=["games"], summary="A game: phase, deadline, who has ordered (not what), "

@@ -22,10 +22,9 @@ from fastapi.templating import Jinja2Templates
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused
+from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, StoreError
 from ..gm.errors import Limited
 from ..gm.ratelimit import RateLimiter
-from ..store import StoreError
 from . import site
 from .security import (
     SessionMiddleware,

@@ -33,11 +33,10 @@ from fastapi.responses import (
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ..gm import Forbidden, Gamesmaster, GMError, PhaseResult, Refused
+from ..gm import Forbidden, Gamesmaster, GMError, PhaseResult, Refused, catalogue
 from ..gm.live import LABELS, LiveConfig
 from ..gm.table import LiveTable
 from ..maps import render_map
-from ..variants import load_variant
 from . import site
 from .app import WebError
 from .pages import _field, _flash, form
@@ -304,7 +303,7 @@ def live_action(game: str, action: str, request: Request, data: FormData = Depen
 def live_form(request: Request) -> HTMLResponse:
     if not is_gm(request):
         return RedirectResponse("/gm", status_code=303)  # type: ignore[return-value]
-    return _render(request, "live_new.html", {"form": {}, "powers": site.powers_info(load_variant("standard")),
+    return _render(request, "live_new.html", {"form": {}, "powers": site.powers_info(catalogue.variant("standard")),
                                               "defaults": LiveConfig().to_dict()})
 
 
@@ -335,7 +334,7 @@ def live_create(request: Request, data: FormData = Depends(form)) -> Response:
                                        press=_field(data, "press") or "full")
     except GMError as exc:
         return _render(request, "live_new.html", {"form": dict(data.multi_items()), "error": str(exc),
-                                                  "powers": site.powers_info(load_variant("standard")),
+                                                  "powers": site.powers_info(catalogue.variant("standard")),
                                                   "defaults": LiveConfig().to_dict()}, status=400)
     lines = [f"{'Practice' if practice else 'Live'} game: the table view is at /games/{created.game}/table."]
     if practice:

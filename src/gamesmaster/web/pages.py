@@ -17,7 +17,7 @@ from starlette.datastructures import FormData
 from ..gm import Forbidden, Gamesmaster, GMError, Refused
 from ..gm.settings import RuleSpec, Settings, parse_duration, parse_time
 from ..gm.games import GAME_ID
-from ..variants import VariantError, load_variant
+from ..gm.catalogue import rules_for
 from . import site
 from .app import WebError, drawing
 from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of
@@ -462,11 +462,8 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
                         "starting with a letter or digit")
     rules = RuleSpec(preset)
     try:
-        default = load_variant(variant).default_rules
-        if overrides:
-            rules = RuleSpec.named(preset or default, overrides)
-        rules.options(default)
-    except (VariantError, GMError) as exc:
+        rules = rules_for(variant, preset, overrides)
+    except GMError as exc:
         problems.append(str(exc))
     end_year = _field(data, "end_year")
     if end_year and not end_year.isdigit():

@@ -30,7 +30,6 @@ from starlette.concurrency import run_in_threadpool
 
 from ..gm import credentials as cred
 from ..gm.ratelimit import RateLimiter
-from ..ledger import fingerprint
 
 WEB_FILE = "web.json"
 GM_ENV = "GAMESMASTER_GM_CREDENTIAL"
@@ -69,7 +68,7 @@ class SiteSecrets:
     @property
     def gm_key(self) -> str:
         """The fingerprint a GM session keeps of the GM credential it was made with."""
-        return fingerprint(self.gm_hash)
+        return cred.fingerprint(self.gm_hash)
 
     @classmethod
     def for_testing(cls, gm_credential: str) -> SiteSecrets:

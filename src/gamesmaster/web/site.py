@@ -36,16 +36,10 @@ from ..gm.settings import Settings, end_setting, parse_duration, parse_movement,
 from ..gm.state import Proposal
 from ..gm.views import QuestionView, plain
 from ..maps import render_map, render_png
-from ..rules import Phase, PhaseError, Position, RuleOptions, format_order
+from ..rules import Phase, PhaseError, Position, format_order
 from ..rules.control import control
 from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
-from ..variants import load_rules, load_variant, preset_names, variant_names
-from ..variants.presets import (
-    describe_rules,
-    options_catalogue,
-    preset_title,
-    value_key,
-)
+from ..gm.catalogue import choices, rule_lines, value_key
 
 GM = "GM"
 
@@ -458,17 +452,16 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
     view = gm.game(game_id)
     variant = view.variant
     options = view.rules
-    catalogue = options_catalogue()["option"]
+    cat = choices()
     values = options.as_dict()
-    lines = describe_rules(options)
     base = options.preset or variant.default_rules
-    base_values = load_rules(base).as_dict() if base in preset_names() else {}
+    preset = cat.preset(base)
+    base_values = preset.options.as_dict() if preset is not None else {}
     items = []
-    names = [n for n in RuleOptions().as_dict() if n != "preset"]
-    for name, line in zip(names, lines):
-        entry = catalogue[name]
-        items.append({"option": name, "title": entry["title"], "section": entry["section"],
-                      "question": entry["explanation"], "value": value_key(values[name]),
+    for entry, line in zip(cat.options, rule_lines(options)):
+        name = entry.name
+        items.append({"option": name, "title": entry.title, "section": entry.section,
+                      "question": entry.explanation, "value": value_key(values[name]),
                       "text": line.split(": ", 1)[1] if ": " in line else line,
                       "changed": bool(base_values) and base_values.get(name) != values[name]})
     settings = view.settings
@@ -506,10 +499,9 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
                         "powers counts them all; a tie is a draw). The phase being written then is not played."))
     return {"id": view.id, "title": view.title, "variant": variant.name, "variant_title": variant.title,
             "victory_centres": variant.victory_centres, "preset": base,
-            "preset_title": preset_title(base) if base in preset_names() else base,
+            "preset_title": preset.title if preset is not None else base,
             "rules": view.rules_spec.to_json(), "options": items, "settings": [{"name": k, "text": v} for k, v in running],
-            "fixed": [{"title": e["title"], "section": e["section"], "text": e["explanation"]}
-                      for e in options_catalogue().get("fixed", {}).values()]}
+            "fixed": [{"title": e.title, "section": e.section, "text": e.explanation} for e in cat.fixed]}
 
 
 # -- the war room ------------------------------------------------------------------------
@@ -638,26 +630,21 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted:
 
 def catalogue() -> dict[str, Any]:
     """What the GM console offers: variants, presets (with every option's value), option explanations."""
-    cat = options_catalogue()
-    names = [n for n in RuleOptions().as_dict() if n != "preset"]
-    presets = []
-    for n in preset_names():
-        presets.append({"name": n, "title": preset_title(n),
-                        "values": {k: value_key(v) for k, v in load_rules(n).as_dict().items() if k != "preset"}})
+    cat = choices()
+    presets = [{"name": p.name, "title": p.title,
+                "values": {k: value_key(v) for k, v in p.options.as_dict().items() if k != "preset"}}
+               for p in cat.presets]
     options = []
-    for n in names:
-        e = cat["option"][n]
-        item = {"option": n, "title": e["title"], "section": e["section"], "explanation": e["explanation"],
-                "values": [{"value": k, "text": v} for k, v in e.get("values", {}).items()]}
-        if "range" in e:
-            item["range"] = list(e["range"])
-        if "value" in e:
-            item["value_text"] = e["value"]
+    for e in cat.options:
+        item: dict[str, Any] = {"option": e.name, "title": e.title, "section": e.section,
+                                "explanation": e.explanation, "values": [{"value": k, "text": v} for k, v in e.values]}
+        if e.range is not None:
+            item["range"] = list(e.range)
+        if e.value_text is not None:
+            item["value_text"] = e.value_text
         options.append(item)
-    variants = []
-    for v in variant_names():
-        var = load_variant(v)
-        variants.append({"name": v, "title": var.title, "powers": list(var.powers), "default_rules": var.default_rules})
+    variants = [{"name": v.name, "title": v.title, "powers": list(v.powers), "default_rules": v.default_rules}
+                for v in cat.variants]
     return {"variants": variants, "presets": presets, "options": options,
             "press": ["none", "public", "full", "anonymous"], "replacement": ["none", "standby", "successor", "gm"],
             "draw_vote": ["unanimous", "majority"]}

@@ -1,6 +1,6 @@
 """One more web process of `gamesmaster serve`, on the listening socket the first one opened.
 
-Started by `serve` itself (see server.WebProcesses), not by hand: it serves pages and the
+Started by `serve` itself (see site.WebProcesses), not by hand: it serves pages and the
 API only; the deadline worker and the mail door stay in the first process.
 """
 
@@ -13,10 +13,9 @@ import threading
 from pathlib import Path
 
 from ..gm import Gamesmaster
-from ..store import Store
-from .app import create_app
-from .security import load_secrets
-from .server import database_url, run_server, site_server
+from ..web.app import create_app
+from ..web.security import load_secrets
+from .site import database_url, run_server, site_server
 
 
 def _until_told(server: object) -> None:
@@ -28,19 +27,19 @@ def _until_told(server: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Serve on the socket whose file descriptor the first process passed down."""
-    ap = argparse.ArgumentParser(prog="gamesmaster.web.process", description=__doc__)
+    ap = argparse.ArgumentParser(prog="gamesmaster.serving.process", description=__doc__)
     ap.add_argument("--fd", type=int, required=True, help="the listening socket's file descriptor")
     ap.add_argument("--data", type=Path, required=True, help="the data directory (the site's secrets)")
     ap.add_argument("--threads", type=int, default=16, help="requests worked on at once")
     args = ap.parse_args(argv)
     sock = socket.socket(fileno=args.fd)
-    store = Store(database_url(args.data), migrate=False)  # the first process brought the schema up to date
-    server = site_server(create_app(Gamesmaster(store), load_secrets(args.data)))
+    gm = Gamesmaster.open(database_url(args.data), migrate=False)  # the first process brought the schema up to date
+    server = site_server(create_app(gm, load_secrets(args.data)))
     threading.Thread(target=_until_told, args=(server,), name="gamesmaster-first-process", daemon=True).start()
     try:
         run_server(server, sock, args.threads)
     finally:
-        store.dispose()
+        gm.close()
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Running the site: the store, the demo, the deadline worker, the mail intake and uvicorn."""
+"""`gamesmaster serve`: the web site on the store, with the demo, the deadline worker, the mail
+intake and the DAIDE door where asked, under uvicorn in one or more processes."""
 
 from __future__ import annotations
 
@@ -16,12 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..gm import Gamesmaster, GMError
-from ..gm.worker import Pass, describe
-from ..store import Store
-from ..store.db import DB_FILE, data_dir
-from .demo import DEMO_GAME, load_demo
-from .security import GM_ENV, SiteSecrets, load_secrets
+from ..gm import Gamesmaster, GMError, data_dir, default_url
+from ..web.demo import DEMO_GAME, load_demo
+from ..web.security import GM_ENV, SiteSecrets, load_secrets
+from .worker import Worker
 
 log = logging.getLogger("gamesmaster.web")
 CREDENTIALS_FILE = "credentials.txt"
@@ -29,6 +28,8 @@ CREDENTIALS_FILE = "credentials.txt"
 
 @dataclass
 class Options:
+    """What `gamesmaster serve` was asked to run."""
+
     host: str = "127.0.0.1"
     port: int = 8000
     data: Path | None = None
@@ -94,7 +95,7 @@ class WebProcesses:
         fd = self.sock.fileno()
         env = {**os.environ, "GAMESMASTER_DATABASE_URL": self.url}
         # The process stops when its stdin closes: when this one stops it, or dies.
-        return subprocess.Popen([sys.executable, "-m", "gamesmaster.web.process", "--fd", str(fd), "--data",
+        return subprocess.Popen([sys.executable, "-m", "gamesmaster.serving.process", "--fd", str(fd), "--data",
                                  str(self.data), "--threads", str(self.threads)], pass_fds=(fd,), env=env,
                                 stdin=subprocess.PIPE)
 
@@ -123,31 +124,9 @@ class WebProcesses:
                 p.wait()
 
 
-class Worker(threading.Thread):
-    """The deadline worker loop, in the background: process every game that is due."""
-
-    def __init__(self, gm: Gamesmaster, interval: float, out: TextIO) -> None:
-        super().__init__(name="gamesmaster-deadlines", daemon=True)
-        self.gm, self.interval, self.out = gm, interval, out
-        self.stopping = threading.Event()
-
-    def run(self) -> None:
-        one_pass = Pass(self.gm)
-        while not self.stopping.is_set():
-            try:
-                for p in one_pass():
-                    print(f"deadline: {describe(p)}", file=self.out, flush=True)
-            except Exception as exc:  # noqa: BLE001 - the loop must go on; the error is reported
-                print(f"deadline worker: {exc}", file=sys.stderr, flush=True)
-            self.stopping.wait(self.interval)
-
-    def stop(self) -> None:
-        self.stopping.set()
-        self.join(timeout=30)
-
-
 def database_url(data: Path) -> str:
-    return os.environ.get("GAMESMASTER_DATABASE_URL") or f"sqlite:///{data / DB_FILE}"
+    """The store's URL: $GAMESMASTER_DATABASE_URL, else the SQLite file in the data directory data."""
+    return default_url(data)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -206,12 +185,11 @@ def stop_mail(handle: Any) -> None:
 
 def serve(opts: Options, out: TextIO = sys.stdout) -> int:
     """Run the site until SIGINT or SIGTERM; returns the exit status."""
-    from .app import create_app
+    from ..web.app import create_app
 
     data = (opts.data or data_dir()).expanduser()
     data.mkdir(parents=True, exist_ok=True)
-    store = Store(database_url(data))
-    gm = Gamesmaster(store)
+    gm = Gamesmaster.open(database_url(data))
     secrets = load_secrets(data, renew_gm=opts.new_gm_credential)
     demo = None
     if opts.demo and not gm.game_ids():
@@ -221,7 +199,7 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
     host = opts.host if ":" not in opts.host else f"[{opts.host}]"
     port = sock.getsockname()[1]
     url = f"http://{host}:{port}"
-    print(f"gamesmaster is serving {url}  (games kept in {store.display_url})", file=out)
+    print(f"gamesmaster is serving {url}  (games kept in {gm.place})", file=out)
     if demo:
         print(f"Demo game: {url}/games/{DEMO_GAME}", file=out)
     if secrets.new_gm_credential or demo:
@@ -244,7 +222,7 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
             daide = start_daide(gm, opts.daide, opts.host)
         except (OSError, GMError) as exc:
             sock.close()
-            store.dispose()
+            gm.close()
             raise GMError(f"the DAIDE door cannot start: {exc}") from None
         for game, port in daide.ports.items():
             print(f"DAIDE: {game} on {host}:{port} (bots: docs/daide.md)", file=out, flush=True)
@@ -282,6 +260,6 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
             except Exception as exc:  # noqa: BLE001
                 print(f"mail intake: {exc}", file=sys.stderr)
         sock.close()
-        store.dispose()
+        gm.close()
         print("gamesmaster stopped.", file=out, flush=True)
     return 0

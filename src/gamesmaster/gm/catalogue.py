@@ -1,0 +1,137 @@
+"""What a game can be made of: the shipped variants, the rule presets and the options, for the doors.
+
+The create forms (the GM console, the API, the live table) offer these choices, and the
+rules page explains a game's options in the catalogue's words; both come from here, as
+typed values, so that no door reads the variant and preset files itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Mapping
+
+from ..rules import RuleOptions, Variant
+from ..variants import VariantError, load_rules, load_variant, load_variant_file, preset_names, variant_names
+from ..variants.loader import variant_path
+from ..variants.presets import describe_rules, options_catalogue, preset_title, value_key
+from .errors import GMError
+from .settings import OptionValue, RuleSpec
+
+__all__ = ["Choices", "FixedRule", "OptionEntry", "PresetChoice", "VariantChoice", "VariantError",
+           "choices", "load_variant", "load_variant_file", "rule_lines", "rules_for", "value_key", "variant",
+           "variant_names", "variant_path"]
+
+# The variant file checker (`gamesmaster variant check|show|list`) reads shipped variants and
+# files through these, and reports every problem a VariantError lists, one a line with its
+# line number: the variants package's own validator, passed through here for the doors.
+
+
+
+@dataclass(frozen=True)
+class VariantChoice:
+    """A shipped variant as a create form offers it."""
+
+    name: str
+    title: str
+    powers: tuple[str, ...]
+    default_rules: str
+
+
+@dataclass(frozen=True)
+class PresetChoice:
+    """A rule preset: its name, its title line and the option values it sets."""
+
+    name: str
+    title: str
+    options: RuleOptions
+
+
+@dataclass(frozen=True)
+class OptionEntry:
+    """One rule option as the catalogue explains it; `values` maps each value key to its line."""
+
+    name: str
+    title: str
+    section: str
+    explanation: str
+    values: tuple[tuple[str, str], ...]
+    range: tuple[int, int] | None  # an option taking a whole number: its bounds, and value_text says it
+    value_text: str | None
+
+
+@dataclass(frozen=True)
+class FixedRule:
+    """A rule no option changes, as the rules page lists it."""
+
+    title: str
+    section: str
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Every variant, preset and option a game can be made of, in the order the forms list them."""
+
+    variants: tuple[VariantChoice, ...]
+    presets: tuple[PresetChoice, ...]
+    options: tuple[OptionEntry, ...]
+    fixed: tuple[FixedRule, ...]
+
+    def option(self, name: str) -> OptionEntry:
+        """The catalogue's entry for one option."""
+        return next(o for o in self.options if o.name == name)
+
+    def preset(self, name: str) -> PresetChoice | None:
+        """A shipped preset by name (None: not a shipped preset)."""
+        return next((p for p in self.presets if p.name == name), None)
+
+
+@cache
+def choices() -> Choices:
+    """The shipped variants and presets and the option catalogue (read once: they are files of the package)."""
+    cat = options_catalogue()
+    names = [n for n in RuleOptions().as_dict() if n != "preset"]
+    options = []
+    for n in names:
+        e = cat["option"][n]
+        low, high = e["range"] if "range" in e else (None, None)
+        options.append(OptionEntry(n, e["title"], e["section"], e["explanation"],
+                                   tuple((str(k), str(v)) for k, v in e.get("values", {}).items()),
+                                   (int(low), int(high)) if low is not None and high is not None else None,
+                                   e.get("value")))
+    variants = []
+    for v in variant_names():
+        var = load_variant(v)
+        variants.append(VariantChoice(v, var.title, tuple(var.powers), var.default_rules))
+    return Choices(variants=tuple(variants),
+                   presets=tuple(PresetChoice(n, preset_title(n), load_rules(n)) for n in preset_names()),
+                   options=tuple(options),
+                   fixed=tuple(FixedRule(e["title"], e["section"], e["explanation"])
+                               for e in cat.get("fixed", {}).values()))
+
+
+def variant(name: str) -> Variant:
+    """A shipped variant by name; GMError names the known ones when there is no such variant."""
+    try:
+        return load_variant(name)
+    except VariantError as exc:
+        raise GMError(str(exc)) from None
+
+
+def rules_for(variant_name: str, preset: str | None, overrides: Mapping[str, OptionValue]) -> RuleSpec:
+    """The rules a create form asks for: the preset (default: the variant's) with the options it changes.
+
+    GMError names an unknown variant or preset, or an option that does not read."""
+    default = variant(variant_name).default_rules
+    rules = RuleSpec.named(preset or default, overrides) if overrides else RuleSpec(preset)
+    try:
+        rules.options(default)
+    except VariantError as exc:
+        raise GMError(str(exc)) from None
+    return rules
+
+
+def rule_lines(options: RuleOptions) -> tuple[str, ...]:
+    """The options in force, one plain line each ("Title: what it means"), in the catalogue's order."""
+    return tuple(describe_rules(options))
