@@ -35,18 +35,8 @@ ALLOWED: dict[str, set[str]] = {
 ALLOWED["cli"] = ALLOWED["cli"] | {"serving"}  # the commands that start processes call serving
 
 # (importing module, imported module): why the edge is still there.
-EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("gamesmaster.mail.intake", "gamesmaster.store.mailbox"):
-        "the mail door's own tables; moving them behind gm is another helper's work (issue 13)",
-    ("gamesmaster.mail.notify", "gamesmaster.store.mailbox"):
-        "the mail door's own tables; moving them behind gm is another helper's work (issue 13)",
-    ("gamesmaster.mail.notify", "gamesmaster.store.accounts"):
-        "accounts' mail settings; moving them behind gm is another helper's work (issue 13)",
-    ("gamesmaster.mail.outbox", "gamesmaster.store.mailbox"):
-        "the outbox table; moving it behind gm is another helper's work (issue 13)",
-    ("gamesmaster.cli.mail", "gamesmaster.store.mailbox"):
-        "`mail outbox` and `mail contact` read the mail tables; another helper moves them behind gm (issue 13)",
-}
+# None today; an edge that must stay for a while is named here with the reason.
+EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 
 def _module_name(path: Path) -> str:
