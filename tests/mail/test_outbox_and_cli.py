@@ -33,7 +33,7 @@ def test_refused_mail_is_held_then_retried(tmp_path):
         with Mailroom(store).open() as books:
             for to in ("nobody@players.test", "ann@players.test"):
                 queue(books, config, compose(config, [to], "hello", "text", now=clock()), kind="notice", now=clock())
-        sender = Sender(store, config, clock)
+        sender = Sender(Mailroom(store), config, clock)
         assert sender.send_due() == {"sent": 1, "retry": 1, "failed": 0}
         assert sender.send_due() == {"sent": 0, "retry": 0, "failed": 0}  # not due yet: it waits 60 s
         clock.advance(seconds=61)
@@ -44,7 +44,7 @@ def test_refused_mail_is_held_then_retried(tmp_path):
             failed = MailRecords(conn).outbox(["failed"])
         assert len(failed) == 1 and "550" in (failed[0].last_error or "") and failed[0].attempts == 3
         refusing["on"] = False
-        assert retry(store, None, clock()) == 1
+        assert retry(Mailroom(store), None, clock()) == 1
         assert sender.send_due()["sent"] == 1
         with store.connect(write=False) as conn:
             assert MailRecords(conn).outbox_counts() == {"sent": 2}
@@ -164,7 +164,7 @@ def test_the_mail_door_on_postgresql():
         gm = Gamesmaster(store, clock)
         config = MailConfig(address=GM_ADDRESS, relay_port=sink.port, maps=False)
         created = gm.create_game("pg", players=NAMES, assign=dict(zip(NAMES, POWERS)))
-        dispatcher, sender = Dispatcher(gm, config), Sender(store, config, clock)
+        dispatcher, sender = Dispatcher(gm, config), Sender(Mailroom(store), config, clock)
         dispatcher.run_once()
         msg = EmailMessage()
         msg["From"], msg["To"], msg["Subject"] = address("ann"), GM_ADDRESS, "orders"

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from email import policy as _policy
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, getaddresses, make_msgid
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from ..gm.mailroom import MailBooks, Mailroom, OutboxRecord
 from . import headers
@@ -97,8 +97,8 @@ def queue(books: MailBooks, config: MailConfig, msg: EmailMessage, *, kind: str,
 class Sender:
     """Delivers due mail from the outbox through the relay; safe to run in several processes."""
 
-    def __init__(self, store: Any, config: MailConfig, clock: Callable[[], datetime]) -> None:
-        self.mailroom = Mailroom(store)
+    def __init__(self, mailroom: Mailroom, config: MailConfig, clock: Callable[[], datetime]) -> None:
+        self.mailroom = mailroom
         self.config = config
         self.clock = clock
         self.lock = threading.Lock()
@@ -192,7 +192,7 @@ def _close(smtp: smtplib.SMTP | None) -> None:
                 pass
 
 
-def retry(store: Any, mail_ids: Sequence[int] | None, now: datetime) -> int:
+def retry(mailroom: Mailroom, mail_ids: Sequence[int] | None, now: datetime) -> int:
     """Queue failed (or waiting) mail to be sent at the next pass; None: every failed mail."""
-    with Mailroom(store).open() as books:
+    with mailroom.open() as books:
         return books.retry(mail_ids, now)
