@@ -41,7 +41,10 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
     position = state.position
     assert position is not None
     reason = None
+    # why, in terms verify can check against the ledger: a refusal is a ruling like any other
+    cause: dict[str, object] = {}
     if phase is not None and phase.strip().upper() != state.phase:
+        cause = {"cause": "other-phase", "named": phase.strip().upper()[:16]}
         try:
             title = Phase.parse(phase).title
         except PhaseError:
@@ -50,18 +53,20 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
                   f" (orders for {title} are no longer taken)")
     elif phase is None and written_at is not None and (written := _written_for(tx, written_at, answering)):
         title, missed = written
+        cause = {"cause": "written-earlier", "written_at": written_at.isoformat(), "answering": answering}
         reason = (f"refused: late. These orders were written {show_time(written_at, state.settings.schedule.tz)}, "
                   f"for {title}: they were due by {missed} and arrived after {title} was adjudicated. "
                   f"{position.phase.title} is open now: to order for it, send them again headed ORDERS {state.phase}, "
                   f"or as an answer to the mail with the results of {title}")
     elif state.status == "active" and state.deadline_at is not None and tx.now > state.deadline_at:
+        cause = {"cause": "late"}
         reason = (f"refused: late. Orders for {position.phase.title} were due by {deadline_text(state)}; "
                   f"these arrived {show_time(tx.now, state.settings.schedule.tz)}")
     if reason is None:
         return None
     entry = tx.record("orders-refused", {"phase": state.phase, "power": actor.power, "by": actor.by,
                                          "channel": channel, "entered_by": actor.entered_by, "reason": reason,
-                                         "text": text})
+                                         "text": text, **cause})
     return Refused(reason, entry.seq)
 
 
