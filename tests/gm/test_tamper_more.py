@@ -17,7 +17,7 @@ from gamesmaster.gm import Gamesmaster, Refused
 from gamesmaster.gm.record import verify_archive
 from gamesmaster.ledger import GENESIS, Entry, canonical, entry_hash, sha256
 
-from test_tamper import ASSIGN, NAMES, Game, named
+from test_tamper import ASSIGN, NAMES, Game
 
 
 @pytest.fixture

@@ -67,7 +67,8 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
     entry = tx.record("orders-refused", {"phase": state.phase, "power": actor.power, "by": actor.by,
                                          "channel": channel, "entered_by": actor.entered_by, "reason": reason,
                                          "text": text, **cause})
-    return Refused(reason, entry.seq)
+    # Only the GM is told the entry: its number would tell a player how many hidden entries came before it.
+    return Refused(reason, entry.seq if actor.is_gm else None)
 
 
 def _written_for(tx: Transaction, written_at: datetime, answering: int | None) -> tuple[str, str] | None:

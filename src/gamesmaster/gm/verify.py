@@ -511,8 +511,20 @@ def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIn
     p = found.payload
     recomputed = commitment(p["phase"], p["power"], int(p["number"]), p["orders"], p.get("conditional"), p["salt"])
     if p["commitment"] != receipt.commitment or recomputed != receipt.commitment:
+        if decided is None:  # the phase is open: no entry numbers (see below)
+            return ReceiptCheck(shown, False, "mismatch", f"{title} is on the record with other orders than the "
+                                "receipt commits to: the record was changed")
         return ReceiptCheck(shown, False, "mismatch", f"{title} is on the record (entry {found.seq}) with other orders "
                             "than the receipt commits to: the record was changed", found.seq, found.hash)
+    if decided is None:
+        # The phase is open: an entry's number or hash would tell the power how many hidden entries
+        # (the others' letters and changes of mind) came between its sets. Its own numbers say enough.
+        where = f"{title} is on the record as sent"
+        if later is not None:
+            how = "withdrawn" if later.kind == "orders-withdrawn" else f"replaced by its set #{later.payload['number']}"
+            return ReceiptCheck(shown, True, "withdrawn" if later.kind == "orders-withdrawn" else "replaced",
+                                f"{where}; it was {how}")
+        return ReceiptCheck(shown, True, "pending", f"{where}; it is the set on record now")
     where = f"{title} is on the record as sent (entry {found.seq}, hash {found.hash[:16]}...)"
     fixed = (f"; the gamesmaster then corrected {receipt.power.capitalize()}'s orders (entry {corrected.seq}: "
              f"{corrected.payload.get('reason')})" if corrected is not None else "")
@@ -525,8 +537,6 @@ def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIn
         how = "withdrawn" if later.kind == "orders-withdrawn" else f"replaced by set #{later.payload['number']}"
         return ReceiptCheck(shown, True, "withdrawn" if later.kind == "orders-withdrawn" else "replaced",
                             f"{where}; it was {how} (entry {later.seq})", found.seq, found.hash)
-    if decided is None:
-        return ReceiptCheck(shown, True, "pending", f"{where}; it is the set on record now", found.seq, found.hash)
     return ReceiptCheck(shown, False, "mismatch", f"{where}, and nothing replaced it, yet the results of "
                         f"{receipt.phase} (entry {decided.seq}) were not computed from it", found.seq, found.hash)
 

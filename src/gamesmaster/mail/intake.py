@@ -333,7 +333,7 @@ class _Session:
                         "and only this whole set is on record.)\n" + text)
             self.say(echo, text, slot)
         except Refused as exc:
-            self.say(echo, f"REFUSED: {exc} (the refusal is on the record, ledger entry {exc.seq}). "
+            self.say(echo, f"REFUSED: {exc} (the refusal is on the record). "
                      "These orders are not on record.", slot)
         except (GMError, ValueError) as exc:
             self.say(echo, f"Not accepted: {exc}", slot)
