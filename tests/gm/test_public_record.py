@@ -165,8 +165,8 @@ def test_the_cli_exports_the_public_record(sqlite_store, clock, tmp_path, monkey
 
 
 def test_what_england_is_told_of_its_own_open_phase_says_nothing_of_the_others(sqlite_store, clock):
-    """Checking its own pending receipts and having orders refused tell England no ledger entry numbers or hashes:
-    the gaps between them would count the others' hidden letters and changes of mind."""
+    """Checking its own pending receipts, having orders refused or withdrawing them tell England no ledger entry
+    numbers or hashes: the gaps between them would count the others' hidden letters and changes of mind."""
     gm = Gamesmaster(sqlite_store, clock)
     told = {}
     for game, chatter in (("quiet", False), ("busy", True)):
@@ -176,8 +176,9 @@ def test_what_england_is_told_of_its_own_open_phase_says_nothing_of_the_others(s
         mine = [gm.check_receipt(game, r, credential=cred["ENGLAND"]) for r in receipts[-2:]]
         with pytest.raises(Refused) as refused:
             gm.submit_orders(game, "ENGLAND", "F Eng H", credential=cred["ENGLAND"], phase="S1901M")
+        withdrawn = gm.withdraw_orders(game, "ENGLAND", credential=cred["ENGLAND"])
         told[game] = ([(c.status, c.message.split(":")[0], c.seq, c.entry_hash) for c in mine],
-                      str(refused.value), refused.value.seq)
+                      str(refused.value), refused.value.seq, withdrawn)
     assert [s for s, *_ in told["busy"][0]] == ["replaced", "pending"]
     assert told["quiet"] == told["busy"]
 

@@ -15,7 +15,7 @@ import pytest
 
 from gamesmaster.gm import Gamesmaster, Refused
 from gamesmaster.gm.record import verify_archive
-from gamesmaster.ledger import GENESIS, Entry, canonical, entry_hash, sha256
+from gamesmaster.ledger import GENESIS, Entry, canonical, commitment, entry_hash, sha256
 
 from test_tamper import ASSIGN, NAMES, Game
 
@@ -57,21 +57,33 @@ def problem(report, seq: int, kind: str, words: str) -> bool:
 
 
 def test_a_late_set_written_with_an_earlier_time_is_found(game):
-    """After the deadline, a set is written with a time before it (the server's clock set back, or the row
-    written so): its time comes before the entry before it, which verify names."""
+    """After the deadline, a set is written straight into the ledger with a time before it, every hash
+    recomputed: its time comes before the entry before it, which verify names."""
     clock = game.gm.clock
     deadline = game.gm.game("t").deadline
     clock.set(deadline + timedelta(minutes=1))
     with pytest.raises(Refused):
         game.order("ENGLAND", "F Lon-Eng")  # on the record, after the deadline
+    # the gamesmaster itself will not date anything before its last entry, even with its clock set back
     clock.set(deadline - timedelta(minutes=1))
-    late = game.order("FRANCE", "A Pic-Bel")
+    with pytest.raises(Refused):
+        game.order("ENGLAND", "F Lon-Eng")
+    last = game.entries()[-1]
+    p = json.loads(game.entry("orders-submitted", lambda p: p["power"] == "ENGLAND")["payload"])
+    p.update(number=2, orders=["F Lon-Eng"])
+    p["commitment"] = commitment(p["phase"], "ENGLAND", 2, p["orders"], None, p["salt"])
+    forged = Entry.following(last["seq"], last["hash"], "orders-submitted", p, deadline - timedelta(minutes=1))
+    game.sql("INSERT INTO gm_ledger (game_id, seq, at, kind, payload, prev_hash, hash) VALUES "
+             "('t', :s, :a, :k, :p, :ph, :h)", s=forged.seq, a=forged.at, k=forged.kind, p=forged.payload_text,
+             ph=forged.prev_hash, h=forged.hash)
+    game.gm = Gamesmaster(game.store, clock)
+    game.gm.rebuild("t")
     clock.set(deadline + timedelta(minutes=2))
     game.gm.process("t")
-    entry = game.entry("orders-submitted", lambda p: p["commitment"] == late.receipt.commitment)
-    for receipts in ((), [str(late.receipt)]):
+    receipt = f"t/{p['phase']}/ENGLAND/2:{p['commitment']}"
+    for receipts in ((), [receipt]):
         report = game.verify(receipts)
-        assert problem(report, entry["seq"], "orders-submitted", "is dated before the entry before it"), report.problems
+        assert problem(report, forged.seq, "orders-submitted", "is dated before the entry before it"), report.problems
 
 
 def test_an_on_time_set_refused_as_late(game):
@@ -135,6 +147,23 @@ def test_the_grace_period_skipped(store, clock):
     closed = g.entry("deadline-closed")
     report = g.verify()
     assert problem(report, closed["seq"], "deadline-closed", "grace period"), report.problems
+
+
+def test_a_time_written_otherwise(game):
+    """The same moment written another way, every hash recomputed: the entry is named."""
+    rows = game.entries()
+    target = next(r for r in rows if r["kind"] == "ready" or r["kind"] == "press")
+    out: list[Entry] = []
+    for r in rows:
+        at = r["at"].replace(".000000Z", "Z").replace("T", " ") if r["seq"] == target["seq"] else r["at"]
+        prev = out[-1].hash if out else GENESIS
+        out.append(Entry(r["seq"], at, r["kind"], r["payload"], prev,
+                         entry_hash(prev, r["seq"], r["kind"], at, sha256(r["payload"]))))
+    for e in out:
+        game.sql("UPDATE gm_ledger SET at=:a, prev_hash=:ph, hash=:h WHERE game_id='t' AND seq=:s",
+                 a=e.at, ph=e.prev_hash, h=e.hash, s=e.seq)
+    report = game.verify()
+    assert problem(report, target["seq"], target["kind"], "is not written as the ledger writes times"), report.problems
 
 
 # -- entries dropped or moved, the chain recomputed ---------------------------------------------------------------------

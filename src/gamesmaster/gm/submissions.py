@@ -179,8 +179,9 @@ class Submissions(Desk):
                           state.deadline_at, deadline_text(state))
 
     def withdraw_orders(self, game_id: str, power: str, *, credential: str | None = None, by_gm: bool = False,
-                        channel: str = "console") -> int:
-        """Withdraw a power's orders for this phase; returns the ledger entry that records it.
+                        channel: str = "console") -> int | None:
+        """Withdraw a power's orders for this phase; returns the ledger entry that records it, to the GM only
+        (a player told entry numbers while the phase is open could count the others' hidden entries).
 
         Conditional orders installed for the phase are replaced by an empty set instead, so
         that withdrawing them does not leave the power in civil disorder."""
@@ -195,13 +196,14 @@ class Submissions(Desk):
                     raise GMError(f"{(actor.power or '').capitalize()} has no orders on record for "
                                   f"{state.position.phase.title}")  # type: ignore[union-attr]
                 if mine.channel == "conditional":
-                    return self._withdraw_conditional(tx, actor, channel)
+                    seq = self._withdraw_conditional(tx, actor, channel)
+                    return seq if actor.is_gm else None
                 entry = tx.record("orders-withdrawn", {"phase": state.phase, "power": actor.power,
                                                        "author": actor.author, "by": actor.by, "channel": channel,
                                                        "entered_by": actor.entered_by})
         if refusal is not None:
             raise refusal
-        return entry.seq
+        return entry.seq if actor.is_gm else None
 
     def _withdraw_conditional(self, tx: Transaction, actor: Actor, channel: str) -> int:
         """Conditional orders installed for this phase, withdrawn by the player: the player has answered for the

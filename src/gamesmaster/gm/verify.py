@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..ledger import Entry, Receipt, canonical, check_chain, commitment, fingerprint, parse_stamp
+from ..ledger import Entry, Receipt, canonical, check_chain, commitment, fingerprint, parse_stamp, stamp
 from ..rules import OptionError, Position, PositionError, adjudicate
 from ..store.repo import GameRow, PhaseRow, PressRow
 from ..variants import VariantError, load_rules
@@ -84,7 +84,9 @@ def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
     last_at = None
     for e in entries:
         before = r.state
-        if last_at is not None and e.at < last_at:  # one fixed format: as text, the order of the times
+        if not _written_as_stamp(e.at):
+            r.bad(e, f"its time {e.at[:40]!r} is not written as the ledger writes times (e.g. 2024-05-07T21:00:00.000000Z)")
+        elif last_at is not None and e.at < last_at:  # one fixed format: as text, the order of the times
             # The time of an entry is the server's word: one dated before the entry it follows was
             # written with the clock set back (a late set made to look on time) or edited.
             r.bad(e, f"is dated before the entry before it ({e.at}, after {last_at})")
@@ -114,6 +116,15 @@ def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
         except _UNREADABLE as exc:
             r.bad(e, f"cannot be read back: {exc}")
     return r
+
+
+def _written_as_stamp(at: str) -> bool:
+    """The time is in the ledger's one format: another writing of the same moment hashes otherwise, and
+    compares otherwise as text."""
+    try:
+        return stamp(parse_stamp(at)) == at
+    except ValueError:
+        return False
 
 
 def _check_sealed(r: Replay, s: GameState | None, e: Entry) -> None:

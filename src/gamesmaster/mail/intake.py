@@ -449,7 +449,7 @@ class _Session:
         seq = self.gm.withdraw_orders(s.game or "", power, credential=s.credential, channel="mail")
         s.submitted = []
         self.did_something = True
-        self.say([st.echo], f"The orders of {texts.cap(power)} are withdrawn (ledger entry {seq}).")
+        self.say([st.echo], f"The orders of {texts.cap(power)} are withdrawn" + (f" (ledger entry {seq})." if seq else "."))
 
     def do_ready(self, st: Statement, ready: bool = True) -> None:
         power = self._power(st)
