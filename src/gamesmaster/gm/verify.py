@@ -2,11 +2,15 @@
 
 Every problem names the ledger entry it breaks. What is checked:
 - the chain: numbering without gaps, each entry linked to the one before, each hash
-  recomputed from the entry's fields (a sealed entry: from its payload's digest);
+  recomputed from the entry's fields (a sealed entry: from its payload's digest); times
+  in the ledger's one format and never going back; only letters and the entries of a
+  phase not yet published sealed (in a public record);
 - every entry against the game as the entries before it left it (`gm.fold`): who acted
   (the credential used is one the record issued, for a power that seat may order for),
-  each submission's number and commitment, no orders accepted after the deadline, the
-  lot drawn from its seed, each deadline set by the game's schedule;
+  each submission's number and commitment, no orders accepted after the deadline, each
+  refusal's cause (late only after the deadline, another phase only if another was named),
+  each deadline closed when it fell (after the grace period due) or early only as the
+  game allows, the lot drawn from its seed, each deadline set by the game's schedule;
 - every deadline: the orders used are the last accepted submission of each power
   (DATC 4.D.1), and exactly the powers with none on record are in civil disorder;
 - every published result: the phase is adjudicated again through the engine from the
