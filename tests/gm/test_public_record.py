@@ -200,3 +200,23 @@ def test_the_commitments_everyone_sees_do_not_count_the_others_changes_of_mind(s
         seen[game] = ({k: v for k, v in france.items() if k != "commitment"},
                       next(line for line in text.splitlines() if "France" in line and line.endswith(" C")))
     assert seen["quiet"] == seen["busy"]
+
+
+def test_press_numbers_do_not_count_the_letters_between_others(sqlite_store, clock):
+    """The public press, and a power's own, are numbered in what that reader may read: gaps in the game's own
+    numbering would count the letters between other powers. The GM sees the game's numbering."""
+    gm = Gamesmaster(sqlite_store, clock)
+    seen = {}
+    for game, letters in (("quiet", 0), ("busy", 2)):
+        c = gm.create_game(game, players=NAMES, assign=dict(zip(NAMES, POWERS)))
+        cred = {p: c.credentials[n] for n, p in zip(NAMES, POWERS)}
+        gm.post_press(game, "hello all", credential=cred["ITALY"])
+        for _ in range(letters):
+            gm.post_press(game, "secret", to=["GERMANY"], credential=cred["FRANCE"])
+        sent = gm.post_press(game, "to England", to=["ENGLAND"], credential=cred["ITALY"])
+        gm.post_press(game, "hello again", credential=cred["ITALY"])
+        mine = gm.press(game, credential=cred["ENGLAND"])
+        seen[game] = ([(p.number, p.text) for p in gm.public_press(game)], [(p.number, p.text) for p in mine], sent)
+        assert [p.number for p in gm.press(game)] == list(range(1, 5 + letters))
+    assert seen["quiet"] == seen["busy"]
+    assert seen["busy"][0][1:] == [(2, "hello all"), (3, "hello again")] and seen["busy"][2] == 3
