@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gamesmaster.gm import Gamesmaster, GMError
+from gamesmaster.gm import Gamesmaster, GMError, Refused
 from gamesmaster.gm.record import verify_archive
 from gamesmaster.ledger import Receipt
 
@@ -162,3 +162,61 @@ def test_the_cli_exports_the_public_record(sqlite_store, clock, tmp_path, monkey
     assert main(["verify", "--archive", str(out), "--db", url]) == 0
     assert main(["verify", "pub", "--archive", str(out)]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_what_england_is_told_of_its_own_open_phase_says_nothing_of_the_others(sqlite_store, clock):
+    """Checking its own pending receipts, having orders refused or withdrawing them tell England no ledger entry
+    numbers or hashes: the gaps between them would count the others' hidden letters and changes of mind."""
+    gm = Gamesmaster(sqlite_store, clock)
+    told = {}
+    for game, chatter in (("quiet", False), ("busy", True)):
+        cred, receipts = played(gm, game, chatter=chatter)
+        if chatter:
+            gm.post_press(game, "more", to=["ITALY"], credential=cred["FRANCE"])
+        mine = [gm.check_receipt(game, r, credential=cred["ENGLAND"]) for r in receipts[-2:]]
+        with pytest.raises(Refused) as refused:
+            gm.submit_orders(game, "ENGLAND", "F Eng H", credential=cred["ENGLAND"], phase="S1901M")
+        withdrawn = gm.withdraw_orders(game, "ENGLAND", credential=cred["ENGLAND"])
+        told[game] = ([(c.status, c.message.split(":")[0], c.seq, c.entry_hash) for c in mine],
+                      str(refused.value), refused.value.seq, withdrawn)
+    assert [s for s, *_ in told["busy"][0]] == ["replaced", "pending"]
+    assert told["quiet"] == told["busy"]
+
+
+def test_the_commitments_everyone_sees_do_not_count_the_others_changes_of_mind(sqlite_store, clock):
+    """The game page, the API's game and STATUS by mail show each power's current commitment, not how many sets
+    it has sent: France changing its mind three times looks, to England, like France ordering once."""
+    from gamesmaster.mail.texts import status
+    from gamesmaster.web.site import summary
+    gm = Gamesmaster(sqlite_store, clock)
+    seen = {}
+    for game, times in (("quiet", 1), ("busy", 3)):
+        cred, _ = played(gm, game)
+        for _ in range(times):
+            gm.submit_orders(game, "FRANCE", "A Bur-Mun", credential=cred["FRANCE"])
+        view = gm.game(game)
+        france = next(p for p in summary(view)["powers"] if p["power"] == "FRANCE")
+        text = status(view, "ENGLAND", True).replace(view.power("FRANCE").commitment, "C")
+        seen[game] = ({k: v for k, v in france.items() if k != "commitment"},
+                      next(line for line in text.splitlines() if "France" in line and line.endswith(" C")))
+    assert seen["quiet"] == seen["busy"]
+
+
+def test_press_numbers_do_not_count_the_letters_between_others(sqlite_store, clock):
+    """The public press, and a power's own, are numbered in what that reader may read: gaps in the game's own
+    numbering would count the letters between other powers. The GM sees the game's numbering."""
+    gm = Gamesmaster(sqlite_store, clock)
+    seen = {}
+    for game, letters in (("quiet", 0), ("busy", 2)):
+        c = gm.create_game(game, players=NAMES, assign=dict(zip(NAMES, POWERS)))
+        cred = {p: c.credentials[n] for n, p in zip(NAMES, POWERS)}
+        gm.post_press(game, "hello all", credential=cred["ITALY"])
+        for _ in range(letters):
+            gm.post_press(game, "secret", to=["GERMANY"], credential=cred["FRANCE"])
+        sent = gm.post_press(game, "to England", to=["ENGLAND"], credential=cred["ITALY"])
+        gm.post_press(game, "hello again", credential=cred["ITALY"])
+        mine = gm.press(game, credential=cred["ENGLAND"])
+        seen[game] = ([(p.number, p.text) for p in gm.public_press(game)], [(p.number, p.text) for p in mine], sent)
+        assert [p.number for p in gm.press(game)] == list(range(1, 5 + letters))
+    assert seen["quiet"] == seen["busy"]
+    assert seen["busy"][0][1:] == [(2, "hello all"), (3, "hello again")] and seen["busy"][2] == 3

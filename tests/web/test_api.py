@@ -196,7 +196,8 @@ def test_late_orders_and_orders_for_another_phase_are_refused(client, game, cloc
     clock.advance(days=4)
     r = client.post("/api/games/club/powers/france/orders", json={"orders": "A Par-Bur"}, headers=bearer(game["FRANCE"]))
     assert r.status_code == 409
-    assert "refused: late" in detail(r) and "ledger entry" in detail(r)
+    # a player is not told the refusal's entry number: it would count the others' hidden entries
+    assert "refused: late" in detail(r) and "ledger entry" not in detail(r)
     r = client.delete("/api/games/club/powers/france/orders", headers=bearer(game["FRANCE"]))
     assert r.status_code == 409
 

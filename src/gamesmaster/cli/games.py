@@ -37,7 +37,7 @@ def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster], int]) -> 
         try:
             return body(args, out, gm)
         except Refused as exc:
-            raise CommandError(f"{exc} (recorded as ledger entry {exc.seq})") from None
+            raise CommandError(f"{exc}" + (f" (recorded as ledger entry {exc.seq})" if exc.seq else "")) from None
         except (GMError, StoreError) as exc:
             raise CommandError(str(exc)) from None
         finally:
@@ -191,7 +191,7 @@ def cmd_orders(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         return 0
     if args.withdraw:
         seq = gm.withdraw_orders(args.game, args.power, **who)
-        out.write(f"Orders of {args.power.capitalize()} withdrawn (ledger entry {seq}).\n")
+        out.write(f"Orders of {args.power.capitalize()} withdrawn" + (f" (ledger entry {seq}).\n" if seq else ".\n"))
         return 0
     if args.ready is not None:
         done = gm.set_ready(args.game, args.power, args.ready, **who)

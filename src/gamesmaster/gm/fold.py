@@ -67,13 +67,14 @@ def apply(state: GameState | None, entry: Entry, game_id: str | None = None) -> 
     else:
         new = step(state, payload, entry, rows)
     new = new.evolve(head_seq=entry.seq, head_hash=entry.hash)
-    if entry.kind in _PUBLISHING:
+    if entry.kind in PUBLISHING:
         new = new.evolve(public_seq=entry.seq, public_hash=entry.hash)
     return new, rows
 
 
-# Entries that publish: everything up to them is public (private letters sealed).
-_PUBLISHING = frozenset({"game-started", "phase-opened", "game-ended"})
+# Entries that publish: everything up to them is public (private letters sealed). A correction
+# publishes too: its announcement carries the head, so that erasing it later breaks a head players hold.
+PUBLISHING = frozenset({"game-started", "phase-opened", "game-ended", "correction"})
 
 
 def _sealed(state: GameState, entry: Entry) -> GameState:

@@ -7,7 +7,7 @@ from typing import Sequence
 from ..store.repo import PressRow
 from . import limits
 from .adjudicating import Result, finish
-from .desk import Desk, acting, authenticate, power_of
+from .desk import Actor, Desk, acting, authenticate, power_of
 from .errors import Forbidden, GMError, NotFound
 from .live import press_closed
 from .questions import is_to_gm, record_question
@@ -22,13 +22,24 @@ def can_read(row: PressRow, reader: str) -> bool:
     return reader == GM or row.recipients is None or row.sender == reader or reader in (row.recipients or [])
 
 
-def press_item(row: PressRow, reader: str) -> PressItem:
-    """A press item as a reader sees it: an anonymous sender hidden from all but the GM and the sender."""
+def press_item(row: PressRow, reader: str, number: int | None = None) -> PressItem:
+    """A press item as a reader sees it: an anonymous sender hidden from all but the GM and the sender.
+
+    number: its place among the items this reader may read. Only the GM is shown the game's own
+    numbering, whose gaps would count the letters between other powers."""
     sender = row.sender
     if row.anonymous and reader not in (GM, sender):
         sender = "anonymous"
-    return PressItem(row.number, row.phase, row.sent_at, sender, tuple(row.recipients) if row.recipients else None,
+    return PressItem(row.number if number is None else number, row.phase, row.sent_at, sender, tuple(row.recipients) if row.recipients else None,
                      row.anonymous, row.text, row.ledger_seq)
+
+
+def _numbered(tx: Transaction, actor: Actor) -> int:
+    """The number the item just sent has in what its sender may read (the game's own numbering for the GM)."""
+    if actor.seat is None:
+        return tx.state.press_count
+    readers = actor.seat.acts_for()
+    return 1 + sum(1 for p in tx.rec.press(tx.state.id) if any(can_read(p, r) for r in readers))
 
 
 def voters(state: GameState) -> list[str]:
@@ -53,7 +64,7 @@ class Press(Desk):
             sender = actor.power or GM
             if sender != GM and is_to_gm(to):  # a letter to the gamesmaster is a question, whatever the press setting
                 record_question(tx, actor, text.strip(), "press")
-                return tx.state.press_count
+                return _numbered(tx, actor)
             recipients = sorted({power_of(state, p) for p in to}) if to else None
             if sender != GM:
                 setting = state.settings.press
@@ -71,7 +82,7 @@ class Press(Desk):
             elif anonymous:
                 raise GMError("the gamesmaster's notices are never anonymous")
             tx.press(sender, text.strip(), recipients, anonymous, actor.by)
-            return tx.state.press_count
+            return _numbered(tx, actor)
 
     def press(self, game_id: str, viewer: str | None = None, *, credential: str | None = None) -> tuple[PressItem, ...]:
         """The press a viewer may read: the GM (no viewer, no credential) reads everything; a viewer
@@ -89,11 +100,12 @@ class Press(Desk):
                 readers = (acting(rec, state, viewer, credential, False, now=self.now()).power or GM,)
             elif viewer is not None:
                 readers = (power_of(state, viewer),)
-            out = []
+            out: list[PressItem] = []
             for p in rec.press(game_id):
                 who = next((r for r in readers if can_read(p, r)), None)
                 if who is not None:
-                    out.append(press_item(p, p.sender if p.sender in readers else who))
+                    out.append(press_item(p, p.sender if p.sender in readers else who,
+                                          None if readers == (GM,) else len(out) + 1))
             return tuple(out)
 
     def public_press(self, game_id: str) -> tuple[PressItem, ...]:
@@ -101,7 +113,7 @@ class Press(Desk):
         with self.reading() as rec:
             state = self.snapshot(rec, game_id)
             return self.memo.derived(state, "public press", lambda: tuple(
-                press_item(p, "") for p in rec.press(game_id) if p.recipients is None))
+                press_item(p, "", n) for n, p in enumerate((p for p in rec.press(game_id) if p.recipients is None), 1)))
 
     def propose(self, game_id: str, *, kind: str = "draw", powers: Sequence[str] | None = None,
                 concede_to: str | None = None, power: str | None = None, credential: str | None = None,

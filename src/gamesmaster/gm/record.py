@@ -22,20 +22,19 @@ from ..store import Records
 from . import limits
 from .desk import Desk, authenticate
 from .errors import GMError, NotFound
+from .fold import PUBLISHING
 from .reading import parse_phase
 from .state import GameState
-from .verify import Tables, check_receipt, verify_entries
+from .verify import PHASE_PRIVATE, Tables, check_receipt, verify_entries
 from .views import LedgerHead, PhaseRecord, ReceiptCheck, RecordEntry, VerifyReport
 
 ARCHIVE_FORMAT = "gamesmaster-public-record"
 ARCHIVE_VERSION = 1
-_PHASE_PRIVATE = frozenset({"orders-submitted", "orders-withdrawn", "orders-refused", "ready", "conditional-chosen"})
-_PUBLISHING = frozenset({"game-started", "phase-opened", "game-ended", "correction"})
 
 
 def public_head(entries: Sequence[Entry]) -> int:
     """The last entry that published something: the public record ends there."""
-    return max((e.seq for e in entries if e.kind in _PUBLISHING), default=0)
+    return max((e.seq for e in entries if e.kind in PUBLISHING), default=0)
 
 
 def public_copy(entries: Sequence[Entry]) -> list[Entry]:
@@ -50,7 +49,7 @@ def _private(e: Entry, decided: set[str]) -> bool:
     p = e.payload
     if e.kind == "press":
         return bool(p.get("to"))  # a letter: only its parties may read it
-    return e.kind in _PHASE_PRIVATE and p.get("phase") not in decided
+    return e.kind in PHASE_PRIVATE and p.get("phase") not in decided
 
 
 def describe(e: Entry) -> str:

@@ -41,7 +41,10 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
     position = state.position
     assert position is not None
     reason = None
+    # why, in terms verify can check against the ledger: a refusal is a ruling like any other
+    cause: dict[str, object] = {}
     if phase is not None and phase.strip().upper() != state.phase:
+        cause = {"cause": "other-phase", "named": phase.strip().upper()[:16]}
         try:
             title = Phase.parse(phase).title
         except PhaseError:
@@ -50,19 +53,22 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
                   f" (orders for {title} are no longer taken)")
     elif phase is None and written_at is not None and (written := _written_for(tx, written_at, answering)):
         title, missed = written
+        cause = {"cause": "written-earlier", "written_at": written_at.isoformat(), "answering": answering}
         reason = (f"refused: late. These orders were written {show_time(written_at, state.settings.schedule.tz)}, "
                   f"for {title}: they were due by {missed} and arrived after {title} was adjudicated. "
                   f"{position.phase.title} is open now: to order for it, send them again headed ORDERS {state.phase}, "
                   f"or as an answer to the mail with the results of {title}")
     elif state.status == "active" and state.deadline_at is not None and tx.now > state.deadline_at:
+        cause = {"cause": "late"}
         reason = (f"refused: late. Orders for {position.phase.title} were due by {deadline_text(state)}; "
                   f"these arrived {show_time(tx.now, state.settings.schedule.tz)}")
     if reason is None:
         return None
     entry = tx.record("orders-refused", {"phase": state.phase, "power": actor.power, "by": actor.by,
                                          "channel": channel, "entered_by": actor.entered_by, "reason": reason,
-                                         "text": text})
-    return Refused(reason, entry.seq)
+                                         "text": text, **cause})
+    # Only the GM is told the entry: its number would tell a player how many hidden entries came before it.
+    return Refused(reason, entry.seq if actor.is_gm else None)
 
 
 def _written_for(tx: Transaction, written_at: datetime, answering: int | None) -> tuple[str, str] | None:
@@ -173,8 +179,9 @@ class Submissions(Desk):
                           state.deadline_at, deadline_text(state))
 
     def withdraw_orders(self, game_id: str, power: str, *, credential: str | None = None, by_gm: bool = False,
-                        channel: str = "console") -> int:
-        """Withdraw a power's orders for this phase; returns the ledger entry that records it.
+                        channel: str = "console") -> int | None:
+        """Withdraw a power's orders for this phase; returns the ledger entry that records it, to the GM only
+        (a player told entry numbers while the phase is open could count the others' hidden entries).
 
         Conditional orders installed for the phase are replaced by an empty set instead, so
         that withdrawing them does not leave the power in civil disorder."""
@@ -189,13 +196,14 @@ class Submissions(Desk):
                     raise GMError(f"{(actor.power or '').capitalize()} has no orders on record for "
                                   f"{state.position.phase.title}")  # type: ignore[union-attr]
                 if mine.channel == "conditional":
-                    return self._withdraw_conditional(tx, actor, channel)
+                    seq = self._withdraw_conditional(tx, actor, channel)
+                    return seq if actor.is_gm else None
                 entry = tx.record("orders-withdrawn", {"phase": state.phase, "power": actor.power,
                                                        "author": actor.author, "by": actor.by, "channel": channel,
                                                        "entered_by": actor.entered_by})
         if refusal is not None:
             raise refusal
-        return entry.seq
+        return entry.seq if actor.is_gm else None
 
     def _withdraw_conditional(self, tx: Transaction, actor: Actor, channel: str) -> int:
         """Conditional orders installed for this phase, withdrawn by the player: the player has answered for the

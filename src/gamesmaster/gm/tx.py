@@ -90,6 +90,14 @@ class Transaction:
             raise missing(rec, game_id)
         self._created = head.created_at
         last = rec.last_entry(game_id)
+        if last is not None:
+            # Times on the ledger never go back (verify holds them to it): a change that waited for the
+            # game behind a later one is written at that one's time, and a clock set back dates nothing
+            # before the last entry.
+            try:
+                self.now = max(now, parse_stamp(last.at))
+            except ValueError:
+                pass  # an edited time: verify names it; this change keeps its own
         if last is not None and (last.seq, last.hash) == (head.seq, head.hash):
             if known is not None and known.head_hash == head.hash:
                 self._state = known

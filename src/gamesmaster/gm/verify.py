@@ -2,11 +2,15 @@
 
 Every problem names the ledger entry it breaks. What is checked:
 - the chain: numbering without gaps, each entry linked to the one before, each hash
-  recomputed from the entry's fields (a sealed entry: from its payload's digest);
+  recomputed from the entry's fields (a sealed entry: from its payload's digest); times
+  in the ledger's one format and never going back; only letters and the entries of a
+  phase not yet published sealed (in a public record);
 - every entry against the game as the entries before it left it (`gm.fold`): who acted
   (the credential used is one the record issued, for a power that seat may order for),
-  each submission's number and commitment, no orders accepted after the deadline, the
-  lot drawn from its seed, each deadline set by the game's schedule;
+  each submission's number and commitment, no orders accepted after the deadline, each
+  refusal's cause (late only after the deadline, another phase only if another was named),
+  each deadline closed when it fell (after the grace period due) or early only as the
+  game allows, the lot drawn from its seed, each deadline set by the game's schedule;
 - every deadline: the orders used are the last accepted submission of each power
   (DATC 4.D.1), and exactly the powers with none on record are in civil disorder;
 - every published result: the phase is adjudicated again through the engine from the
@@ -23,14 +27,15 @@ Every problem names the ledger entry it breaks. What is checked:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from datetime import datetime, timedelta
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..ledger import Entry, Receipt, canonical, check_chain, commitment, fingerprint, parse_stamp
+from ..ledger import Entry, Receipt, canonical, check_chain, commitment, fingerprint, parse_stamp, stamp
 from ..rules import OptionError, Position, PositionError, adjudicate
 from ..store.repo import GameRow, PhaseRow, PressRow
 from ..variants import VariantError, load_rules
 from ..rules.conditional import Section
-from .adjudicating import read_plans
+from .adjudicating import early_due, read_plans
 from .fold import CacheRow, FoldError, Superseded, apply
 from .cointoss import join_due, toss, toss_due, winner_seat
 from .games import draw, lots, playable_powers
@@ -65,17 +70,41 @@ class Replay:
     payloads: dict[int, Any] = field(default_factory=dict)  # adjudication payloads by entry
     submissions: dict[int, Any] = field(default_factory=dict)  # submission payloads by entry
     chosen: dict[tuple[str, str], Any] = field(default_factory=dict)  # (phase, power) -> conditional-chosen payload
+    opened_at: dict[int, str] = field(default_factory=dict)  # when each phase opened, by entry
+    sealed: list[tuple[Entry, str | None]] = field(default_factory=list)  # sealed entries of a phase, and the phase
 
     def bad(self, e: Entry, message: str) -> None:
         """Report a problem with an entry."""
         self.problems.append(f"ledger entry {e.seq} ({e.kind}): {message}")
 
 
+# What a public record may seal: letters, and the entries of a phase whose results are not out yet.
+PHASE_PRIVATE = frozenset({"orders-submitted", "orders-withdrawn", "orders-refused", "ready", "conditional-chosen"})
+
+
 def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
     """Fold a ledger from its first entry, auditing each entry against the state before it."""
     r = Replay(game_id)
+    last_at = None
     for e in entries:
         before = r.state
+        if not _written_as_stamp(e.at):
+            r.bad(e, f"its time {e.at[:40]!r} is not written as the ledger writes times (e.g. 2024-05-07T21:00:00.000000Z)")
+        elif last_at is not None and e.at < last_at:  # one fixed format: as text, the order of the times
+            # The time of an entry is the server's word: one dated before the entry it follows was
+            # written with the clock set back (a late set made to look on time) or edited.
+            r.bad(e, f"is dated before the entry before it ({e.at}, after {last_at})")
+        last_at = max(last_at or e.at, e.at)
+        if e.sealed:
+            _check_sealed(r, before, e)
+        elif e.kind in ("game-started", "phase-opened"):
+            r.opened_at[e.seq] = e.at
+        elif e.kind in ("phase-adjudicated", "correction"):
+            phase = e.payload.get("phase")
+            for kept, _ in [x for x in r.sealed if x[1] == phase]:
+                r.bad(kept, f"sealed, but its phase ({phase}) was published at entry {e.seq}: a public record shows "
+                         "every entry of a published phase")
+            r.sealed = [x for x in r.sealed if x[1] != phase]
         if before is not None and not e.sealed:
             try:
                 _audit(r, before, e)
@@ -91,6 +120,25 @@ def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
         except _UNREADABLE as exc:
             r.bad(e, f"cannot be read back: {exc}")
     return r
+
+
+def _written_as_stamp(at: str) -> bool:
+    """The time is in the ledger's one format: another writing of the same moment hashes otherwise, and
+    compares otherwise as text."""
+    try:
+        return stamp(parse_stamp(at)) == at
+    except ValueError:
+        return False
+
+
+def _check_sealed(r: Replay, s: GameState | None, e: Entry) -> None:
+    """A sealed entry is a letter, or an entry of the phase open, kept back until its results are out."""
+    if e.kind == "press":
+        return
+    if e.kind not in PHASE_PRIVATE or s is None:
+        r.bad(e, "sealed, but a public record seals only letters and the entries of a phase not yet published")
+        return
+    r.sealed.append((e, s.phase))
 
 
 def verify_entries(game_id: str, entries: list[Entry], *, tables: Tables | None = None,
@@ -124,7 +172,9 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
         _check_actor(r, s, e, p)
     if kind == "press" and p.get("by") is not None:
         _check_actor(r, s, e, {**p, "power": None if p["sender"] == GM else p["sender"]})
-    if kind == "lots-drawn":
+    if kind == "orders-refused":
+        _check_refusal(r, s, e, p)
+    elif kind == "lots-drawn":
         if draw(p["seed"], p["all_powers"], p["players"]) != p["powers"]:
             r.bad(e, f"the seed {p['seed']} does not draw the recorded powers")
         if list(p["all_powers"]) != lots(s):
@@ -150,8 +200,7 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
         r.closed = p
         used, civil_disorder = orders_in_force(s)
         _check_used(r, e, p.get("used") or {}, used, civil_disorder, p.get("civil_disorder") or [])
-        if p.get("trigger") == "deadline" and s.deadline_at is not None and parse_stamp(e.at) < s.deadline_at:
-            r.bad(e, f"the deadline of {p['phase']} was closed before it fell ({s.deadline})")
+        _check_trigger(r, s, e, p, civil_disorder)
     elif kind == "phase-adjudicated":
         _check_adjudication(r, s, e, p)
     elif kind == "correction":
@@ -165,10 +214,51 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
             r.bad(e, f"{p['power']} joins a side before the coin was tossed or before its phase")
         elif p.get("player") != winner_seat(s, s.coin_toss["winner"]):
             r.bad(e, f"{p['power']} joins player {p.get('player')}, who does not command the side that won the toss")
+    elif kind == "gm-action" and p.get("action") == "grace":
+        grace = s.settings.grace_hours
+        if not grace or s.grace_used or s.deadline_at is None or \
+                p.get("deadline") != (s.deadline_at + timedelta(hours=grace)).isoformat():
+            r.bad(e, f"a grace period to {p.get('deadline')} is not the one the game's settings give "
+                     f"({grace:g} hours after {s.deadline}, once a movement phase)")
     elif kind == "gm-action" and p.get("action") == "civil-disorder":
         closed = r.closed or {}
         if p.get("power") not in (closed.get("civil_disorder") or []):
             r.bad(e, f"{p.get('power')} is ruled in civil disorder, but it had orders on record at the deadline")
+
+
+def _check_refusal(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    """A refusal's cause holds on the ledger: late after the deadline, another phase named, or written before
+    the phase opened (entries from before causes were recorded say only why in words)."""
+    cause = p.get("cause")
+    at = parse_stamp(e.at)
+    if cause == "late" and not (s.status == "active" and s.deadline_at is not None and at > s.deadline_at):
+        r.bad(e, f"orders of {p.get('power')} refused as late, but the deadline ({s.deadline}) had not passed")
+    elif cause == "other-phase" and p.get("named") == s.phase:
+        r.bad(e, f"orders of {p.get('power')} refused as for another phase, but they named the phase open ({s.phase})")
+    elif cause == "written-earlier":
+        opened = r.opened_at.get(s.phase_opened)
+        last = s.last_published
+        if last is None or p.get("answering") == last or s.phase_opened <= last or opened is None or \
+                datetime.fromisoformat(p["written_at"]) >= parse_stamp(opened):
+            r.bad(e, f"orders of {p.get('power')} refused as written for the phase before, but they were written "
+                     f"after {s.phase} opened, or answer its results")
+
+
+def _check_trigger(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any], civil_disorder: Sequence[str]) -> None:
+    """A deadline is closed when it falls (after any grace period due), early only as the game allows, or by the GM."""
+    trigger = p.get("trigger")
+    if trigger == "deadline":
+        if s.deadline_at is None:
+            r.bad(e, f"the deadline of {p['phase']} was closed, but no deadline was running")
+        elif parse_stamp(e.at) < s.deadline_at:
+            r.bad(e, f"the deadline of {p['phase']} was closed before it fell ({s.deadline})")
+        position = s.position
+        if s.settings.grace_hours > 0 and position is not None and position.phase.is_movement and \
+                not s.grace_used and any(s.holder(x) for x in civil_disorder):
+            r.bad(e, f"the deadline of {p['phase']} was closed with orders missing, without the grace period of "
+                     f"{s.settings.grace_hours:g} hours the game's settings give")
+    elif trigger == "early" and not early_due(s):
+        r.bad(e, f"{p['phase']} was closed early, but not every power had ordered (and, for a movement, was ready)")
 
 
 def _check_toss(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
@@ -436,8 +526,20 @@ def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIn
     p = found.payload
     recomputed = commitment(p["phase"], p["power"], int(p["number"]), p["orders"], p.get("conditional"), p["salt"])
     if p["commitment"] != receipt.commitment or recomputed != receipt.commitment:
+        if decided is None:  # the phase is open: no entry numbers (see below)
+            return ReceiptCheck(shown, False, "mismatch", f"{title} is on the record with other orders than the "
+                                "receipt commits to: the record was changed")
         return ReceiptCheck(shown, False, "mismatch", f"{title} is on the record (entry {found.seq}) with other orders "
                             "than the receipt commits to: the record was changed", found.seq, found.hash)
+    if decided is None:
+        # The phase is open: an entry's number or hash would tell the power how many hidden entries
+        # (the others' letters and changes of mind) came between its sets. Its own numbers say enough.
+        where = f"{title} is on the record as sent"
+        if later is not None:
+            how = "withdrawn" if later.kind == "orders-withdrawn" else f"replaced by its set #{later.payload['number']}"
+            return ReceiptCheck(shown, True, "withdrawn" if later.kind == "orders-withdrawn" else "replaced",
+                                f"{where}; it was {how}")
+        return ReceiptCheck(shown, True, "pending", f"{where}; it is the set on record now")
     where = f"{title} is on the record as sent (entry {found.seq}, hash {found.hash[:16]}...)"
     fixed = (f"; the gamesmaster then corrected {receipt.power.capitalize()}'s orders (entry {corrected.seq}: "
              f"{corrected.payload.get('reason')})" if corrected is not None else "")
@@ -450,8 +552,6 @@ def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIn
         how = "withdrawn" if later.kind == "orders-withdrawn" else f"replaced by set #{later.payload['number']}"
         return ReceiptCheck(shown, True, "withdrawn" if later.kind == "orders-withdrawn" else "replaced",
                             f"{where}; it was {how} (entry {later.seq})", found.seq, found.hash)
-    if decided is None:
-        return ReceiptCheck(shown, True, "pending", f"{where}; it is the set on record now", found.seq, found.hash)
     return ReceiptCheck(shown, False, "mismatch", f"{where}, and nothing replaced it, yet the results of "
                         f"{receipt.phase} (entry {decided.seq}) were not computed from it", found.seq, found.hash)
 
@@ -494,6 +594,9 @@ def compare_tables(r: Replay, entries: list[Entry], tables: Tables) -> list[str]
             if getattr(row, name) != value:
                 out.append(f"ledger entry {state.head_seq}: the games table's {name} is {getattr(row, name)!r}, "
                            f"the ledger says {value!r}")
+        if row.created_at != parse_stamp(state.created):
+            out.append(f"ledger entry 1 (game-created): the games table's created_at is {row.created_at.isoformat()}, "
+                       f"the ledger says {state.created}")
         joined = {int(e.payload["player"]): e.seq for e in entries if e.kind == "player-joined" and not e.sealed}
         for seat in state.seats:
             stored = tables.credentials.get(seat.number)

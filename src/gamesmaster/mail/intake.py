@@ -333,7 +333,7 @@ class _Session:
                         "and only this whole set is on record.)\n" + text)
             self.say(echo, text, slot)
         except Refused as exc:
-            self.say(echo, f"REFUSED: {exc} (the refusal is on the record, ledger entry {exc.seq}). "
+            self.say(echo, f"REFUSED: {exc} (the refusal is on the record). "
                      "These orders are not on record.", slot)
         except (GMError, ValueError) as exc:
             self.say(echo, f"Not accepted: {exc}", slot)
@@ -449,7 +449,7 @@ class _Session:
         seq = self.gm.withdraw_orders(s.game or "", power, credential=s.credential, channel="mail")
         s.submitted = []
         self.did_something = True
-        self.say([st.echo], f"The orders of {texts.cap(power)} are withdrawn (ledger entry {seq}).")
+        self.say([st.echo], f"The orders of {texts.cap(power)} are withdrawn" + (f" (ledger entry {seq})." if seq else "."))
 
     def do_ready(self, st: Statement, ready: bool = True) -> None:
         power = self._power(st)

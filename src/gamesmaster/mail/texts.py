@@ -202,7 +202,7 @@ def status(st: GameView, power: str | None, ordered: bool | None) -> str:
     committed = [p for p in st.powers if p.commitment]
     if committed and st.status == "active":
         out.append("  Commitments on record (the hash of each power's orders, never the orders):")
-        out.extend(f"    {cap(p.power):9} #{p.submissions} {p.commitment}" for p in committed)
+        out.extend(f"    {cap(p.power):9} {p.commitment}" for p in committed)  # no count: it would tell the others' changes of mind
     out.append(f"  The public record runs to ledger entry {st.head.seq}, hash {st.head.hash}.")
     if st.result:
         r = st.result

@@ -288,7 +288,7 @@ def live_action(game: str, action: str, request: Request, data: FormData = Depen
         else:
             raise WebError(404, f"the table has no action {action!r}")
     except Refused as exc:
-        _flash(request, f"{exc} (recorded as ledger entry {exc.seq})", "error")
+        _flash(request, f"{exc}" + (f" (recorded as ledger entry {exc.seq})" if exc.seq else ""), "error")
     except Forbidden:
         raise
     except GMError as exc:

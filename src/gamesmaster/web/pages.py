@@ -279,7 +279,7 @@ def war_room_orders(game: str, request: Request, data: FormData = Depends(form))
     try:
         sub = _gm(request).submit_orders(game, power, text, credential=credential, channel="web", phase=phase)
     except Refused as exc:
-        _flash(request, f"{exc} (the refusal is recorded as ledger entry {exc.seq})", "error")
+        _flash(request, f"{exc} (the refusal is on the record)", "error")
         return _back(_room(game, power))
     except GMError as exc:
         _flash(request, str(exc), "error")

@@ -81,7 +81,7 @@ def summary(view: GameView) -> dict[str, Any]:
     variant = view.variant
     powers = [{"power": p.power, "name": p.name, "colour": p.colour, "player": p.player, "centres": p.centres,
                "units": p.units, "to_order": p.to_order, "ordered": p.ordered or p.standby_ordered, "ready": p.ready,
-               "missed": p.missed, "standby": p.standby, "commitment": p.commitment, "submissions": p.submissions}
+               "missed": p.missed, "standby": p.standby, "commitment": p.commitment}
               for p in view.powers]
     return {"id": view.id, "title": view.title, "status": view.status, "variant": variant.name,
             "variant_title": variant.title, "rules": view.rules_spec.to_json(), "phase": str(view.phase) if view.phase else None,
