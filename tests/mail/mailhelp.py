@@ -100,12 +100,13 @@ class Sink:
         with self.cond:
             return [c for c in self.caught if address in c.rcpt_tos]
 
-    def wait(self, address: str, subject: str = "", count: int = 1, timeout: float = 20.0) -> list[Caught]:
-        """Wait until `address` has `count` mails whose subject contains `subject`; returns them."""
+    def wait(self, address: str, subject: str = "", count: int = 1, timeout: float = 20.0,
+             containing: str = "") -> list[Caught]:
+        """Wait until `address` has `count` mails whose subject contains `subject` (and text `containing`)."""
         deadline = time.monotonic() + timeout
         with self.cond:
             while True:
-                got = [c for c in self.caught if address in c.rcpt_tos and subject in c.subject]
+                got = [c for c in self.caught if address in c.rcpt_tos and subject in c.subject and containing in c.text]
                 if len(got) >= count:
                     return got
                 left = deadline - time.monotonic()

@@ -33,10 +33,11 @@ def test_questions_by_mail_answered_privately_and_publicly(mailroom):
     text = room.answer(who("FRANCE"), f"SIGNON club France {cred['FRANCE']}\nQUESTION\n"
                        "May a fleet convoy an army of another power?\nEND\n"
                        "ASK: Plan of campaign: France takes Iberia, then Italy.\n")
-    assert "Question 2 is with the gamesmaster" in text and "Question 3 is with the gamesmaster" in text
+    # France is told its own count, not the game's: Germany's question is none of its business.
+    assert "Question 1 is with the gamesmaster" in text and "Question 2 is with the gamesmaster" in text
     qs = room.gm.questions("club")
     assert [(q.number, q.power) for q in qs] == [(1, "GERMANY"), (2, "FRANCE"), (3, "FRANCE")]
-    assert [q.number for q in room.gm.questions("club", "FRANCE", credential=cred["FRANCE"])] == [2, 3]
+    assert [q.number for q in room.gm.questions("club", "FRANCE", credential=cred["FRANCE"])] == [1, 2]
     assert not room.gm.questions("club", "ENGLAND", credential=cred["ENGLAND"])
     # Nobody else is sent the questions.
     assert not any("convoy an army" in c.text for c in room.sink.to(who("ENGLAND")))
@@ -44,14 +45,16 @@ def test_questions_by_mail_answered_privately_and_publicly(mailroom):
     room.gm.answer_question("club", 1, "Yes: Kiel and Holland are adjacent by sea.")
     room.gm.answer_question("club", 2, "Yes, any power's fleet may convoy any army.", public=True)
     room.server.wake()
-    mine = room.sink.wait(who("GERMANY"), "from the gamesmaster", 1)
+    mine = room.sink.wait(who("GERMANY"), "from the gamesmaster", containing="Answer to your question")
     assert "Answer to your question 1:" in mine[0].text and "> Dear GM, can my fleet" in mine[0].text
+    public = "The gamesmaster answers a question a player asked:"
     for power in ("ENGLAND", "FRANCE"):
-        got = room.sink.wait(who(power), "from the gamesmaster", 1)
-        assert any("The gamesmaster answers a question a player asked (question 2)" in c.text for c in got)
-        assert not any("Kiel and Holland" in c.text for c in got)
-    assert all("FRANCE" not in c.text.upper().split("(QUESTION 2)")[1].split("\n\n")[0]
-               for c in room.sink.to(who("ENGLAND")) if "(question 2)" in c.text)
+        room.sink.wait(who(power), "from the gamesmaster", containing=public)
+        assert not any("Kiel and Holland" in c.text for c in room.sink.to(who(power)))
+    # The public answer names neither the asker nor a number that would count the others' questions.
+    [told] = [c.text for c in room.sink.to(who("ENGLAND")) if public in c.text]
+    quoted = told.split(public)[1].split("\n\n")[0]
+    assert "FRANCE" not in quoted.upper() and "question 2" not in told
     assert room.gm.verify("club").ok
 
 

@@ -393,7 +393,9 @@ def test_questions_to_the_gm(client, game):
     r = client.post("/api/games/club/press", json={"text": "Plan of campaign: Scandinavia first.", "to": ["GM"]},
                     headers=france)
     assert r.status_code == 201, r.text
-    assert [q["id"] for q in client.get("/api/games/club/questions", headers=france).json()] == [2]
+    # France's first question is its number 1: the game's numbering would count Germany's.
+    assert [q["id"] for q in client.get("/api/games/club/questions", headers=france).json()] == [1]
+    assert [q["id"] for q in client.get("/api/games/club/questions", headers=GM).json()] == [1, 2]
     assert [q["power"] for q in client.get("/api/games/club/questions", headers=GM).json()] == ["GERMANY", "FRANCE"]
     assert client.get("/api/games/club/questions").status_code == 401
     r = client.post("/api/games/club/questions/1/answer", json={"text": "Yes."}, headers=germany)

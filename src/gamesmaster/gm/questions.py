@@ -19,6 +19,11 @@ from .tx import Transaction
 from .views import QuestionView
 
 
+def own_number(state: GameState, q: Question) -> int:
+    """The question's number among its asker's own: what the asker is told, so that it counts no one else's."""
+    return sum(1 for other in state.questions[:q.id] if other.power == q.power)
+
+
 def _question(state: GameState, number: int) -> Question:
     if not 1 <= int(number) <= len(state.questions):
         raise NotFound(f"no question {number} in {state.id}")
@@ -26,12 +31,17 @@ def _question(state: GameState, number: int) -> Question:
 
 
 def record_question(tx: Transaction, actor: Actor, text: str, channel: str) -> int:
-    """A question on the record: a letter from the asking power to the GM; returns its number."""
+    """A question on the record: a letter from the asking power to the GM.
+
+    Returns the number its reader knows it by: the game's for the GM, the asker's own count for a
+    player (the game's would tell a player how many questions the others had asked)."""
     if actor.power is None:
         raise GMError("a question is asked for a power: name the power")
     number = len(tx.state.questions) + 1
     tx.press(actor.power, text, [GM], False, actor.by, {"question": number, "channel": channel})
-    return number
+    if actor.is_gm:
+        return number
+    return 1 + sum(1 for q in tx.state.questions[:number - 1] if q.power == actor.power)
 
 
 def is_to_gm(to: Sequence[str] | None) -> bool:
@@ -70,9 +80,9 @@ class Questions(Desk):
             if asked is None:
                 raise NotFound(f"question {number} is not in the press of {game_id}")
             if public:
-                body = f"The gamesmaster answers a question a player asked (question {q.id}):\n{quoted(asked.text)}\n\n{text}"
+                body = f"The gamesmaster answers a question a player asked:\n{quoted(asked.text)}\n\n{text}"
             else:
-                body = f"Answer to your question {q.id}:\n{quoted(asked.text)}\n\n{text}"
+                body = f"Answer to your question {own_number(state, q)}:\n{quoted(asked.text)}\n\n{text}"
             tx.press(GM, body, None if public else [q.power], False, GM, {"answers": q.id})
             return tx.state.press_count
 
@@ -91,5 +101,6 @@ class Questions(Desk):
                     continue
                 answers = tuple((press[n].text, public, press[n].sent_at) for n, public in zip(q.answers, q.public)
                                 if n in press)
-                out.append(QuestionView(q.id, q.power, q.phase, asked.sent_at, asked.text, answers))
+                number = q.id if who == GM else own_number(state, q)
+                out.append(QuestionView(number, q.power, q.phase, asked.sent_at, asked.text, answers))
             return tuple(out)

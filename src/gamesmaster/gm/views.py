@@ -304,7 +304,7 @@ class PressItem:
 class QuestionView:
     """A question to the gamesmaster and its answers (text, public, when), as a reader may see them."""
 
-    number: int
+    number: int  # the game's numbering for the GM; the asker's own count for the asker
     power: str
     phase: str | None
     asked_at: datetime
