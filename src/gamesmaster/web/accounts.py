@@ -23,7 +23,7 @@ from ..gm.notices import KINDS, NoticeSettings
 from ..gm.ratelimit import RateLimiter
 from .app import WebError
 from .pages import _address, _back, _field, _flash, _limit, _renew, _require_gm, form
-from .security import WebSession, target_of
+from .security import target_of, web_session
 
 router = APIRouter(include_in_schema=False)
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -36,10 +36,6 @@ def _gm(request: Request) -> Gamesmaster:
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
     return request.app.state.render(request, name, context, status)
-
-
-def _session(request: Request) -> WebSession:
-    return request.session  # type: ignore[return-value]
 
 
 def account_of(request: Request) -> int | None:
@@ -80,7 +76,7 @@ def _signed_in(request: Request, account_id: int) -> None:
     gm = _gm(request)
     token = _renew(request)
     gm.attach_account(token, account_id)
-    session = _session(request)
+    session = web_session(request)
     session.account = account_id
     session.games = tuple(sorted({*session.games, *gm.account_seats(account_id)}))
 
@@ -89,7 +85,7 @@ def _refresh_seats(request: Request, account_id: int) -> None:
     """Sign the session in to seats the account took since (in another browser, or by a claim)."""
     gm = _gm(request)
     seats = gm.account_seats(account_id)
-    session = _session(request)
+    session = web_session(request)
     if session.token is not None and not set(seats) <= set(session.games):
         gm.attach_account(session.token, account_id)
         session.games = tuple(sorted({*session.games, *seats}))
@@ -152,8 +148,8 @@ def use_link(request: Request, data: FormData = Depends(form)) -> Response:
     used = gm.use_link(_field(data, "t"))
     _signed_in(request, used.account.id)
     if used.game:
-        invited = [g for g in _session(request).get("invited", []) if g != used.game][-9:]
-        _session(request)["invited"] = [*invited, used.game]
+        invited = [g for g in web_session(request).get("invited", []) if g != used.game][-9:]
+        web_session(request)["invited"] = [*invited, used.game]
         _flash(request, f"Signed in as {used.account.name}. You are invited to {used.game}: take your seat below.")
         return _back(f"/games/open#{quote(used.game, safe='')}")
     _flash(request, f"Signed in as {used.account.name}.")
@@ -179,7 +175,7 @@ def password_sign_in(request: Request, data: FormData = Depends(form)) -> Respon
 
 @router.post("/account/sign-out")
 def sign_out(request: Request, data: FormData = Depends(form)) -> Response:
-    session = _session(request)
+    session = web_session(request)
     if session.token is not None:
         _gm(request).sign_out(session.token)  # the session ends for every copy of the cookie
     session.account, session.games, session.gm_key = None, (), None
@@ -190,7 +186,8 @@ def sign_out(request: Request, data: FormData = Depends(form)) -> Response:
 def set_password(request: Request, data: FormData = Depends(form)) -> Response:
     account_id = _require_account(request)
     remove = _field(data, "remove") == "1"
-    password = data.get("password") if isinstance(data.get("password"), str) else ""
+    sent = data.get("password")
+    password = sent if isinstance(sent, str) else ""
     try:
         _gm(request).set_password(account_id, None if remove else password)
         _flash(request, "Password removed: sign in by the mailed link." if remove else "Password set.")
@@ -235,7 +232,7 @@ def claim(request: Request, data: FormData = Depends(form)) -> Response:
 
 @router.get("/games/open", response_class=HTMLResponse)
 def open_games_page(request: Request) -> HTMLResponse:
-    invited = _session(request).get("invited", [])
+    invited = web_session(request).get("invited", [])
     return _render(request, "open_games.html", {"games": _gm(request).open_games(invited),
                                                 "account": account_of(request), "invited": invited})
 
@@ -244,7 +241,7 @@ def open_games_page(request: Request) -> HTMLResponse:
 def join(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     account_id = _require_account(request)
     gm = _gm(request)
-    invited = game in _session(request).get("invited", [])
+    invited = game in web_session(request).get("invited", [])
     try:
         joined = gm.join_open(game, account_id, _field(data, "power") or None, invited=invited)
     except GMError as exc:

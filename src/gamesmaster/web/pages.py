@@ -20,7 +20,7 @@ from ..gm.games import GAME_ID
 from ..gm.catalogue import rules_for
 from . import site
 from .app import WebError, drawing
-from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of
+from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of, web_session
 
 router = APIRouter(include_in_schema=False)
 MAX_FIELD = 20000
@@ -35,9 +35,9 @@ def _render(request: Request, name: str, context: dict[str, Any], status: int = 
 
 
 def _flash(request: Request, text: str, kind: str = "ok") -> None:
-    flashes = list(request.session.get("flash", []))
+    flashes = list(web_session(request).get("flash", []))
     flashes.append([kind, text[:600]])
-    request.session["flash"] = flashes[-4:]
+    web_session(request)["flash"] = flashes[-4:]
 
 
 def _back(url: str) -> RedirectResponse:
@@ -50,7 +50,8 @@ async def form(request: Request) -> FormData:
         data = await request.form()
     except Exception:  # an unreadable body
         raise WebError(400, "the form could not be read") from None
-    if not csrf_ok(request.session, data.get(CSRF_FIELD) if isinstance(data.get(CSRF_FIELD), str) else None):
+    sent = data.get(CSRF_FIELD)
+    if not csrf_ok(web_session(request), sent if isinstance(sent, str) else None):
         raise WebError(403, "the form has expired or did not come from this site (CSRF check): reload the page and try again")
     for key, value in data.multi_items():
         if isinstance(value, str) and len(value) > MAX_FIELD:
@@ -183,7 +184,7 @@ def _limit(request: Request, target: str | None) -> None:
 
 def _renew(request: Request) -> str:
     """A new session token at sign-in, carrying the session's sign-ins and data over; the old one ends."""
-    session = request.session
+    session = web_session(request)
     new = _gm(request).renew_session(session.token, dict(session))
     session.renew(lambda: new)
     return new
@@ -204,7 +205,7 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
         seat = gm.identify(game, credential)
     except Forbidden as exc:
         gm.sign_out(credential, game)
-        request.session.games = tuple(g for g in request.session.games if g != game)
+        web_session(request).games = tuple(g for g in web_session(request).games if g != game)
         _flash(request, f"{exc}.", "error")
         return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
     wanted = request.query_params.get("power")
@@ -233,9 +234,8 @@ def sign_in(game: str, request: Request, data: FormData = Depends(form)) -> Resp
         request.app.state.limits.failed(_address(request), target_of(game, credential))
         _flash(request, str(exc), "error")
         return _back(_game_url(game, "/war-room"))
-    _renew(request)
-    gm.sign_in(request.session.token, game, credential)
-    request.session.games = tuple(sorted({*request.session.games, game}))
+    gm.sign_in(_renew(request), game, credential)
+    web_session(request).games = tuple(sorted({*web_session(request).games, game}))
     powers = "/".join(p.capitalize() for p in seat.acts_for())
     _flash(request, f"Signed in as {seat.name}" + (f", {powers}." if powers else "."))
     return _back(_game_url(game, "/war-room"))
@@ -243,10 +243,10 @@ def sign_in(game: str, request: Request, data: FormData = Depends(form)) -> Resp
 
 @router.post("/games/{game}/sign-out")
 def sign_out(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    token = request.session.token
+    token = web_session(request).token
     if token is not None:
         _gm(request).sign_out(token, game)  # every copy of the cookie is signed out with it
-    request.session.games = tuple(g for g in request.session.games if g != game)
+    web_session(request).games = tuple(g for g in web_session(request).games if g != game)
     _flash(request, "Signed out.")
     return _back(_game_url(game))
 
@@ -296,7 +296,7 @@ def war_room_orders(game: str, request: Request, data: FormData = Depends(form))
 @router.post("/games/{game}/war-room/check")
 async def war_room_check(game: str, request: Request) -> JSONResponse:
     """The answers to orders being written (JSON, for the war room's script; nothing is recorded)."""
-    if not csrf_ok(request.session, request.headers.get(CSRF_HEADER)):
+    if not csrf_ok(web_session(request), request.headers.get(CSRF_HEADER)):
         raise WebError(403, "CSRF check failed: reload the page")
     try:
         body = await request.json()
@@ -427,8 +427,8 @@ def gm_sign_in(request: Request, data: FormData = Depends(form)) -> Response:
         _limit(request, "gm")
     if secrets_.check_gm(credential):
         token = _renew(request)
-        _gm(request).save_session(token, dict(request.session), gm_key=secrets_.gm_key)
-        request.session.gm_key = secrets_.gm_key
+        _gm(request).save_session(token, dict(web_session(request)), gm_key=secrets_.gm_key)
+        web_session(request).gm_key = secrets_.gm_key
         _flash(request, "Signed in as the gamesmaster.")
     else:
         request.app.state.limits.failed(_address(request), "gm")
@@ -438,9 +438,10 @@ def gm_sign_in(request: Request, data: FormData = Depends(form)) -> Response:
 
 @router.post("/gm/sign-out")
 def gm_sign_out(request: Request, data: FormData = Depends(form)) -> Response:
-    if request.session.token is not None:
-        _gm(request).save_session(request.session.token, gm_key=None)
-    request.session.gm_key = None
+    token = web_session(request).token
+    if token is not None:
+        _gm(request).save_session(token, gm_key=None)
+    web_session(request).gm_key = None
     _flash(request, "Signed out of the GM console.")
     return _back("/")
 

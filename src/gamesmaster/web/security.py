@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 
 from ..gm import credentials as cred
 from ..gm.ratelimit import RateLimiter
@@ -153,6 +154,14 @@ class WebSession(dict):  # type: ignore[type-arg]
     def dirty(self) -> bool:
         """Whether the data changed since it was read."""
         return dict(self) != self.saved
+
+
+def web_session(request: Request) -> WebSession:
+    """The request's session as SessionMiddleware made it (Starlette types request.session as a plain dict)."""
+    session = request.session
+    if not isinstance(session, WebSession):
+        raise RuntimeError("SessionMiddleware is not installed: request.session is not a WebSession")
+    return session
 
 
 class SessionMiddleware:
