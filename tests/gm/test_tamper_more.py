@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 
-from gamesmaster.gm import Gamesmaster, Refused
+from gamesmaster.gm import Gamesmaster, Refused, Settings
 from gamesmaster.gm.record import verify_archive
 from gamesmaster.ledger import GENESIS, Entry, canonical, commitment, entry_hash, sha256
 
@@ -135,7 +135,7 @@ def test_a_movement_processed_early_without_everyone_ready(game):
 def test_the_grace_period_skipped(store, clock):
     """A game with a grace period: its deadline is closed with powers missing, without the grace it promises."""
     gm = Gamesmaster(store, clock)
-    gm.create_game("t", players=NAMES, assign=ASSIGN, settings={"grace_hours": 24})
+    gm.create_game("t", players=NAMES, assign=ASSIGN, settings=Settings.from_dict({"grace_hours": 24}))
     g = Game.__new__(Game)
     g.store, g.gm = store, gm
     doc = g.state()
