@@ -390,6 +390,7 @@ def cmd_rebuild(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 def cmd_export(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Write a game as one JSON archive (or its public record, with --public)."""
+    doc: object  # three JSON documents of their own shapes, all written as they are
     if args.format == "saved-game":
         doc = export_saved_game(gm, args.game)
     else:

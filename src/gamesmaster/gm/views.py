@@ -377,6 +377,14 @@ class RecordEntry:
     prev_hash: str
     hash: str
 
+    @property
+    def orders(self) -> tuple[str, ...] | None:
+        """A submission's orders as written (None: not a submission, or sealed)."""
+        if self.kind != "orders-submitted" or self.payload is None:
+            return None
+        orders = self.payload.get("orders")
+        return tuple(str(o) for o in orders) if isinstance(orders, list) else ()
+
 
 @dataclass(frozen=True)
 class PhaseRecord:
@@ -387,6 +395,14 @@ class PhaseRecord:
     entries: tuple[RecordEntry, ...]
     result_seq: int
     head: LedgerHead
+
+
+def plain_object(value: object) -> JSONObject:
+    """A view that is a record (a dataclass or a mapping) as a JSON object."""
+    doc = plain(value)
+    if not isinstance(doc, dict):
+        raise TypeError(f"{type(value).__name__} is not a record: it is written as {type(doc).__name__}")
+    return doc
 
 
 def plain(value: object) -> JSONValue:

@@ -253,7 +253,7 @@ def phase_record(record: PhaseRecord, tz: str) -> str:
         out.append(f"#{e.seq} {show_time(e.at, tz)} {e.kind}: {e.summary}")
         p = e.payload
         if p is not None and e.kind == "orders-submitted":
-            out.extend(f"    {o}" for o in p["orders"]) if p["orders"] else out.append("    (no orders)")
+            out.extend(f"    {o}" for o in e.orders or ()) if e.orders else out.append("    (no orders)")
             if p.get("conditional"):
                 out.append("    next season:")
                 out.extend(f"      {line}" for line in str(p["conditional"]).splitlines())

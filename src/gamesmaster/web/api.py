@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..gm import Gamesmaster
 from ..gm import credentials as cred
 from ..gm.settings import RuleSpec
-from ..gm.views import plain
+from ..gm.views import plain, plain_object
 from ..gm.catalogue import rules_for
 from . import site
 from .app import WebError, drawing
@@ -169,7 +169,7 @@ class GameIn(Strict):
     variant: str = "standard"
     preset: str | None = Field(None, description="a rule preset (default: the variant's)")
     rules: dict[str, Any] = Field(default_factory=dict, description="options over the preset, e.g. {\"koning\": false}")
-    settings: SettingsIn = Field(default_factory=SettingsIn)
+    settings: SettingsIn = Field(default_factory=SettingsIn)  # type: ignore[arg-type]  # every field has a default; mypy without the pydantic plugin cannot see it
     players: list[str] = Field(default_factory=list)
     standbys: list[str] = Field(default_factory=list)
     assign: dict[str, str] | None = Field(None, description="player name -> power (else drawn by lot)")
@@ -354,7 +354,7 @@ def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[s
             summary="A power's orders on record, with the answer to each (only the power itself or the GM)")
 def get_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     rows = _gm(request).orders_on_record(game, power, **who.acting())
-    return [plain(r) for r in rows]
+    return [plain_object(r) for r in rows]
 
 
 @router.post("/games/{game}/powers/{power}/orders", tags=["powers"],
@@ -366,7 +366,7 @@ def post_orders(game: str, power: str, body: OrdersIn, request: Request, who: Ca
     if body.channel and not who.is_gm and body.channel != "web":
         raise WebError(403, "only the GM names another channel: a player's orders through the API are 'web'")
     sub = gm.submit_orders(game, power, _text(body.orders), channel=channel, phase=body.phase, **kwargs)
-    return plain(sub)
+    return plain_object(sub)
 
 
 @router.delete("/games/{game}/powers/{power}/orders", tags=["powers"], summary="Withdraw a power's orders")
@@ -496,7 +496,7 @@ def post_start(game: str, body: StartIn, request: Request, who: Caller = Depends
 
 
 def _processed(p: Any) -> dict[str, Any]:
-    return plain(p)
+    return plain_object(p)
 
 
 @router.post("/games/{game}/process", tags=["GM"], summary="Process the phase now (deadline or not)")
@@ -543,7 +543,7 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
 def get_verify(game: str, request: Request, receipt: list[str] = Query(default=[]),
                who: Caller = Depends(gm_only)) -> dict[str, Any]:
     r = _gm(request).verify(game, receipts=receipt)
-    return {**plain(r), "ok": r.ok}
+    return {**plain_object(r), "ok": r.ok}
 
 
 @router.post("/games/{game}/draw", tags=["GM"], summary="The GM declares a draw")
@@ -556,4 +556,4 @@ def post_draw(game: str, body: DrawIn, request: Request, who: Caller = Depends(g
 @router.get("/games/{game}/history/full", tags=["GM"],
             summary="The whole record as the GM sees it (phases with corrections, all press, the whole ledger)")
 def get_record(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    return plain(_gm(request).history(game))
+    return plain_object(_gm(request).history(game))

@@ -144,8 +144,9 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
     map_svg = _readout_map(variant, row, stage, shown_powers)
     # the centre tally as it stood in the phase read out, until the position after it is shown
     tallied = row.next if stage == "after" else row.position
-    tally = sorted(({"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
-                     "centres": len(tallied.centres_of(p))} for p in variant.powers), key=lambda x: -x["centres"])
+    centres = {p: len(tallied.centres_of(p)) for p in variant.powers}
+    tally = [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour, "centres": centres[p]}
+             for p in sorted(variant.powers, key=lambda p: -centres[p])]
     return {"phase": phase, "title": site.phase_title(phase), "stage": stage, "step": step, "steps": steps,
             "current": current, "current_name": variant.powers[current].name if current else None,
             "orders": orders, "results": results, "map": map_svg, "next_title": record["next_title"],

@@ -181,7 +181,7 @@ def phase_record(r: PhaseResult) -> dict[str, Any]:
     by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.powers}
     results = [x.to_dict() for x in r.results]
     for x in results + [x.to_dict() for x in r.unordered()]:  # every unit, ordered or not
-        by_power.setdefault(x["power"], []).append(x)
+        by_power.setdefault(str(x["power"]), []).append(x)
     by_power = {p: rs for p, rs in by_power.items() if rs}
     return {"phase": str(r.phase), "title": r.title, "revision": r.revision,
             "adjudicated_at": _iso(r.adjudicated_at), "results": results,
@@ -427,7 +427,7 @@ def record_entry(e: RecordEntry) -> dict[str, Any]:
     submitted = e.kind == "orders-submitted" and e.payload is not None
     return {"seq": e.seq, "at": _iso(e.at), "kind": e.kind, "summary": e.summary, "sealed": e.payload is None,
             "payload_sha256": e.payload_sha256, "prev_hash": e.prev_hash, "hash": e.hash,
-            "orders": list(p.get("orders") or []) if submitted else None,
+            "orders": list(e.orders) if e.orders is not None else None,
             "salt": p.get("salt") if submitted else None, "commitment": p.get("commitment") if submitted else None}
 
 
@@ -596,7 +596,7 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted:
     pos = view.position
     info = variant.powers[power]
     out["power_name"], out["colour"] = info.name, info.colour
-    me = next((p for p in out["game"]["powers"] if p["power"] == power), {})
+    me: dict[str, Any] = next((p for p in out["game"]["powers"] if p["power"] == power), {})
     out["me"] = me
     out["can_order"] = bool(view.status in ("active", "paused") and me.get("to_order"))
     out["records"] = []
