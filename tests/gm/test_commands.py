@@ -8,6 +8,7 @@ import re
 import pytest
 
 from gamesmaster.cli import build_parser
+from gamesmaster.gm import Gamesmaster, GMError
 
 GM_COMMANDS = ["new", "join", "start", "games", "status", "orders", "process", "worker", "extend", "pause", "resume",
                "replace", "correct", "press", "question", "draw", "history", "verify", "export", "import"]
@@ -129,3 +130,13 @@ def test_verify_reports_a_broken_record(gm_cli, tmp_path):
     engine.dispose()
     code, out, _ = gm_cli("verify", "v")
     assert code == 1 and "does NOT hold" in out and "ledger entry" in out
+
+
+def test_create_game_names_a_dict_handed_where_a_value_is_wanted(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    with pytest.raises(GMError, match="settings must be a Settings value"):
+        gm.create_game("typed", settings={"grace_hours": 24})  # type: ignore[arg-type]
+    with pytest.raises(GMError, match="rules must be a preset's name or a RuleSpec"):
+        gm.create_game("typed", rules={"preset": "1971"})  # type: ignore[arg-type]
+    with pytest.raises(GMError, match="position must be a Position"):
+        gm.create_game("typed", position={"units": {}})  # type: ignore[arg-type]

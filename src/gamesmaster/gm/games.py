@@ -98,6 +98,13 @@ class Games(Desk):
                           "starting with a letter or digit")
         if title is not None:
             title = limits.name(title, "the game's title") or None
+        # A library caller may still hand over a form's dict: say what to pass instead of failing deep inside.
+        if settings is not None and not isinstance(settings, Settings):
+            raise GMError(f"settings must be a Settings value (Settings.from_dict reads a dict), not {type(settings).__name__}")
+        if rules is not None and not isinstance(rules, (str, RuleSpec)):
+            raise GMError(f"rules must be a preset's name or a RuleSpec (RuleSpec.read reads a dict), not {type(rules).__name__}")
+        if position is not None and not isinstance(position, Position):
+            raise GMError(f"position must be a Position (Position.from_dict reads a dict), not {type(position).__name__}")
         sett = settings if settings is not None else Settings.from_dict(None)
         if sett.end_time is not None and sett.end_time <= self.now():
             raise GMError(f"the agreed end of the game ({show_time(sett.end_time, sett.schedule.tz)}) has already passed")
