@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,11 +21,19 @@ from ..gm import credentials as cred
 from ..gm.settings import RuleSpec
 from ..gm.views import plain, plain_object
 from ..gm.catalogue import rules_for
-from . import site
+from . import schemas, site
 from .app import WebError, drawing
 from .security import target_of
 
-router = APIRouter(prefix="/api")
+
+class _Answering(APIRoute):
+    """An API route whose answer leaves out what its view left out (the models' optional fields)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "response_model_exclude_unset": True})
+
+
+router = APIRouter(prefix="/api", route_class=_Answering)
 bearer = HTTPBearer(auto_error=False, description="a player's credential (ID.SECRET) or the GM credential")
 
 
@@ -232,12 +241,14 @@ def _aware(when: datetime | None) -> datetime | None:
 # -- games ------------------------------------------------------------------------------
 
 
-@router.get("/games", tags=["games"], summary="Every game: variant, season, deadline, powers and centre counts")
+@router.get("/games", response_model=list[schemas.GameSummaryOut],
+            tags=["games"], summary="Every game: variant, season, deadline, powers and centre counts")
 def list_games(request: Request) -> list[dict[str, Any]]:
     return site.games(_gm(request))
 
 
-@router.post("/games", tags=["GM"], status_code=201, summary="Create a game (GM); returns each player's credential once")
+@router.post("/games", response_model=schemas.CreatedOut,
+             tags=["GM"], status_code=201, summary="Create a game (GM); returns each player's credential once")
 def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
     rules = RuleSpec(body.preset)
@@ -252,13 +263,15 @@ def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) 
             "seed": created.seed, "status": site.summary(gm.game(created.game))}
 
 
-@router.get("/games/{game}", tags=["games"], summary="A game: phase, deadline, who has ordered (not what), "
+@router.get("/games/{game}", response_model=schemas.GameOut,
+            tags=["games"], summary="A game: phase, deadline, who has ordered (not what), "
             "centres, the last results, public press", response_class=JSONResponse)
 def get_game(game: str, request: Request) -> Response:
     return Response(site.game_json(_gm(request), game), media_type="application/json")
 
 
-@router.get("/games/{game}/position", tags=["games"], summary="The position now, or at the start of a published phase",
+@router.get("/games/{game}/position", response_model=schemas.PositionOut,
+            tags=["games"], summary="The position now, or at the start of a published phase",
             response_class=JSONResponse)
 def get_position(game: str, request: Request, phase: str | None = None) -> Response:
     gm = _gm(request)
@@ -280,17 +293,20 @@ def get_map_png(game: str, request: Request, phase: str | None = None, results: 
     return drawing(request, site.map_png(_gm(request), game, phase, results=results, width=width), "image/png")
 
 
-@router.get("/games/{game}/results", tags=["games"], summary="Every published phase: orders, outcomes and reasons")
+@router.get("/games/{game}/results", response_model=list[schemas.PhaseResultOut],
+            tags=["games"], summary="Every published phase: orders, outcomes and reasons")
 def get_results(game: str, request: Request) -> list[dict[str, Any]]:
     return site.results(_gm(request), game)
 
 
-@router.get("/games/{game}/results/{phase}", tags=["games"], summary="One published phase's results")
+@router.get("/games/{game}/results/{phase}", response_model=schemas.PhaseResultOut,
+            tags=["games"], summary="One published phase's results")
 def get_result(game: str, phase: str, request: Request) -> dict[str, Any]:
     return site.result_of(_gm(request), game, phase)
 
 
-@router.get("/games/{game}/history", tags=["games"], summary="The phases published, and the centre counts by year")
+@router.get("/games/{game}/history", response_model=schemas.HistoryOut,
+            tags=["games"], summary="The phases published, and the centre counts by year")
 def get_history(game: str, request: Request) -> dict[str, Any]:
     gm = _gm(request)
     st = gm.game(game)
@@ -301,20 +317,20 @@ def get_history(game: str, request: Request) -> dict[str, Any]:
             "result": plain(st.result), "head": {"seq": st.head.seq, "hash": st.head.hash}}
 
 
-@router.get("/games/{game}/record", tags=["record"],
+@router.get("/games/{game}/record", response_model=schemas.ArchiveOut, tags=["record"],
             summary="The public record: the ledger up to the last publication, private entries sealed "
                     "(what `gamesmaster verify --archive` checks)")
 def get_record_archive(game: str, request: Request) -> dict[str, Any]:
     return _gm(request).archive(game)
 
 
-@router.get("/games/{game}/record/{phase}", tags=["record"],
+@router.get("/games/{game}/record/{phase}", response_model=schemas.PhaseRecordOut, tags=["record"],
             summary="A published phase's whole record: every set of orders as sent, with times, salts and commitments")
 def get_phase_record(game: str, phase: str, request: Request) -> dict[str, Any]:
     return site.phase_record_view(_gm(request).phase_record(game, phase))
 
 
-@router.get("/games/{game}/receipt", tags=["record"],
+@router.get("/games/{game}/receipt", response_model=schemas.ReceiptOut, tags=["record"],
             summary="What the record says of a receipt (anyone, once its phase is published; before, the power itself)")
 def get_receipt(game: str, request: Request, r: str = Query(..., max_length=300, description="the receipt"),
                 who: Caller = Depends(caller)) -> dict[str, Any]:
@@ -326,12 +342,14 @@ def get_receipt(game: str, request: Request, r: str = Query(..., max_length=300,
     return site.receipt_view(check)
 
 
-@router.get("/games/{game}/rules", tags=["games"], summary="The game's rule options in words, and how it is run")
+@router.get("/games/{game}/rules", response_model=schemas.RulesOut,
+            tags=["games"], summary="The game's rule options in words, and how it is run")
 def get_rules(game: str, request: Request) -> dict[str, Any]:
     return site.rules_view(_gm(request), game)
 
 
-@router.get("/catalogue", tags=["games"], summary="Variants, rule presets and every option's explanation")
+@router.get("/catalogue", response_model=schemas.CatalogueOut,
+            tags=["games"], summary="Variants, rule presets and every option's explanation")
 def get_catalogue() -> dict[str, Any]:
     return site.catalogue()
 
@@ -339,7 +357,7 @@ def get_catalogue() -> dict[str, Any]:
 # -- a power's own business -------------------------------------------------------------
 
 
-@router.get("/games/{game}/me", tags=["powers"], summary="Whose credential this is")
+@router.get("/games/{game}/me", response_model=schemas.WhoOut, tags=["powers"], summary="Whose credential this is")
 def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     if who.is_gm:
         return {"name": "the gamesmaster", "role": "gm", "power": None, "powers": [], "standby_for": None}
@@ -350,14 +368,14 @@ def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[s
             "standby_for": seat.standby_for, "number": seat.number}
 
 
-@router.get("/games/{game}/powers/{power}/orders", tags=["powers"],
+@router.get("/games/{game}/powers/{power}/orders", response_model=list[schemas.OrdersOnRecordOut], tags=["powers"],
             summary="A power's orders on record, with the answer to each (only the power itself or the GM)")
 def get_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     rows = _gm(request).orders_on_record(game, power, **who.acting())
     return [plain_object(r) for r in rows]
 
 
-@router.post("/games/{game}/powers/{power}/orders", tags=["powers"],
+@router.post("/games/{game}/powers/{power}/orders", response_model=schemas.SubmissionOut, tags=["powers"],
              summary="Submit a power's complete set of orders; answered order by order, with the receipt")
 def post_orders(game: str, power: str, body: OrdersIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     gm = _gm(request)
@@ -369,19 +387,21 @@ def post_orders(game: str, power: str, body: OrdersIn, request: Request, who: Ca
     return plain_object(sub)
 
 
-@router.delete("/games/{game}/powers/{power}/orders", tags=["powers"], summary="Withdraw a power's orders")
+@router.delete("/games/{game}/powers/{power}/orders", response_model=schemas.WithdrawnOut,
+               tags=["powers"], summary="Withdraw a power's orders")
 def delete_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     seq = _gm(request).withdraw_orders(game, power, channel="web", **who.acting())
     return {"withdrawn": True, "ledger_seq": seq}
 
 
-@router.post("/games/{game}/powers/{power}/check", tags=["powers"],
+@router.post("/games/{game}/powers/{power}/check", response_model=schemas.CheckingOut, tags=["powers"],
              summary="How these orders would be read now (nothing is recorded)")
 def check_orders(game: str, power: str, body: CheckIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     return site.answers(_gm(request).check(game, power, _text(body.orders), **who.acting()))
 
 
-@router.get("/games/{game}/powers/{power}/options", tags=["powers"], summary="Every legal order of the power now")
+@router.get("/games/{game}/powers/{power}/options", response_model=list[schemas.UnitOptionsOut],
+            tags=["powers"], summary="Every legal order of the power now")
 def get_options(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
     legal = gm.legal_orders(game, power, **who.acting())
@@ -390,7 +410,8 @@ def get_options(game: str, power: str, request: Request, who: Caller = Depends(c
     return site.legal_options(position, legal)
 
 
-@router.post("/games/{game}/powers/{power}/ready", tags=["powers"], summary="Mark the power ready (early movement)")
+@router.post("/games/{game}/powers/{power}/ready", response_model=schemas.ReadyOut,
+             tags=["powers"], summary="Mark the power ready (early movement)")
 def post_ready(game: str, power: str, body: ReadyIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     done = _gm(request).set_ready(game, power, body.ready, **who.acting())
     return {"ready": body.ready, "processed": done}
@@ -399,7 +420,7 @@ def post_ready(game: str, power: str, body: ReadyIn, request: Request, who: Call
 # -- press and votes --------------------------------------------------------------------
 
 
-@router.get("/games/{game}/press", tags=["press"],
+@router.get("/games/{game}/press", response_model=list[schemas.PressOut], tags=["press"],
             summary="The press: public without a credential; with a player's, what its power may read; all for the GM")
 def get_press(game: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
@@ -412,7 +433,7 @@ def get_press(game: str, request: Request, who: Caller = Depends(caller)) -> lis
     return [site.press_item(p) for p in rows]
 
 
-@router.post("/games/{game}/press", tags=["press"], status_code=201,
+@router.post("/games/{game}/press", response_model=schemas.IdOut, tags=["press"], status_code=201,
              summary="Send a public release or a letter to some powers (the GM: a notice, or a power's release)")
 def post_press(game: str, body: PressIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     gm = _gm(request)
@@ -425,7 +446,7 @@ def post_press(game: str, body: PressIn, request: Request, who: Caller = Depends
     return {"id": pid}
 
 
-@router.get("/games/{game}/questions", tags=["press"],
+@router.get("/games/{game}/questions", response_model=list[schemas.QuestionOut], tags=["press"],
             summary="Questions to the GM and their answers: a player's own; every one for the GM")
 def get_questions(game: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
@@ -433,7 +454,7 @@ def get_questions(game: str, request: Request, who: Caller = Depends(caller)) ->
     return [site.question_item(q) for q in rows]
 
 
-@router.post("/games/{game}/questions", tags=["press"], status_code=201,
+@router.post("/games/{game}/questions", response_model=schemas.IdOut, tags=["press"], status_code=201,
              summary="Ask the GM a question (private between the power and the GM; plans of campaign too)")
 def post_question(game: str, body: QuestionIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     gm = _gm(request)
@@ -448,19 +469,21 @@ def post_question(game: str, body: QuestionIn, request: Request, who: Caller = D
     return {"id": number}
 
 
-@router.post("/games/{game}/questions/{number}/answer", tags=["GM"],
+@router.post("/games/{game}/questions/{number}/answer", response_model=schemas.AnsweredOut, tags=["GM"],
              summary="Answer a question: to its asker, or to everyone (public)")
 def post_answer(game: str, number: int, body: AnswerIn, request: Request,
                 who: Caller = Depends(gm_only)) -> dict[str, Any]:
     return {"press": _gm(request).answer_question(game, number, body.text, public=body.public)}
 
 
-@router.get("/games/{game}/proposals", tags=["press"], summary="Open draw and concession proposals")
+@router.get("/games/{game}/proposals", response_model=list[schemas.ProposalOut],
+            tags=["press"], summary="Open draw and concession proposals")
 def get_proposals(game: str, request: Request) -> list[dict[str, Any]]:
     return [site.public_proposal(p) for p in _gm(request).proposals(game) if p.status == "open"]
 
 
-@router.post("/games/{game}/proposals", tags=["press"], status_code=201, summary="Propose a draw or a concession")
+@router.post("/games/{game}/proposals", response_model=schemas.IdOut,
+             tags=["press"], status_code=201, summary="Propose a draw or a concession")
 def post_proposal(game: str, body: ProposalIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     gm = _gm(request)
     if body.power is not None and not who.is_gm:
@@ -470,7 +493,8 @@ def post_proposal(game: str, body: ProposalIn, request: Request, who: Caller = D
     return {"id": pid}
 
 
-@router.post("/games/{game}/proposals/{proposal}/votes", tags=["press"], summary="Vote yes or no on a proposal")
+@router.post("/games/{game}/proposals/{proposal}/votes", response_model=schemas.StatusOut,
+             tags=["press"], summary="Vote yes or no on a proposal")
 def post_vote(game: str, proposal: int, body: VoteIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     gm = _gm(request)
     if body.power is not None and not who.is_gm:
@@ -482,12 +506,14 @@ def post_vote(game: str, proposal: int, body: VoteIn, request: Request, who: Cal
 # -- GM actions -------------------------------------------------------------------------
 
 
-@router.post("/games/{game}/players", tags=["GM"], status_code=201, summary="Sign a player or a stand-by up")
+@router.post("/games/{game}/players", response_model=schemas.JoinedOut,
+             tags=["GM"], status_code=201, summary="Sign a player or a stand-by up")
 def post_player(game: str, body: JoinIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     return {"name": body.name, "credential": _gm(request).join_game(game, body.name, standby=body.standby)}
 
 
-@router.post("/games/{game}/start", tags=["GM"], summary="Draw the powers by lot (or assign them) and start")
+@router.post("/games/{game}/start", response_model=schemas.StartedOut,
+             tags=["GM"], summary="Draw the powers by lot (or assign them) and start")
 def post_start(game: str, body: StartIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
     created = gm.assign_powers(game, body.assign) if body.assign else gm.draw_lots(game, body.seed)
@@ -499,36 +525,40 @@ def _processed(p: Any) -> dict[str, Any]:
     return plain_object(p)
 
 
-@router.post("/games/{game}/process", tags=["GM"], summary="Process the phase now (deadline or not)")
+@router.post("/games/{game}/process", response_model=list[schemas.ProcessedOut],
+             tags=["GM"], summary="Process the phase now (deadline or not)")
 def post_process(game: str, request: Request, who: Caller = Depends(gm_only)) -> list[dict[str, Any]]:
     return [_processed(p) for p in _gm(request).process(game, force=True)]
 
 
-@router.post("/games/{game}/extend", tags=["GM"], summary="Extend the deadline by hours or to a time")
+@router.post("/games/{game}/extend", response_model=schemas.DeadlineOut,
+             tags=["GM"], summary="Extend the deadline by hours or to a time")
 def post_extend(game: str, body: ExtendIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     new = _gm(request).extend(game, hours=body.hours, until=_aware(body.until), reason=body.reason)
     return {"deadline": new.isoformat()}
 
 
-@router.post("/games/{game}/pause", tags=["GM"], summary="Stop the clock")
+@router.post("/games/{game}/pause", response_model=schemas.StatusOut, tags=["GM"], summary="Stop the clock")
 def post_pause(game: str, body: ReasonIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     _gm(request).pause(game, reason=body.reason)
     return {"status": "paused"}
 
 
-@router.post("/games/{game}/resume", tags=["GM"], summary="Start the clock again")
+@router.post("/games/{game}/resume", response_model=schemas.ResumedOut, tags=["GM"], summary="Start the clock again")
 def post_resume(game: str, body: ResumeIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     new = _gm(request).resume(game, until=_aware(body.until), reason=body.reason)
     return {"status": "active", "deadline": new.isoformat()}
 
 
-@router.post("/games/{game}/replace", tags=["GM"], summary="Put a new player on a power; returns the credential once")
+@router.post("/games/{game}/replace", response_model=schemas.ReplacedOut,
+             tags=["GM"], summary="Put a new player on a power; returns the credential once")
 def post_replace(game: str, body: ReplaceIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     return {"power": body.power, "name": body.name,
             "credential": _gm(request).replace_player(game, body.power, body.name, reason=body.reason)}
 
 
-@router.post("/games/{game}/correct", tags=["GM"], summary="Correct the last published phase")
+@router.post("/games/{game}/correct", response_model=schemas.CorrectionOut,
+             tags=["GM"], summary="Correct the last published phase")
 def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
     rules = None
@@ -539,21 +569,22 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
     return {"phase": c.phase, "reason": c.reason, "differences": list(c.differences), "next_phase": c.next_phase}
 
 
-@router.get("/games/{game}/verify", tags=["GM"], summary="Verify the record: chain, receipts, replay")
+@router.get("/games/{game}/verify", response_model=schemas.VerifyOut,
+            tags=["GM"], summary="Verify the record: chain, receipts, replay")
 def get_verify(game: str, request: Request, receipt: list[str] = Query(default=[]),
                who: Caller = Depends(gm_only)) -> dict[str, Any]:
     r = _gm(request).verify(game, receipts=receipt)
     return {**plain_object(r), "ok": r.ok}
 
 
-@router.post("/games/{game}/draw", tags=["GM"], summary="The GM declares a draw")
+@router.post("/games/{game}/draw", response_model=schemas.DrawnOut, tags=["GM"], summary="The GM declares a draw")
 def post_draw(game: str, body: DrawIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
     gm.declare_draw(game, powers=body.powers, reason=body.reason)
     return {"result": plain(gm.game(game).result)}
 
 
-@router.get("/games/{game}/history/full", tags=["GM"],
+@router.get("/games/{game}/history/full", response_model=schemas.FullHistoryOut, tags=["GM"],
             summary="The whole record as the GM sees it (phases with corrections, all press, the whole ledger)")
 def get_record(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     return plain_object(_gm(request).history(game))

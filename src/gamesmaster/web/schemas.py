@@ -1,0 +1,747 @@
+"""What the JSON API answers: one pydantic model per answer, so /api/openapi.json describes each.
+
+The models describe the JSON the API already sends (built from `gm`'s views): a field that is
+sometimes left out is optional here, and the routes answer with `response_model_exclude_unset`
+so that it stays left out. Unknown keys are refused, so a view that grows a field fails the
+API tests until its model says what the field is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
+RulesSpec = str | dict[str, Any] | None
+
+
+class Out(BaseModel):
+    """An API answer: its fields are exactly the keys sent."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- small parts ----------------------------------------------------------------------------
+
+
+class HeadOut(Out):
+    """A point in the game's ledger: an entry's number and hash."""
+
+    seq: int = Field(description="the ledger entry's number")
+    hash: str = Field(description="the ledger entry's hash (hex)")
+
+
+class StandingOut(Out):
+    """A power's supply centres and units when the game ended."""
+
+    centres: int
+    units: int
+
+
+class EndingOut(Out):
+    """How the game ended."""
+
+    kind: str = Field(description="victory, short game, draw or concession")
+    winners: list[str] = Field(description="the winning powers (every power in a draw)")
+    phase: str
+    reason: str
+    at: str = Field(description="when it ended (ISO time)")
+    summary: dict[str, StandingOut] = Field(description="power -> its centres and units at the end")
+
+
+class PowerSummaryOut(Out):
+    """A power in the games list: nothing secret."""
+
+    power: str
+    name: str
+    colour: str
+    player: str | None
+    centres: int
+    units: int
+    to_order: bool = Field(description="whether the power has anything to order this phase")
+    ordered: bool = Field(description="whether orders are on record (by the player or a stand-by); not what")
+    ready: bool
+    missed: int = Field(description="movement phases missed")
+    standby: str | None
+    commitment: str | None = Field(description="the hash of its orders on record, public while the phase is open")
+
+
+class DislodgedOut(Out):
+    """A dislodged unit and where it may retreat."""
+
+    unit: str
+    attacker: str | None = Field(description="the province the dislodging unit came from")
+    convoyed: bool | None = Field(None, description="sent only when the attacker came by convoy")
+    retreats: list[str]
+
+
+class PositionOut(Out):
+    """A position in the `gamesmaster adjudicate` schema (no orders)."""
+
+    variant: str
+    phase: str = Field(description="e.g. S1901M")
+    units: dict[str, list[str]] = Field(description="power -> its units, e.g. 'A PAR'")
+    centers: dict[str, list[str]] = Field(description="power -> its supply centres")
+    dislodged: dict[str, list[DislodgedOut]]
+    standoffs: list[str]
+    raids: dict[str, str] | None = Field(None, description="sent only in variants with raids")
+    destroyed: dict[str, int] | None = Field(None, description="sent only when a power has lost units so")
+    neutral: list[str] | None = Field(None, description="sent only in variants with neutral units")
+
+
+class OrderResultOut(Out):
+    """An order and what became of it, in the `gamesmaster adjudicate` output schema."""
+
+    power: str
+    text: str = Field(description="the order as written ('' for a unit the rules ordered)")
+    order: str | None = Field(description="the order as read (None: it could not be read)")
+    result: str = Field(description="succeeds, fails or invalid")
+    reason: str
+    notes: list[str] | None = Field(None, description="sent only when there are notes")
+    by_rule: bool | None = Field(None, description="sent (true) only for a unit the civil-disorder rule removed")
+
+
+class AnswerOut(Out):
+    """The gamesmaster's answer to one order line."""
+
+    text: str
+    status: str = Field(description="accepted or invalid")
+    order: str | None = Field(description="the order as read")
+    message: str
+    notes: list[str]
+
+
+class PressOut(Out):
+    """A press item."""
+
+    id: int
+    phase: str | None
+    sent_at: str = Field(description="ISO time")
+    sender: str = Field(description="a power, GM, or 'anonymous' when hidden from this reader")
+    to: list[str] | None = Field(description="the powers of a letter; None: public")
+    anonymous: bool
+    text: str
+
+
+class ProposalOut(Out):
+    """A draw or concession proposal as everyone may see it: how many have voted, not how."""
+
+    id: int
+    kind: str = Field(description="draw or concession")
+    phase: str
+    proposer: str
+    powers: list[str]
+    status: str = Field(description="open, passed, rejected or lapsed")
+    votes_cast: int
+
+
+class PlayerOut(Out):
+    """A player of a game (no credential)."""
+
+    name: str
+    role: str = Field(description="player or standby")
+    power: str | None
+    powers: list[str]
+    standby_for: str | None
+
+
+class IdOut(Out):
+    """The number given to what was just created (press item, question, proposal)."""
+
+    id: int
+
+
+class StatusOut(Out):
+    """A new status."""
+
+    status: str
+
+
+class DeadlineOut(Out):
+    """A new deadline."""
+
+    deadline: str = Field(description="ISO time")
+
+
+# -- games ----------------------------------------------------------------------------------
+
+
+class _GameBase(Out):
+    """What the games list and a game's document share."""
+
+    id: str
+    title: str
+    status: str = Field(description="forming, active, paused or finished")
+    variant: str
+    variant_title: str
+    rules: RulesSpec = Field(description="the rules as the GM gave them: a preset's name, or options over it")
+    phase: str | None
+    phase_title: str | None
+    deadline: str | None = Field(description="ISO time")
+    deadline_text: str
+    powers: list[PowerSummaryOut]
+    result: EndingOut | None
+    victory_centres: int
+    head: HeadOut = Field(description="where the last results were published: everything before is public")
+
+
+class GameSummaryOut(_GameBase):
+    """A game as the games list shows it."""
+
+    press: str = Field(description="the press setting: none, public, full or anonymous")
+
+
+class CreatedOut(Out):
+    """A game just created, with each player's credential (shown this once)."""
+
+    game: str
+    credentials: dict[str, str] = Field(description="player name -> credential")
+    powers: dict[str, str] = Field(description="player name -> power, once drawn")
+    commands: dict[str, list[str]] = Field(description="player name -> every power commanded")
+    seed: int | None
+    status: GameSummaryOut
+
+
+class ScheduleOut(Out):
+    """When orders are due."""
+
+    tz: str
+    days: list[str] = Field(description="move nights; none: 'hours' after the results")
+    time: str
+    min_hours: float
+    hours: float
+    retreat_hours: float
+    adjustment_hours: float
+
+
+class SettingsOut(Out):
+    """How a game is run."""
+
+    press: str
+    schedule: ScheduleOut
+    grace_hours: float
+    replacement: str
+    early_movement: bool
+    draw_vote: str
+    end_year: int | None
+    end_at: str | None
+
+
+class OwnershipOut(Out):
+    """A power's supply centres."""
+
+    power: str
+    name: str
+    colour: str
+    centres: list[str]
+    names: list[str]
+
+
+class ByPowerOut(Out):
+    """One power's results in a phase."""
+
+    power: str
+    name: str
+    colour: str
+    source: str | None = Field(description="whose orders were used: player, gm, standby, conditional, correction")
+    results: list[OrderResultOut]
+
+
+class OrdersUsedOut(Out):
+    """Whose orders a phase used for a power."""
+
+    source: str
+    number: int | None = Field(description="the power's own submission number")
+    commitment: str | None
+    seq: int | None = Field(description="the ledger entry that recorded them")
+
+
+class PhaseResultOut(Out):
+    """A published phase: its orders' results, by power, and the positions before and after."""
+
+    phase: str
+    title: str
+    revision: int
+    adjudicated_at: str
+    results: list[OrderResultOut]
+    by_power: list[ByPowerOut] = Field(description="every unit, ordered or not, by power")
+    not_ordered: list[str]
+    civil_disorder: list[str]
+    next_phase: str
+    next_title: str
+    winner: str | None
+    position: PositionOut = Field(description="where the phase started")
+    next: PositionOut = Field(description="where the phase led")
+    record: HeadOut = Field(description="the ledger entry that published it")
+    orders_used: dict[str, OrdersUsedOut]
+
+
+class GameOut(_GameBase):
+    """A game's public document."""
+
+    press: list[PressOut] = Field(description="the public press")
+    settings: SettingsOut
+    ownership: list[OwnershipOut]
+    unowned: list[str] | None = Field(None, description="sent once the game has started")
+    last_results: PhaseResultOut | None
+    phases: list[str] = Field(description="the phases published")
+    proposals: list[ProposalOut]
+    players: list[PlayerOut]
+    deadlock: bool
+
+
+class PublishedOut(Out):
+    """A phase published."""
+
+    phase: str
+    title: str
+    revision: int
+    record: HeadOut
+
+
+class SeriesOut(Out):
+    """A power's centre counts, one for each label of the chart."""
+
+    power: str
+    name: str
+    colour: str
+    counts: list[int]
+
+
+class ChartOut(Out):
+    """Supply-centre counts by power at the start of every year (and now)."""
+
+    labels: list[str]
+    victory: int
+    series: list[SeriesOut]
+
+
+class HistoryOut(Out):
+    """The phases published, and the centre counts by year."""
+
+    id: str
+    phases: list[PublishedOut]
+    current: str | None
+    chart: ChartOut
+    result: EndingOut | None
+    head: HeadOut
+
+
+# -- the record -----------------------------------------------------------------------------
+
+
+class ArchiveEntryOut(Out):
+    """A ledger entry of the public record: its payload as written, or a sealed one's digest."""
+
+    seq: int
+    at: str
+    kind: str
+    prev_hash: str
+    hash: str
+    payload: str | None = Field(None, description="the payload as its JSON text (left out when sealed)")
+    payload_sha256: str | None = Field(None, description="a sealed entry's payload digest (only when sealed)")
+
+
+class ArchiveOut(Out):
+    """The public record, as `gamesmaster verify --archive` reads it."""
+
+    format: str = Field(description="always 'gamesmaster-public-record'")
+    version: int
+    game: str
+    title: str
+    head: HeadOut | None
+    entries: list[ArchiveEntryOut]
+
+
+class RecordEntryOut(Out):
+    """A public record entry; a submission's orders, salt and commitment once published."""
+
+    seq: int
+    at: str
+    kind: str
+    summary: str
+    sealed: bool
+    payload_sha256: str
+    prev_hash: str
+    hash: str
+    orders: list[str] | None
+    salt: str | None
+    commitment: str | None
+
+
+class PhaseRecordOut(Out):
+    """A published phase's whole record."""
+
+    phase: str
+    title: str
+    result_seq: int
+    head: HeadOut
+    entries: list[RecordEntryOut]
+
+
+class ReceiptOut(Out):
+    """What the record says of a receipt."""
+
+    receipt: str
+    ok: bool
+    status: str = Field(description="used, replaced, withdrawn, pending, mismatch, missing, not-yet-public, unreadable")
+    message: str
+    seq: int | None
+    entry_hash: str | None
+
+
+# -- rules ----------------------------------------------------------------------------------
+
+
+class RuleLineOut(Out):
+    """One rule option of a game, in words."""
+
+    option: str
+    title: str
+    section: str
+    question: str
+    value: str
+    text: str
+    changed: bool = Field(description="whether it differs from the preset")
+
+
+class RunningOut(Out):
+    """One heading of how a game is run."""
+
+    name: str
+    text: str
+
+
+class FixedRuleOut(Out):
+    """A rule that no option changes."""
+
+    title: str
+    section: str
+    text: str
+
+
+class RulesOut(Out):
+    """A game's rule options in words, and how it is run."""
+
+    id: str
+    title: str
+    variant: str
+    variant_title: str
+    victory_centres: int
+    preset: str
+    preset_title: str
+    rules: RulesSpec
+    options: list[RuleLineOut]
+    settings: list[RunningOut]
+    fixed: list[FixedRuleOut]
+
+
+class VariantOut(Out):
+    """A variant the gamesmaster runs."""
+
+    name: str
+    title: str
+    powers: list[str]
+    default_rules: str
+
+
+class PresetOut(Out):
+    """A rule preset, with every option's value."""
+
+    name: str
+    title: str
+    values: dict[str, str]
+
+
+class OptionValueOut(Out):
+    """One value of a rule option, in words."""
+
+    value: str
+    text: str
+
+
+class OptionOut(Out):
+    """A rule option and its values."""
+
+    option: str
+    title: str
+    section: str
+    explanation: str
+    values: list[OptionValueOut]
+    range: list[int] | None = Field(None, description="sent for an option taking a whole number: its bounds")
+    value_text: str | None = Field(None, description="sent for an option taking a whole number: how it reads")
+
+
+class CatalogueOut(Out):
+    """Variants, rule presets, every option's explanation, and the settings' choices."""
+
+    variants: list[VariantOut]
+    presets: list[PresetOut]
+    options: list[OptionOut]
+    press: list[str]
+    replacement: list[str]
+    draw_vote: list[str]
+
+
+# -- a power's own business -----------------------------------------------------------------
+
+
+class WhoOut(Out):
+    """Whose credential this is."""
+
+    name: str
+    role: str = Field(description="gm, player or standby")
+    power: str | None
+    powers: list[str]
+    standby_for: str | None
+    number: int | None = Field(None, description="the player's number in the game (not sent for the GM)")
+
+
+class OrdersOnRecordOut(Out):
+    """A power's orders on record."""
+
+    phase: str
+    power: str
+    author: str
+    orders: list[str]
+    conditional: str | None
+    channel: str
+    entered_by: str
+    submitted_at: str
+    receipt: str
+    condition: str | None
+    filed_phase: str | None
+
+
+class SubmissionOut(Out):
+    """Orders submitted: answered line by line, with the receipt."""
+
+    game: str
+    phase: str
+    phase_title: str
+    power: str
+    author: str = Field(description="player or standby")
+    channel: str
+    entered_by: str
+    answers: list[AnswerOut]
+    warnings: list[str]
+    conditional: list[str] = Field(description="one line per clause, as filed")
+    receipt: str = Field(description="keep it: it proves what was sent")
+    deadline: str | None
+    deadline_text: str
+    processed: list[str] = Field(description="phases processed early as a result")
+
+
+class WithdrawnOut(Out):
+    """Orders withdrawn."""
+
+    withdrawn: bool
+    ledger_seq: int | None = Field(description="the ledger entry that recorded it: told to the GM only (None for a player)")
+
+
+class CheckingOut(Out):
+    """How orders would be read now."""
+
+    answers: list[AnswerOut]
+    warnings: list[str]
+    conditional: str | None
+    clauses: list[str]
+    conditional_error: str | None
+
+
+class LegalOrderOut(Out):
+    """A legal order, with the provinces it names."""
+
+    text: str
+    kind: str = Field(description="the order's kind, e.g. move, support, hold, build")
+    unit: str | None
+    dest: str | None
+    provinces: list[str]
+    via: bool = Field(description="a move by convoy")
+
+
+class UnitOptionsOut(Out):
+    """A unit (or the power's adjustments, key 'adjust') and its legal orders."""
+
+    key: str
+    unit: str
+    province: str | None
+    name: str | None = Field(None, description="the province's name (not sent for adjustments)")
+    orders: list[LegalOrderOut]
+
+
+class ReadyOut(Out):
+    """Whether the power is ready, and the phases processed as a result."""
+
+    ready: bool
+    processed: list[str]
+
+
+# -- press and votes ------------------------------------------------------------------------
+
+
+class QuestionAnswerOut(Out):
+    """The GM's answer to a question."""
+
+    text: str
+    public: bool
+    at: str
+
+
+class QuestionOut(Out):
+    """A question to the GM and its answers."""
+
+    id: int = Field(description="the game's numbering for the GM; the asker's own count for the asker")
+    power: str
+    phase: str | None
+    asked_at: str
+    text: str
+    answered: bool
+    answers: list[QuestionAnswerOut]
+
+
+class AnsweredOut(Out):
+    """A question answered."""
+
+    press: int = Field(description="the press item the answer went out as")
+
+
+# -- GM actions -----------------------------------------------------------------------------
+
+
+class JoinedOut(Out):
+    """A player signed up, with the credential (shown this once)."""
+
+    name: str
+    credential: str
+
+
+class StartedOut(Out):
+    """The powers drawn or assigned."""
+
+    powers: dict[str, str] = Field(description="player name -> power")
+    commands: dict[str, list[str]]
+    seed: int | None
+
+
+class ProcessedOut(Out):
+    """One phase adjudicated (or a deadline extended by the grace period)."""
+
+    game: str
+    phase: str
+    action: str = Field(description="adjudicated, grace or waiting (for the GM to choose removals)")
+    next_phase: str | None
+    deadline: str | None
+    civil_disorder: list[str]
+    ended: EndingOut | None
+    results: list[OrderResultOut]
+
+
+class ResumedOut(Out):
+    """The clock started again."""
+
+    status: str
+    deadline: str
+
+
+class ReplacedOut(Out):
+    """A new player on a power, with the credential (shown this once)."""
+
+    power: str
+    name: str
+    credential: str
+
+
+class CorrectionOut(Out):
+    """A published phase corrected."""
+
+    phase: str
+    reason: str
+    differences: list[str]
+    next_phase: str | None
+
+
+class VerifyOut(Out):
+    """What verifying the record found."""
+
+    game: str
+    entries: int
+    phases_replayed: int
+    receipts_checked: int
+    problems: list[str]
+    head: str | None = Field(description="the ledger head checked, 'SEQ:HASH'")
+    reworded: int = Field(description="phases this version of the engine explains in other words (results the same)")
+    ok: bool
+
+
+class DrawnOut(Out):
+    """How the game ended."""
+
+    result: EndingOut | None
+
+
+class OrdersTextsOut(Out):
+    """Whose orders a phase used for a power, with their texts."""
+
+    texts: list[str]
+    source: str
+    seq: int | None
+    number: int | None
+    commitment: str | None
+
+
+class FullPhaseOut(Out):
+    """Every revision of a published phase, as the GM sees it."""
+
+    game: str
+    phase: str
+    revision: int
+    number: int
+    current: bool = Field(description="false for a revision a correction replaced")
+    variant: str
+    rules: dict[str, Any] = Field(description="the rule options the phase was adjudicated by")
+    position: PositionOut
+    next: PositionOut
+    orders: dict[str, OrdersTextsOut]
+    results: list[OrderResultOut]
+    winner: str | None
+    civil_disorder: list[str]
+    adjudicated_at: str
+    seq: int
+    entry_hash: str
+
+
+class PressRecordOut(Out):
+    """A press item as the GM sees it."""
+
+    number: int
+    phase: str | None
+    sent_at: str
+    sender: str
+    to: list[str] | None
+    anonymous: bool
+    text: str
+    seq: int
+
+
+class LedgerEntryOut(Out):
+    """A ledger entry as stored."""
+
+    seq: int
+    at: str
+    kind: str
+    payload_text: str | None
+    prev_hash: str
+    hash: str
+    sealed_digest: str | None
+
+
+class FullHistoryOut(Out):
+    """The whole record as the GM sees it."""
+
+    game: dict[str, Any] = Field(description="the game as the gamesmaster holds it (the console's `--json` view): "
+                                             "an open document, its fields those of gm.views.GameView")
+    phases: list[FullPhaseOut]
+    press: list[PressRecordOut]
+    ledger: list[LedgerEntryOut]
