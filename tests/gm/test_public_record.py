@@ -134,6 +134,12 @@ def test_a_receipt_is_checked_by_anyone_once_its_phase_is_published(sqlite_store
     assert gm.check_receipt("pub", forged, credential=cred["ENGLAND"]).status == "mismatch"
     assert gm.check_receipt("pub", "pub/S1901M/ENGLAND/9:" + "a" * 64).status == "missing"
     assert gm.check_receipt("pub", "nonsense").status == "unreadable"
+    # The public archive stops at the last results: a receipt of the open phase is not checked there yet,
+    # which is neither a pass nor a changed record; the store's whole ledger does check it.
+    report = verify_archive(gm.archive("pub"), receipts=[second, open_one])
+    assert report.ok and report.receipts_checked == 1
+    assert [n.split(": not checked: ")[0] for n in report.notes] == [f"receipt {open_one}"]
+    assert gm.verify("pub", receipts=[second, open_one]).receipts_checked == 2
     record = gm.phase_record("pub", "S1901M")
     kinds = [e.kind for e in record.entries]
     assert kinds.count("orders-submitted") == 4 and "phase-adjudicated" in kinds

@@ -303,6 +303,8 @@ def test_a_player_checks_a_receipt_and_reads_the_phase_s_record(client, game, si
     with TestClient(client.app) as stranger:
         early = stranger.get("/games/club/receipt", params={"r": receipt})
         assert 'data-status="not-yet-public"' in early.text and "Mar-Spa" not in early.text
+        # Not checkable yet is neither a pass nor an accusation.
+        assert "Not checked yet." in early.text and "It holds." not in early.text and "It does not hold." not in early.text
         site_gm.process("club", force=True)
         later = stranger.get("/games/club/receipt", params={"r": receipt})
         assert 'data-status="used"' in later.text and "It holds." in later.text
@@ -316,7 +318,14 @@ def test_a_player_checks_a_receipt_and_reads_the_phase_s_record(client, game, si
         assert verify_archive(download.json(), receipts=[receipt]).ok
         api = stranger.get("/api/games/club/receipt", params={"r": receipt}).json()
         assert api["ok"] and api["status"] == "used"
-        assert stranger.get("/games/club/receipt", params={"r": "x" * 400}).status_code == 422
+        # The line pasted as the answer prints it, with a capital a phone keyboard put first, still reads.
+        pasted = stranger.get("/games/club/receipt", params={"r": "Receipt: C" + receipt[1:]})
+        assert 'data-status="used"' in pasted.text and "It holds." in pasted.text
+        # Something that is not a receipt is the asker's mistake: a 400 that says so, not a verdict.
+        for bad in ("hello", receipt[:-5], "", "x" * 400):
+            got = stranger.get("/games/club/receipt", params={"r": bad})
+            assert got.status_code == 400, (bad[:20], got.status_code)
+            assert "It does not hold." not in got.text and "It holds." not in got.text
         assert stranger.get("/games/club/record/F1901M").status_code == 404
 
 

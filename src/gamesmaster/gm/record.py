@@ -156,7 +156,7 @@ class Record(Desk):
         result = [e for e in copy if not e.sealed and e.kind in ("phase-adjudicated", "correction")
                   and e.payload["phase"] == wanted]
         if not result:
-            raise NotFound(f"{wanted} has not been published in {game_id}: its record is public once its results are")
+            raise NotFound(f"{wanted} has not been published in {game_id}: its record is public once its results are out")
         mine = [e for e in copy if (e.sealed and e.seq <= result[-1].seq and _sealed_phase(e, copy) == wanted)
                 or (not e.sealed and e.payload.get("phase") == wanted)]
         head = copy[-1]

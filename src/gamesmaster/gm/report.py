@@ -200,14 +200,19 @@ def correction(c: Correction) -> str:
     return "\n".join(out)
 
 
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def verify(r: VerifyReport) -> str:
     """What verify found."""
     head = f" Ledger head: {r.head}." if r.head else ""
     if r.ok:
-        return (f"{r.game}: the record holds. {r.entries} ledger entries chained, {r.receipts_checked} receipts "
-                f"checked, {r.phases_replayed} phases replayed through the engine with the same results.{head}"
+        return (f"{r.game}: the record holds. {r.entries} ledger entries chained, {_count(r.receipts_checked, 'receipt')} "
+                f"checked, {_count(r.phases_replayed, 'phase')} replayed through the engine with the same results.{head}"
                 + (f" (This version of the engine words the reasons of {r.reworded} of them differently.)"
-                   if r.reworded else ""))
+                   if r.reworded else "")
+                + "".join(f"\n  {n}" for n in r.notes))
     out = [f"{r.game}: the record does NOT hold ({len(r.problems)} problem{'s' if len(r.problems) > 1 else ''}):"]
     out.extend(f"  {p}" for p in r.problems)
     return "\n".join(out)

@@ -345,6 +345,7 @@ class VerifyReport:
     problems: tuple[str, ...]
     head: LedgerHead | None = None
     reworded: int = 0  # phases this version of the engine explains in other words (the results the same)
+    notes: tuple[str, ...] = ()  # what could not be checked yet (a receipt of a phase the record does not reach)
 
     @property
     def ok(self) -> bool:
@@ -359,6 +360,7 @@ class ReceiptCheck:
     receipt: str
     ok: bool
     status: str  # used, replaced, withdrawn, pending, mismatch, missing, not-yet-public, unreadable
+    # ok is True only when the record was checked and holds: not-yet-public and unreadable are neither
     message: str
     seq: int | None = None
     entry_hash: str | None = None

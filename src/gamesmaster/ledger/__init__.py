@@ -226,12 +226,16 @@ class Receipt:
     @classmethod
     def parse(cls, text: str) -> "Receipt":
         """Read a receipt back; ValueError says what a receipt looks like."""
-        m = _RECEIPT.match(str(text).strip()) if len(str(text)) < 400 else None
+        text = str(text).strip()
+        if text[:8].lower() == "receipt:":  # pasted as the answers print it: "Receipt: club/S1901M/..."
+            text = text[8:].strip()
+        m = _RECEIPT.match(text) if len(text) < 400 else None
         if not m:
             raise ValueError(f"not a receipt: {str(text)[:80]!r} (a receipt reads GAME/PHASE/POWER/NUMBER:COMMITMENT, "
                              "e.g. club/S1901M/FRANCE/2:9f3a...)")
-        return cls(m.group(1), m.group(2).upper(), m.group(3).upper(), int(m.group(4)), m.group(5).lower())
+        # Game ids are lowercase: a capital is a phone keyboard's, not another game's.
+        return cls(m.group(1).lower(), m.group(2).upper(), m.group(3).upper(), int(m.group(4)), m.group(5).lower())
 
 
-_RECEIPT = re.compile(r"^([a-z0-9][a-z0-9_-]{0,63})/([SFWsfw]\d{1,5}[MRAmra])/([A-Za-z][A-Za-z_-]{0,31})/(\d{1,6})"
+_RECEIPT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_-]{0,63})/([SFWsfw]\d{1,5}[MRAmra])/([A-Za-z][A-Za-z_-]{0,31})/(\d{1,6})"
                       r":([0-9a-fA-F]{64})$")

@@ -267,7 +267,8 @@ def phase_record(record: PhaseRecord, tz: str) -> str:
 
 def receipt_check(check: ReceiptCheck) -> str:
     """What the record says of a receipt, for a RECEIPT command."""
-    verdict = "HOLDS" if check.ok else "DOES NOT HOLD"
+    verdict = ("HOLDS" if check.ok else "NOT CHECKED YET" if check.status == "not-yet-public"
+               else "NOT A RECEIPT" if check.status == "unreadable" else "DOES NOT HOLD")
     return f"Receipt {check.receipt}: {verdict}.\n  {check.message}."
 
 

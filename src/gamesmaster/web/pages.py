@@ -129,8 +129,10 @@ def _record_page(request: Request, game: str, phase: str | None = None, receipt:
         check = gm.check_receipt(game, receipt.strip(), credential=_credential(request, game))
     record = site.phase_record_view(gm.phase_record(game, phase)) if phase else None
     phases = [{"phase": str(r.phase), "title": r.title, "revision": r.revision, "seq": r.seq} for r in gm.results(game)]
+    # Something that is not a receipt at all is the asker's mistake (400), not a verdict on the record.
+    status = 400 if check is not None and check.status == "unreadable" else 200
     return _render(request, "record.html", {"g": site.summary(view), "phase_record": record, "phases": phases,
-                                            "check": site.receipt_view(check) if check else None})
+                                            "check": site.receipt_view(check) if check else None}, status)
 
 
 @router.get("/games/{game}/record", response_class=HTMLResponse)
@@ -151,7 +153,7 @@ def phase_record_page(game: str, phase: str, request: Request) -> HTMLResponse:
 
 
 @router.get("/games/{game}/receipt", response_class=HTMLResponse)
-def receipt_page(game: str, request: Request, r: str = Query("", max_length=300)) -> HTMLResponse:
+def receipt_page(game: str, request: Request, r: str = Query("")) -> HTMLResponse:
     return _record_page(request, game, receipt=r)
 
 

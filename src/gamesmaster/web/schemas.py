@@ -384,7 +384,7 @@ class ReceiptOut(Out):
     """What the record says of a receipt."""
 
     receipt: str
-    ok: bool
+    ok: bool = Field(description="checked, and the record holds (false too when it could not be checked yet)")
     status: str = Field(description="used, replaced, withdrawn, pending, mismatch, missing, not-yet-public, unreadable")
     message: str
     seq: int | None
@@ -672,6 +672,7 @@ class VerifyOut(Out):
     problems: list[str]
     head: str | None = Field(description="the ledger head checked, 'SEQ:HASH'")
     reworded: int = Field(description="phases this version of the engine explains in other words (results the same)")
+    notes: list[str] = Field(description="what could not be checked yet (a receipt of a phase the record does not reach)")
     ok: bool
 
 
