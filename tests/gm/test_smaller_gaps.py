@@ -78,7 +78,7 @@ def test_calhamer_second_round_of_retreats_runs_through_the_service(console):
     assert "A MUN R KIE succeeds" in history and "A BOH R VIE succeeds" in history
     assert "the record holds" in console("verify", "g")
     for receipt in (first, second):  # each round's set is the one its results were computed from
-        assert "the record holds. 32 ledger entries chained, 1 receipts checked" in console("verify", "g", "--receipt",
+        assert "the record holds. 32 ledger entries chained, 1 receipt checked" in console("verify", "g", "--receipt",
                                                                                           receipt)
 
 
