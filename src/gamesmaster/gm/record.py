@@ -14,7 +14,7 @@ power's commitment instead.
 
 from __future__ import annotations
 
-from typing import Sequence, cast
+from typing import Iterator, Sequence, cast
 
 from ..ledger import Entry, JSONObject, JSONValue, Receipt, parse_stamp
 from ..rules import Phase
@@ -157,7 +157,8 @@ class Record(Desk):
                   and e.payload["phase"] == wanted]
         if not result:
             raise NotFound(f"{wanted} has not been published in {game_id}: its record is public once its results are out")
-        mine = [e for e in copy if (e.sealed and e.seq <= result[-1].seq and _sealed_phase(e, copy) == wanted)
+        mine = [e for e, open_phase in _with_open_phase(copy)
+                if (e.sealed and e.seq <= result[-1].seq and open_phase == wanted)
                 or (not e.sealed and e.payload.get("phase") == wanted)]
         head = copy[-1]
         return PhaseRecord(game_id, Phase.parse(wanted), tuple(record_entry(e) for e in mine), result[-1].seq,
@@ -197,13 +198,11 @@ class Record(Desk):
         return verify_entries(game_id, entries, tables=tables, receipts=receipts, heads=heads)
 
 
-def _sealed_phase(e: Entry, copy: Sequence[Entry]) -> str | None:
-    """The phase a sealed entry belongs to: the phase open when it was written."""
+def _with_open_phase(copy: Sequence[Entry]) -> Iterator[tuple[Entry, str | None]]:
+    """Each entry with the phase open when it was written (a sealed entry belongs to that phase), in one pass."""
     phase = None
-    for x in copy:
-        if x.seq > e.seq:
-            break
-        if not x.sealed and x.kind in ("game-started", "phase-opened"):
-            phase = x.payload["phase"]
-    return phase
+    for e in copy:
+        if not e.sealed and e.kind in ("game-started", "phase-opened"):
+            phase = e.payload["phase"]
+        yield e, phase
 
