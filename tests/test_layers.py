@@ -1,8 +1,7 @@
 """The packages import one way: doors -> gm -> store -> ledger, variants -> rules (docs: the brief's layers).
 
 Every import statement of the source is read (ast, so that an import inside a function
-counts too) and checked against what its package may import. An edge that is still there
-for a reason is named in EXCEPTIONS with that reason; one that has gone must leave the list.
+counts too) and checked against what its package may import; there are no exceptions.
 """
 
 from __future__ import annotations
@@ -32,10 +31,6 @@ ALLOWED: dict[str, set[str]] = {
     "serving": {"gm", "rules", "web", "mail", "daide"},
 }
 ALLOWED["cli"] = ALLOWED["cli"] | {"serving"}  # the commands that start processes call serving
-
-# (importing module, imported module): why the edge is still there.
-# None today; an edge that must stay for a while is named here with the reason.
-EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 
 def _module_name(path: Path) -> str:
@@ -91,7 +86,7 @@ def test_every_import_points_down_the_layers():
     wrong = []
     for importer, imported, line, path in _edges():
         here, there = _part(importer), _part(imported)
-        if there is None or there == here or (importer, imported) in EXCEPTIONS:
+        if there is None or there == here:
             continue
         if there not in ALLOWED[here]:
             wrong.append(f"{path.relative_to(SRC.parent)}:{line}: {here} imports {imported}")
@@ -104,13 +99,6 @@ def test_rules_use_the_standard_library_only():
              if _part(importer) == "rules" and _part(imported) is None
              and imported.split(".")[0] not in sys.stdlib_module_names and imported != "__future__"]
     assert not wrong, "rules imports outside the standard library:\n" + "\n".join(wrong)
-
-
-def test_each_exception_is_still_needed():
-    """A named exception whose import has gone must leave the list (it would hide a new one)."""
-    imported = {(a, b) for a, b, _, _ in _edges()}
-    gone = sorted(edge for edge in EXCEPTIONS if edge not in imported)
-    assert not gone, f"{gone} are no longer imported: drop them from EXCEPTIONS"
 
 
 def test_the_check_catches_a_door_importing_another(tmp_path, monkeypatch):

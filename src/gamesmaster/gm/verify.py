@@ -459,7 +459,7 @@ def _check_deadline(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> 
         r.bad(e, f"the deadline set ({p['deadline']}) is not the game's schedule's ({want.isoformat()})")
 
 
-def _decisions(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _decisions(results: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
     """The results without their explanations: the engine's wording of a reason may improve from one
     version to the next, but what each order did may not change."""
     return [{k: v for k, v in o.items() if k not in ("reason", "notes")} for o in results]

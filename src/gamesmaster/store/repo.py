@@ -80,18 +80,6 @@ class PressRow:
     ledger_seq: int
 
 
-def _game(r: Any) -> GameRow:
-    return GameRow(**{k: r._mapping[k] for k in GameRow.__dataclass_fields__})
-
-
-def _phase(r: Any) -> PhaseRow:
-    return PhaseRow(**{k: r._mapping[k] for k in PhaseRow.__dataclass_fields__})
-
-
-def _press(r: Any) -> PressRow:
-    return PressRow(**{k: r._mapping[k] for k in PressRow.__dataclass_fields__})
-
-
 def _entry(r: Any) -> Entry:
     m = r._mapping
     return Entry(int(m["seq"]), m["at"], m["kind"], m["payload"], m["prev_hash"], m["hash"])
@@ -112,7 +100,7 @@ class Records:
         if lock and self.postgresql:
             q = q.with_for_update()
         r = self.conn.execute(q).first()
-        return _game(r) if r is not None else None
+        return t.record(GameRow, r) if r is not None else None
 
     def head(self, game_id: str, lock: bool = False) -> RowHead | None:
         """Where a game's row is (its ledger head, and when it was made), without its state; lock as game()."""
@@ -134,7 +122,7 @@ class Records:
 
     def games(self) -> list[GameRow]:
         """Every game's row, oldest first."""
-        return [_game(r) for r in self.conn.execute(select(t.games).order_by(t.games.c.created_at, t.games.c.id))]
+        return [t.record(GameRow, r) for r in self.conn.execute(select(t.games).order_by(t.games.c.created_at, t.games.c.id))]
 
     def claim_due(self, now: datetime, skip: Iterable[str] = (), count: int = 1) -> list[GameRow]:
         """Up to count active games whose deadline has passed, the earliest first, locked; locked ones are skipped."""
@@ -146,7 +134,7 @@ class Records:
             q = q.where(t.games.c.id.not_in(skip))
         if self.postgresql:
             q = q.with_for_update(skip_locked=True)
-        return [_game(r) for r in self.conn.execute(q)]
+        return [t.record(GameRow, r) for r in self.conn.execute(q)]
 
     # Statements here take their values as parameters, not .values(): SQLAlchemy then compiles each
     # statement once and reuses it, where .values() builds and keys a new statement every call.
@@ -186,13 +174,13 @@ class Records:
         q = select(t.phases).where(t.phases.c.game_id == game_id)
         if current_only:
             q = q.where(t.phases.c.current.is_(True))
-        return [_phase(r) for r in self.conn.execute(q.order_by(t.phases.c.number, t.phases.c.revision))]
+        return [t.record(PhaseRow, r) for r in self.conn.execute(q.order_by(t.phases.c.number, t.phases.c.revision))]
 
     def phase_at(self, game_id: str, seq: int) -> PhaseRow | None:
         """The published phase recorded by ledger entry seq."""
         q = select(t.phases).where(and_(t.phases.c.game_id == game_id, t.phases.c.ledger_seq == seq))
         r = self.conn.execute(q).first()
-        return _phase(r) if r is not None else None
+        return t.record(PhaseRow, r) if r is not None else None
 
     def insert_phase(self, row: PhaseRow) -> None:
         """Record a published phase."""
@@ -208,7 +196,7 @@ class Records:
     def press(self, game_id: str) -> list[PressRow]:
         """A game's press, in order."""
         q = select(t.press).where(t.press.c.game_id == game_id).order_by(t.press.c.number)
-        return [_press(r) for r in self.conn.execute(q)]
+        return [t.record(PressRow, r) for r in self.conn.execute(q)]
 
     def insert_press(self, rows: Sequence[PressRow]) -> None:
         """Add press items (in one statement)."""
