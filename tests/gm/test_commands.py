@@ -140,3 +140,22 @@ def test_create_game_names_a_dict_handed_where_a_value_is_wanted(sqlite_store, c
         gm.create_game("typed", rules={"preset": "1971"})  # type: ignore[arg-type]
     with pytest.raises(GMError, match="position must be a Position"):
         gm.create_game("typed", position={"units": {}})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("given,named", [
+    ({"grace_hours": "abc"}, "the grace period"), ({"grace_hours": None}, "the grace period"),
+    ({"press": 5}, "press setting"), ({"early_movement": "maybe"}, "early movement"),
+    ({"end_year": "x"}, "end year"), ({"end_year": 1901.5}, "end year"), ({"schedule": 5}, "the schedule"),
+    ({"schedule": {"days": 5}}, "days"), ({"schedule": {"hours": "nan"}}, "hours"),
+])
+def test_a_setting_of_the_wrong_kind_is_named_not_a_crash(given, named):
+    from gamesmaster.gm.settings import Settings
+    with pytest.raises(GMError, match=named):
+        Settings.from_dict(given)
+
+
+@pytest.mark.parametrize("given,named", [({"writing": [1]}, "writing"), ({"practice": "perhaps"}, "practice")])
+def test_a_live_period_of_the_wrong_kind_is_named(given, named):
+    from gamesmaster.gm.live import LiveConfig
+    with pytest.raises(GMError, match=named):
+        LiveConfig.from_dict(given)

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, Mapping, Sequence, cast
+from typing import Mapping, Sequence
 
 from ..rules.phase import Phase
 from ..ledger import JSONObject, JSONValue
+from . import values as read
 from .errors import GMError
 
 PERIODS = ("diplomacy", "writing", "orders", "readout", "over")
@@ -51,17 +52,14 @@ class LiveConfig:
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue] | None) -> "LiveConfig":
         """Read to_dict's form (or the GM's periods as JSON); GMError names one that does not read."""
-        doc = cast(dict[str, Any], dict(doc or {}))  # each value is checked below
+        doc = dict(doc or {})
         unknown = set(doc) - set(cls.__dataclass_fields__)
         if unknown:
             raise GMError(f"unknown live setting{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
-        practice = bool(doc.pop("practice", False))
+        practice = read.flag(doc.pop("practice", False), "practice")
         values: dict[str, float] = {}
         for k, v in doc.items():
-            try:
-                values[k] = float(v)
-            except (TypeError, ValueError):
-                raise GMError(f"{k.replace('_', ' ')} {v!r}: a number of minutes") from None
+            values[k] = read.number(v, f"{k.replace('_', ' ')} (minutes)")
             if not 0 <= values[k] <= 24 * 60:
                 raise GMError(f"{k.replace('_', ' ')}: between 0 and 1440 minutes")
         cfg = cls(practice=practice, **values)
@@ -105,11 +103,15 @@ class LiveState:
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue]) -> "LiveState":
         """Read to_dict's form."""
-        doc = cast(dict[str, Any], dict(doc))  # written by to_dict
-        ends = doc.get("ends")
-        doc["ends"] = datetime.fromisoformat(ends) if ends else None
-        doc["agreed"] = tuple(doc.get("agreed") or ())
-        return cls(**{k: v for k, v in doc.items() if k in cls.__dataclass_fields__})
+        ends, remaining = doc.get("ends"), doc.get("remaining")
+        return cls(period=read.text(doc["period"], "period"), phase=read.text(doc["phase"], "phase"),
+                   ends=datetime.fromisoformat(read.text(ends, "end")) if ends else None,
+                   paused=read.flag(doc.get("paused", False), "paused"),
+                   remaining=None if remaining is None else read.number(remaining, "time left"),
+                   agreed=tuple(read.text(p, "power") for p in read.items(doc.get("agreed") or [], "agreed")),
+                   step=read.whole(doc.get("step", 0), "step"), steps=read.whole(doc.get("steps", 0), "steps"),
+                   shown=read.whole(doc.get("shown", 0), "shown"),
+                   first_phase=read.text(doc.get("first_phase", ""), "first phase"))
 
     def left(self, now: datetime) -> float | None:
         """Seconds left in the period (None: no clock, e.g. the read-out)."""

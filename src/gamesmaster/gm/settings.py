@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, time, timedelta, timezone
-from typing import Any, Mapping, cast
+from typing import Mapping, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..ledger import JSONObject, JSONValue
 from ..rules import OptionError, RuleOptions
 from ..variants import load_rules
+from . import values as read
 from .errors import GMError
 
 PRESS = ("none", "public", "full", "anonymous")
@@ -111,14 +112,21 @@ class Settings:
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue] | None) -> "Settings":
         """Read to_dict's form (or the GM's settings as JSON); GMError names a setting that does not read."""
-        # Any here: the values are checked by check() below, as the GM may have written anything.
-        doc = cast(dict[str, Any], dict(doc or {}))
-        sched = dict(doc.pop("schedule", {}) or {})
+        doc = dict(doc or {})
         unknown = set(doc) - {f for f in cls.__dataclass_fields__}
         if unknown:
             raise GMError(f"unknown setting{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
-        schedule = _schedule(sched)
-        settings = cls(schedule=schedule, **doc)
+        given = cls()  # the defaults, for what the document leaves out
+        end_year, end_at = doc.get("end_year"), doc.get("end_at")
+        settings = cls(
+            press=read.text(doc.get("press", given.press), "press setting"),
+            schedule=_schedule(read.fields(doc.get("schedule") or {}, "the schedule")),
+            grace_hours=read.number(doc.get("grace_hours", given.grace_hours), "the grace period"),
+            replacement=read.text(doc.get("replacement", given.replacement), "replacement policy"),
+            early_movement=read.flag(doc.get("early_movement", given.early_movement), "early movement"),
+            draw_vote=read.text(doc.get("draw_vote", given.draw_vote), "draw vote"),
+            end_year=None if end_year is None else read.whole(end_year, "end year"),
+            end_at=None if end_at is None else read.text(end_at, "end time"))
         settings.check()
         return settings
 
@@ -142,8 +150,7 @@ class Settings:
                 raise GMError(f"end time {self.end_at!r}: stored in UTC, with its offset (+00:00)")
 
 
-def _schedule(given: Mapping[str, JSONValue]) -> Schedule:
-    doc = cast(dict[str, Any], dict(given))  # each value is checked below
+def _schedule(doc: Mapping[str, JSONValue]) -> Schedule:
     unknown = set(doc) - set(Schedule.__dataclass_fields__)
     if unknown:
         raise GMError(f"unknown schedule setting{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
@@ -152,26 +159,21 @@ def _schedule(given: Mapping[str, JSONValue]) -> Schedule:
         ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
         raise GMError(f"unknown time zone {tz!r} (use a name such as Europe/London or America/Edmonton)") from None
-    days = tuple(_day(d) for d in doc.get("days", ()) or ())
+    days = tuple(_day(d) for d in read.items(doc.get("days") or [], "days"))
     at = str(doc.get("time", "22:00"))
     if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", at):
         raise GMError(f"deadline time {at!r}: write it as HH:MM, e.g. 22:00")
-    values = {}
-    for k in ("min_hours", "hours", "retreat_hours", "adjustment_hours"):
-        if k in doc:
-            try:
-                values[k] = float(doc[k])
-            except (TypeError, ValueError):
-                raise GMError(f"{k.replace('_', ' ')} {doc[k]!r}: a number of hours") from None
-    for k, v in values.items():
-        if not v == v or v < 0:  # NaN too
+    hours = {k: read.number(doc[k], k.replace("_", " ")) for k in ("min_hours", "hours", "retreat_hours",
+                                                                      "adjustment_hours") if k in doc}
+    for k, v in hours.items():
+        if v < 0:
             raise GMError(f"{k.replace('_', ' ')} cannot be negative")
         if k != "min_hours" and v < MIN_HOURS:
             raise GMError(f"{k.replace('_', ' ')} {v:g}: a phase lasts at least a minute "
                           "(orders due at once would be adjudicated on every pass of the worker)")
         if v > MAX_HOURS:
             raise GMError(f"{k.replace('_', ' ')} {v:g}: a phase lasts at most {MAX_HOURS // 24:g} days")
-    return Schedule(tz=tz, days=days, time=at, **values)
+    return Schedule(tz=tz, days=days, time=at, **hours)
 
 
 def _day(text: object) -> str:
