@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from ..ledger import Entry, JSONObject, JSONValue, fingerprint, parse_stamp
 from ..store import Records
+from . import values as read
 from .desk import Desk
 from .errors import GMError
 from .fold import FoldError, fold
@@ -60,12 +61,11 @@ def read_archive(doc: JSONValue) -> tuple[str, list[Entry], dict[int, str]]:
     if doc.get("version") != VERSION:
         raise GMError(f"archive version {doc.get('version')!r} is not supported (this gamesmaster reads {VERSION})")
     try:
-        # Any: whatever does not read raises one of the errors below, named as an incomplete archive.
-        given = cast(dict[str, Any], doc)
-        game = str(given["game"])
-        entries = [Entry.from_dict(e) for e in given["ledger"]]
-        creds = {int(n): str(h) for n, h in (given.get("credentials") or {}).items()}
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        game = read.text(doc["game"], "the game's id")
+        entries = [Entry.from_dict(read.fields(e, "a ledger entry")) for e in read.items(doc["ledger"], "the ledger")]
+        creds = {int(n): read.text(h, "a credential's hash")
+                 for n, h in read.fields(doc.get("credentials") or {}, "the credentials").items()}
+    except (KeyError, TypeError, ValueError, AttributeError, GMError) as exc:
         raise GMError(f"the archive is incomplete: {exc}") from None
     if any(e.sealed for e in entries):
         raise GMError("this is a public record (sealed entries): it can be verified, not imported")
