@@ -32,18 +32,28 @@ from datetime import datetime
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from ..ledger import JSONObject, JSONValue
-from ..rules import (Adjudication, Phase, PhaseError, Position, PositionError, RuleOptions, adjudicate,
-                     format_order, powers_to_act)
+from ..rules import (
+    Adjudication,
+    Phase,
+    PhaseError,
+    Position,
+    PositionError,
+    RuleOptions,
+    adjudicate,
+    format_order,
+    powers_to_act,
+)
 from ..rules.adjustments import balance
 from ..rules.variant import Variant
 from ..variants import load_variant
+from . import values as read
 from .errors import GMError
 from .fates import fates
 from .games import GAME_ID
 from .limits import PRESS_CHARS as MAX_PRESS
-from .state import GM
 from .service import Gamesmaster
 from .settings import RuleSpec, Settings
+from .state import GM
 from .views import GameView, PhaseResult, PressItem
 
 COMPLETED = "COMPLETED"
@@ -201,18 +211,18 @@ def read_saved_game(given: JSONValue) -> tuple[str, list[FilePhase], list[str]]:
     """The id, phases and rule names of a saved game (JSON as read); GMError names what is wrong with it."""
     if not isinstance(given, dict) or not isinstance(given.get("phases"), list):
         raise GMError("not a saved game: expected a JSON object with a list of \"phases\"")
-    # Any: a foreign file; what does not read raises one of the errors caught below, named with its phase.
-    doc = cast(dict[str, Any], given)
+    doc = given
     board = str(doc.get("map", "standard"))
     if board != "standard":
         raise GMError(f"map {board!r}: only saved games on the standard map can be imported")
-    if not doc["phases"]:
+    listed = read.items(doc["phases"], "the saved game's phases")
+    if not listed:
         raise GMError("the saved game has no phases")
-    if len(doc["phases"]) > MAX_PHASES:
-        raise GMError(f"the saved game has {len(doc['phases'])} phases; at most {MAX_PHASES} are read")
+    if len(listed) > MAX_PHASES:
+        raise GMError(f"the saved game has {len(listed)} phases; at most {MAX_PHASES} are read")
     variant = load_variant("standard")
     phases = []
-    for i, raw in enumerate(doc["phases"]):
+    for i, raw in enumerate(listed):
         try:
             phases.append(_phase(variant, raw))
         except (KeyError, TypeError, ValueError, AttributeError, PositionError, PhaseError) as exc:
@@ -220,7 +230,7 @@ def read_saved_game(given: JSONValue) -> tuple[str, list[FilePhase], list[str]]:
             raise GMError(f"phase {i + 1} ({name or 'unnamed'}) of the saved game cannot be read: {exc}") from None
     if sum(len(p.messages) for p in phases) > MAX_MESSAGES:
         raise GMError(f"the saved game has more than {MAX_MESSAGES} messages")
-    rules = [str(r) for r in doc.get("rules") or [] if isinstance(r, str)]
+    rules = [r for r in read.items(doc.get("rules") or [], "the saved game's rules") if isinstance(r, str)]
     return str(doc.get("id") or "imported"), phases, rules
 
 
