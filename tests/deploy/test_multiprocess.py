@@ -62,9 +62,10 @@ def test_two_web_and_two_worker_processes_on_one_postgresql(url_for, tmp_path):
             receipts.setdefault(game, []).append(sub["receipt"])
 
         # every order in: the GM brings each deadline to now, and the workers share the games out
-        soon = datetime.now(timezone.utc) + timedelta(seconds=1)
+        # each deadline a second from when it is set: one shared "soon" had passed by the last
+        # game when the machine was loaded, and extend rightly refused a deadline in the past
         for g in creds:
-            gm.extend(g, until=soon, reason="all orders are in")
+            gm.extend(g, until=datetime.now(timezone.utc) + timedelta(seconds=1), reason="all orders are in")
         end = time.monotonic() + 90
         while time.monotonic() < end:
             if all(str(g.phase) == "F1901M" for g in gm.games()):
