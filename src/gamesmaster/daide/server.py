@@ -33,13 +33,12 @@ import logging
 import socket
 import threading
 import time
-from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Sequence
 
-from ..gm import Gamesmaster, GameView, GMError, PhaseResult, PressItem, Seat, StoreError
-from ..gm.bots import BotPolicy, is_bot
+from ..gm import Gamesmaster, GameView, GMError, PhaseResult, PressItem, StoreError
+from ..gm.bots import BotPolicy
 from ..gm.fates import fates
 from ..rules import Position, parse_order
 from . import board, press, wire
@@ -61,7 +60,7 @@ class Limits:
     clients: int = 64  # connections to one game
     im_timeout: float = 30.0  # seconds to send the initial message
     max_buffer: int = 1 << 20  # bytes queued for a client that does not read
-    iam_per_minute: int = 10  # wrong passcodes a minute, per game
+    iam_guesses: int = 10  # wrong IAM passcodes a seat's address may give in the door's life
     tme_requests: int = 8  # TME alarms a client may set
 
 
@@ -111,6 +110,7 @@ class Connection:
         self.over = False  # the game has all the connections it takes
         self.iam_failures = 0
         self.peer = str(writer.get_extra_info("peername"))
+        self.host = address_of(writer)
 
     # -- sending -------------------------------------------------------------------------------
 
@@ -240,7 +240,7 @@ class GameDoor:
         self.told.out = {p for p in self.view.variant.powers if self.view.position is not None
                          and p not in self.view.position.powers_alive()}
         self.told.ended = self.view.result is not None
-        self.iam_failures: deque[float] = deque()
+        self.iam_guesses: dict[str, int] = {}  # wrong IAM passcodes from each address a seat's bot played from
         self.listener: asyncio.AbstractServer | None = None
         self.handlers: dict[int, Handler] = {
             T.NME: self.on_nme, T.OBS: self.on_obs, T.IAM: self.on_iam, T.MAP: self.on_map, T.MDF: self.on_mdf,
@@ -343,7 +343,7 @@ class GameDoor:
             if view.status != "forming" and self._free_power(seat.acts_for()) is None:
                 raise GMError(f"every power {seat.name} may order for is already played by a connected bot")
             conn.credential, conn.wants = credential, "seat"
-        elif self._reclaimable(bot) is not None or self._renewable(bot) is not None or self._open_seat():
+        elif self._open_seat():
             conn.wants = "seat"
         elif self.policy.civil_disorder and view.status in ("active", "paused"):
             conn.wants = "reserve"
@@ -429,17 +429,16 @@ class GameDoor:
                     self.seats.append(seated)
                 seated.credential = conn.credential
             else:
-                seated = self._reclaimable(conn.name) or await self._renew(conn.name)
-                if seated is None:
-                    made = await self.call(self.gm.seat_bot, self.game_id, conn.name)
-                    seated = Seated(made.number, made.name, made.credential, made.power, made.role)
-                    self.seats.append(seated)
-                    if made.full:
-                        await self.call(self.gm.draw_lots, self.game_id)
+                # A name is no key: a bot whose connection dropped comes back with IAM or its credential.
+                made = await self.call(self.gm.seat_bot, self.game_id, conn.name)
+                seated = Seated(made.number, made.name, made.credential, made.power, made.role, issued=True)
+                self.seats.append(seated)
+                if made.full:
+                    await self.call(self.gm.draw_lots, self.game_id)
             old = seated.client
             if isinstance(old, Connection) and old is not conn:
                 old.off()
-            seated.client, seated.version = conn, conn.version
+            seated.client, seated.version, seated.home = conn, conn.version, conn.host
             conn.seat = seated
             if self.view.status != "forming" and seated.power is not None:
                 self.greet(conn)
@@ -450,41 +449,14 @@ class GameDoor:
         busy = {s.power for s in self.seats if s.client is not None}
         return next((p for p in powers if p not in busy), None)
 
-    def _reclaimable(self, name: str) -> Seated | None:
-        """A bot seat of that name the door knows, whose bot is not connected (its bot is back with NME)."""
-        for s in self.seats:
-            if s.client is None and is_bot(s.name) and s.name.startswith(f"{name} ") and s.power is not None:
-                return s
-        return None
-
-    def _renewable(self, name: str) -> tuple[Seat, str] | None:
-        """A bot's seat of that name on the record whose credential this door does not hold (it was restarted)."""
-        known = {s.number for s in self.seats}
-        for seat in self.view.players():
-            if seat.number in known or not is_bot(seat.name) or not seat.name.startswith(f"{name} "):
-                continue
-            power = self._free_power(seat.acts_for())
-            if power is not None:
-                return seat, power
-        return None
-
-    async def _renew(self, name: str) -> Seated | None:
-        """After a restart the door has no credential for a bot's seat: the GM issues it a new one (on the record)."""
-        found = self._renewable(name)
-        if found is None:
-            return None
-        seat, power = found
-        credential = await self.call(self.gm.new_credential, self.game_id, seat.name,
-                                     reason="the DAIDE door was restarted: a new credential for the bot")
-        seated = Seated(seat.number, seat.name, credential, power, seat.role)
-        self.seats.append(seated)
-        return seated
-
     def greet(self, conn: Connection) -> None:
         """HLO, SCO and NOW to a bot that has a power in a running game."""
         seat = conn.seat
         assert seat is not None and seat.power is not None
         conn.send(self.hello(seat))
+        if seat.issued:  # the seat's real key: IAM's 13-bit passcode is only good from the bot's own address
+            conn.tell(f"The credential of your seat: {seat.credential} -- to take the seat back from another address, "
+                      "or after the door restarts, put it in NME's name")
         if self.view.position is not None:
             conn.send(board.supply_centres(self.vocab, self.view.position))
             conn.send(board.now(self.vocab, self.view.position))
@@ -504,7 +476,14 @@ class GameDoor:
         return [T.HLO, *bracket(self.vocab.powers[seat.power]), *bracket(integer(seat.passcode)), *bracket(variants)]
 
     async def on_iam(self, conn: Connection, tokens: list[int], group: Group) -> None:
-        """IAM (power) (passcode): a bot back on a new connection."""
+        """IAM (power) (passcode): a bot back on a new connection after its old one dropped.
+
+        A passcode is a DAIDE integer (13 bits), too little to be a seat's only key, so IAM
+        takes a seat only while nobody plays it, only from the address its bot played from,
+        and only while that address has given fewer than `Limits.iam_guesses` wrong passcodes.
+        Every refusal is the same answer, whatever its reason (a wrong passcode, the seat held,
+        another address, the budget spent): the answers tell a guesser nothing. Nobody else's
+        guesses count against the bot's address; its credential in NME always takes it back."""
         r = group.reader()
         r.token(T.IAM)
         p = r.sub()
@@ -514,40 +493,37 @@ class GameDoor:
         p.end()
         code = r.sub().integer()
         r.end()
-        if self._iam_barred():
-            raise GMError("too many wrong passcodes: try again in a minute")
-        seat = next((s for s in self.seats if s.power == power and s.passcode == code), None)
-        if seat is None:
-            conn.iam_failures += 1
-            self.iam_failures.append(time.monotonic())
-            log.warning("daide %s: %s gave a wrong passcode for %s", self.game_id, conn.peer, power)
-            if conn.iam_failures >= 3:
-                conn.send([T.REJ, *bracket(tokens)])
-                conn.off()
-                raise Closed()
-            raise GMError(f"no {power.capitalize()} seat has that passcode")
-        old = seat.client
-        if isinstance(old, Connection) and old is not conn:
-            # IAM is for a bot whose connection dropped. One that closed its old connection just now
-            # may get here before the door has seen it close: that is waited for, briefly. A seat
-            # whose connection is alive is not handed over (a passcode is only 13 bits); a dead one
-            # that never said so is found by TCP keepalive within a few minutes.
-            for _ in range(50):
-                if old not in self.clients:
-                    break
-                await asyncio.sleep(0.01)
-            else:
-                raise GMError(f"{power.capitalize()} is played on another connection now; IAM takes a seat back "
-                              "after its connection dropped")
+        seats = [s for s in self.seats if s.power == power]
+        # A bot that closed its old connection just now may get here before the door has seen it
+        # close: that is waited for, briefly -- whatever the passcode, so the wait tells nothing.
+        for _ in range(50):
+            if not any(isinstance(s.client, Connection) and s.client in self.clients for s in seats):
+                break
+            await asyncio.sleep(0.01)
+        seat = next((s for s in seats if s.passcode == code), None)
+        held = seat is not None and isinstance(seat.client, Connection) and seat.client in self.clients
+        spent = self.iam_guesses.get(conn.host, 0) >= self.limits.iam_guesses
+        if seat is None or held or spent or seat.home != conn.host:
+            self._iam_refused(conn, tokens, power, seat)
+            return
         seat.client, conn.seat, conn.live, conn.wants = conn, seat, True, "seat"
         conn.send([T.YES, *bracket(tokens)])
         self.broadcast([T.NOT, *bracket(T.CCD, *bracket(self.vocab.powers[power]))], skip=conn)
 
-    def _iam_barred(self) -> bool:
-        now = time.monotonic()
-        while self.iam_failures and now - self.iam_failures[0] > 60:
-            self.iam_failures.popleft()
-        return len(self.iam_failures) >= self.limits.iam_per_minute
+    def _iam_refused(self, conn: Connection, tokens: list[int], power: str, seat: Seated | None) -> None:
+        """One answer for every refused IAM; a wrong passcode from a seat's own address counts against it."""
+        if seat is None and conn.host in {s.home for s in self.seats}:
+            # Only an address some seat's bot played from can ever win by IAM: its wrong guesses are
+            # counted (so the table is as small as the seats); others' cannot take a seat at all.
+            self.iam_guesses[conn.host] = self.iam_guesses.get(conn.host, 0) + 1
+        conn.iam_failures += 1
+        log.warning("daide %s: %s: IAM for %s refused (%s)", self.game_id, conn.peer, power,
+                    "wrong passcode" if seat is None else "seat held, another address or guesses spent")
+        conn.send([T.REJ, *bracket(tokens)])
+        if conn.iam_failures >= 3:
+            conn.off()
+            raise Closed()
+        conn.tell(IAM_REFUSED)
 
     # -- the game as it stands ----------------------------------------------------------------------------
 
@@ -1153,7 +1129,7 @@ class GameDoor:
                 reserve.insert(0, conn)
                 continue
             seated = Seated(made.number, made.name, made.credential, made.power, made.role, client=conn,
-                            instead_of=status.player)
+                            instead_of=status.player, home=conn.host, issued=True)
             self.seats.append(seated)
             conn.seat, conn.reserve = seated, False
             self.view = await self.call(self.gm.game, self.game_id)
@@ -1172,6 +1148,16 @@ class GameDoor:
                 await self.refresh()
             except Exception:  # noqa: BLE001 - the next poll tries again
                 log.exception("daide %s: reading the game failed", self.game_id)
+
+
+IAM_REFUSED = ("IAM refused: it takes back a seat whose bot's connection dropped, from the address the bot played "
+               "from, with the passcode HLO gave it; a bot can always come back with its seat's credential in NME")
+
+
+def address_of(writer: asyncio.StreamWriter) -> str:
+    """The client's address without its port (the source that IAM's guesses are counted against)."""
+    peer = writer.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
 
 
 def press_max() -> int:
