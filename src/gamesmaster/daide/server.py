@@ -59,6 +59,9 @@ class Limits:
     burst: int = 200  # messages at once
     clients: int = 64  # connections to one game
     im_timeout: float = 30.0  # seconds to send the initial message
+    join_timeout: float = 30.0  # seconds after that to say who it is (NME, OBS, IAM)
+    body_timeout: float = 10.0  # seconds for a message's body to follow its header
+    pending_per_host: int = 8  # connections from one address that have not said who they are
     max_buffer: int = 1 << 20  # bytes queued for a client that does not read
     iam_guesses: int = 10  # wrong IAM passcodes a seat's address may give in the door's life
     tme_requests: int = 8  # TME alarms a client may set
@@ -107,7 +110,8 @@ class Connection:
         self.wants: str | None = None  # what YES (MAP) will do: "seat", "observe", "reserve"
         self.live = False  # has accepted the map: receives the game's news
         self.alarms: dict[int, asyncio.TimerHandle | None] = {}
-        self.over = False  # the game has all the connections it takes
+        self.over = False  # the game has all the guests it takes: this one gets in only to a seat
+        self.opened = time.monotonic()
         self.iam_failures = 0
         self.peer = str(writer.get_extra_info("peername"))
         self.host = address_of(writer)
@@ -143,45 +147,76 @@ class Connection:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    async def header(self, timeout: float | None = None) -> wire.Header:
-        """The next message's header (within `timeout` seconds, if given)."""
-        data = await (asyncio.wait_for(self.reader.readexactly(4), timeout) if timeout else self.reader.readexactly(4))
-        return wire.Header.read(data)
+    async def header(self) -> wire.Header:
+        """The next message's header."""
+        return wire.Header.read(await self.reader.readexactly(4))
 
     async def run(self) -> None:
         """Serve the client until it leaves or breaks the protocol."""
         try:
-            head = await self.header(self.limits.im_timeout)
-        except asyncio.TimeoutError:
+            fault = await asyncio.wait_for(self.initial(), self.limits.im_timeout)
+        except asyncio.TimeoutError:  # nothing, or a header and silence: the protocol's own error
             raise self.fail(wire.Fault.IM_TIMER_POPPED) from None
-        body = await self.reader.readexactly(head.length)
-        if head.kind != wire.Kind.INITIAL:
-            raise self.fail(wire.Fault.IM_NOT_FIRST)
-        fault = wire.check_initial(body)
         if fault is not None:
             raise self.fail(fault)
         self.writer.write(wire.representation(self.door.vocab.representation()))
+        # A connection that never says who it is holds a place a bot may need: it is closed.
+        stall = asyncio.get_running_loop().call_later(self.limits.join_timeout, self.stalled)
+        try:
+            while True:
+                await self.message()
+                await self.writer.drain()
+        finally:
+            stall.cancel()
+
+    async def initial(self) -> wire.Fault | None:
+        """Read the initial message; what is wrong with it, or None."""
+        head = await self.header()
+        fault = wire.check_initial_header(head)
+        if fault is not None:  # its body is not read: a byte-swapped length would have the door wait for 1 KiB
+            return fault
+        return wire.check_initial(await self.reader.readexactly(head.length))
+
+    async def message(self) -> None:
+        """Read one message after the initial one and act on it (a body must follow its header promptly)."""
+        head = await self.header()
+        try:
+            body = await asyncio.wait_for(self.reader.readexactly(head.length), self.limits.body_timeout)
+        except asyncio.TimeoutError:
+            log.info("daide %s: %s sent a header and no body in time; closed", self.door.game_id, self.peer)
+            raise Closed() from None
+        if head.kind == wire.Kind.DIPLOMACY:
+            await self.diplomacy(body)
+        elif head.kind == wire.Kind.FINAL:
+            self.writer.write(wire.final())
+            raise Closed()
+        elif head.kind == wire.Kind.ERROR:
+            raise Closed()
+        elif head.kind == wire.Kind.INITIAL:
+            raise self.fail(wire.Fault.IM_TWICE)
+        elif head.kind == wire.Kind.REPRESENTATION:
+            raise self.fail(wire.Fault.RM_FROM_CLIENT)
+        else:
+            raise self.fail(wire.Fault.UNKNOWN_MESSAGE)
+
+    @property
+    def identified(self) -> bool:
+        """Whether the client has said who it is (NME, OBS) or taken its seat back (IAM)."""
+        return self.wants is not None or self.seat is not None
+
+    def stalled(self) -> None:
+        """The join timer: a client still unidentified is told why and closed."""
+        if not self.identified:
+            log.info("daide %s: %s said nothing of who it is in time; closed", self.door.game_id, self.peer)
+            self.tell(f"closed: no NME, OBS or IAM within {self.limits.join_timeout:g} seconds")
+            self.off()
+
+    def refuse_guest(self) -> None:
+        """A client that would take no seat, when the game has all the other connections it takes: OFF."""
         if self.over:
             self.tell(f"{self.door.game_id} has all the {self.limits.clients} connections it takes: try again later")
             self.off()
             raise Closed()
-        while True:
-            head = await self.header()
-            body = await self.reader.readexactly(head.length)
-            if head.kind == wire.Kind.DIPLOMACY:
-                await self.diplomacy(body)
-            elif head.kind == wire.Kind.FINAL:
-                self.writer.write(wire.final())
-                raise Closed()
-            elif head.kind == wire.Kind.ERROR:
-                raise Closed()
-            elif head.kind == wire.Kind.INITIAL:
-                raise self.fail(wire.Fault.IM_TWICE)
-            elif head.kind == wire.Kind.REPRESENTATION:
-                raise self.fail(wire.Fault.RM_FROM_CLIENT)
-            else:
-                raise self.fail(wire.Fault.UNKNOWN_MESSAGE)
-            await self.writer.drain()
 
     async def diplomacy(self, body: bytes) -> None:
         """Check a diplomacy message's tokens, size and rate, then have the door answer it."""
@@ -262,7 +297,7 @@ class GameDoor:
     async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Serve one connection to the end."""
         conn = Connection(self, reader, writer)
-        conn.over = len(self.clients) >= self.limits.clients
+        self._make_room(conn)
         keepalive(writer)
         self.clients.add(conn)
         try:
@@ -275,6 +310,27 @@ class GameDoor:
             log.exception("daide %s: connection %s failed", self.game_id, conn.peer)
         finally:
             await self.gone(conn)
+
+    def _make_room(self, conn: Connection) -> None:
+        """Room for a new connection: idle ones give way to it, so that none can keep a bot out.
+
+        Connections that have not said who they are yet are bounded per address
+        (`Limits.pending_per_host`) and, with observers and bots standing by, to `Limits.clients`
+        a game: the oldest of them is closed to let a new one in. Bots in their seats do not count;
+        a newcomer when every place is taken by identified guests gets in only to a seat."""
+        pending = [c for c in self.clients if not c.identified]
+        mine = [c for c in pending if c.host == conn.host]
+        if len(mine) >= self.limits.pending_per_host:
+            drop: Connection | None = min(mine, key=lambda c: c.opened)
+        elif len([c for c in self.clients if c.seat is None]) >= self.limits.clients:
+            drop = min(pending, key=lambda c: c.opened) if pending else None
+            conn.over = drop is None
+        else:
+            drop = None
+        if drop is not None:
+            log.info("daide %s: %s closed to make room (it had not said who it is)", self.game_id, drop.peer)
+            self.clients.discard(drop)
+            drop.writer.transport.abort()
 
     async def gone(self, conn: Connection) -> None:
         """A connection closed: its power is in civil disorder until the bot comes back with IAM."""
@@ -346,6 +402,7 @@ class GameDoor:
         elif self._open_seat():
             conn.wants = "seat"
         elif self.policy.civil_disorder and view.status in ("active", "paused"):
+            conn.refuse_guest()
             conn.wants = "reserve"
         else:
             raise GMError(f"no seat for a bot in {self.game_id}: give the bot a player's credential in its name, "
@@ -374,6 +431,7 @@ class GameDoor:
         r.end()
         if conn.wants is not None or conn.seat is not None:
             raise GMError("this connection has already said who it is")
+        conn.refuse_guest()
         conn.wants = "observe"
         conn.send([T.YES, *bracket(tokens)])
         conn.send([T.MAP, *string(self.view.variant.name)])
