@@ -58,6 +58,7 @@ class Seated:
     go: bool = True  # DAIDE's go flag: complete orders mark the power ready unless the bot said NOT (GOF)
     loaded: str | None = None  # the phase whose orders on record were read into the book
     version: str = ""  # the bot's version, as it gave it (for the summary at the end)
+    bot: str = ""  # the bot's name, as it gave it in NME (the summary names the power's player by it)
     receipt: str | None = None  # the receipt of the set last submitted, until the bot is told it
     instead_of: str | None = None  # a stand-by's: the player it stands in for (another player means a replacement)
     home: str | None = None  # the address its bot last played from: the only one IAM takes the seat from

@@ -40,7 +40,7 @@ from typing import Any, Awaitable, Callable, Iterable, Sequence
 from ..gm import Gamesmaster, GameView, GMError, PhaseResult, PressItem, StoreError
 from ..gm.bots import BotPolicy
 from ..gm.fates import fates
-from ..rules import Position, parse_order
+from ..rules import Phase, Position, parse_order
 from . import board, press, wire
 from .seats import CREDENTIAL, Seated, credential_in
 from .syntax import Group, Reader, Unbalanced, Unreadable, bracket, marked, render, string
@@ -496,7 +496,7 @@ class GameDoor:
             old = seated.client
             if isinstance(old, Connection) and old is not conn:
                 old.off()
-            seated.client, seated.version, seated.home = conn, conn.version, conn.host
+            seated.client, seated.version, seated.home, seated.bot = conn, conn.version, conn.host, conn.name
             conn.seat = seated
             if self.view.status != "forming" and seated.power is not None:
                 self.greet(conn)
@@ -524,7 +524,7 @@ class GameDoor:
         assert seat.power is not None
         settings = self.view.settings
         schedule = settings.schedule
-        level = 0 if settings.press == "none" else press.LEVEL
+        level = self._level()
         movement = (schedule.min_hours if schedule.days else schedule.hours) * 3600
         variants = [*bracket(T.LVL, integer(level)), *bracket(T.MTL, integer(clamp(movement))),
                     *bracket(T.RTL, integer(clamp(schedule.retreat_hours * 3600))),
@@ -532,6 +532,13 @@ class GameDoor:
         if level:
             variants.extend(bracket(T.PDA))
         return [T.HLO, *bracket(self.vocab.powers[seat.power]), *bracket(integer(seat.passcode)), *bracket(variants)]
+
+    def _level(self) -> int:
+        """The press level bots are told in HLO: the game's DAIDE setting, 0 without press, else 8000."""
+        settings = self.view.settings
+        if settings.press == "none":
+            return 0
+        return press.LEVEL if settings.daide_level is None else settings.daide_level
 
     async def on_iam(self, conn: Connection, tokens: list[int], group: Group) -> None:
         """IAM (power) (passcode): a bot back on a new connection after its old one dropped.
@@ -732,11 +739,8 @@ class GameDoor:
                     candidate[key] = book[key]
                 else:
                     del candidate[key]
-            if refused and candidate:
-                await self._submit(seat, position, candidate)
-            elif refused:
-                await self.call(self.gm.withdraw_orders, self.game_id, seat.power, credential=seat.credential,
-                                channel="daide")
+            if refused:
+                await self._correct(seat, position, candidate)
             seat.book = candidate
         for i, w in enumerate(written):
             conn.send([T.THX, *bracket(w.tokens[1:-1]), *bracket(notes.get(i, T.MBV))])
@@ -749,6 +753,23 @@ class GameDoor:
             conn.tell(f"Receipt: {seat.receipt}")
             seat.receipt = None
         await self._ready_if_complete(seat, current, missing)
+
+    async def _correct(self, seat: Seated, position: Position, book: dict[str, board.Written]) -> None:
+        """The set without its refused orders on the record -- unless the set with them completed the phase.
+
+        A retreat or adjustment phase is processed as soon as every power concerned has
+        ordered, and a set with a refused order counts: then there is nothing to correct
+        (the refused order was not used), and the bot is answered as usual."""
+        try:
+            if book:
+                await self._submit(seat, position, book)
+            else:
+                await self.call(self.gm.withdraw_orders, self.game_id, seat.power, credential=seat.credential,
+                                channel="daide")
+        except GMError:
+            now = await self.call(self.gm.game, self.game_id)
+            if now.position is not None and now.position.phase == position.phase:
+                raise
 
     @staticmethod
     def _merged(book: dict[str, board.Written], new: list[board.Written]) -> dict[str, board.Written]:
@@ -966,7 +987,7 @@ class GameDoor:
         seat = self._seat(conn)
         r = group.reader()
         r.token(T.SND)
-        if self.view.settings.press == "none":
+        if self._level() == 0:
             raise Unreadable(group.at[0], "this game is played without press (LVL 0)")
         phase = board.leading_turn(r)
         if phase is not None and self.view.position is not None and phase != self.view.position.phase:
@@ -1023,14 +1044,19 @@ class GameDoor:
                 self.told.phases[str(result.phase)] = result
                 for fate in fates(result):
                     self.broadcast(board.order_result(self.vocab, result.phase, fate))
+                current = result is phases[-1]
+                if not current or view.result is None:
+                    # Every turn is told, a retreat or adjustment turn settled at once as well: its ORDs
+                    # then follow its own SCO and NOW.
+                    self._announce(result.next, current)
             if before.status == "forming" and view.status != "forming":
                 self._started()
                 self.told.announced = view.head.seq
             elif view.head.seq != self.told.announced and view.position is not None and view.result is None:
                 # A new phase (or a corrected one) is told once, when the door first sees it.
                 self.told.announced = view.head.seq
-                self.broadcast(board.supply_centres(self.vocab, view.position))
-                self.broadcast(board.now(self.vocab, view.position))
+                if not phases:
+                    self._announce(view.position, True)
             self._eliminated()
             for item in press_items:
                 self._deliver(item)
@@ -1044,6 +1070,14 @@ class GameDoor:
                 for c in self.clients:
                     for seconds in list(c.alarms):
                         self._set_alarm(c, seconds)
+
+    def _announce(self, position: Position, current: bool) -> None:
+        """SCO and NOW for a turn; for the turn now running in a timed game, TME too, as DAIDE sends it after each turn."""
+        self.broadcast(board.supply_centres(self.vocab, position))
+        self.broadcast(board.now(self.vocab, position))
+        left = self._seconds_left() if current else None
+        if left is not None:
+            self.broadcast([T.TME, *bracket(integer(left))])
 
     def _changes(self) -> tuple[GameView, list[PhaseResult], list[PressItem], BotPolicy] | None:
         """In a worker thread: the game and what was published after the last entry read (None: nothing new)."""
@@ -1148,20 +1182,31 @@ class GameDoor:
         self.broadcast(self.summary())
 
     def summary(self) -> list[int]:
-        """SMR (turn) (power ('player') ('version') centres [year eliminated]) ..."""
+        """SMR (turn) (power ('name') ('version') centres [year eliminated]) ...: a bot's power by the name it gave."""
         position = self.view.position
         assert position is not None
-        out = [T.SMR, *board.turn(position.phase)]
+        out = [T.SMR, *board.turn(self._last_turn())]
         holders = {p: next((s.name for s in self.view.seats if p in s.acts_for()), "") for p in self.view.variant.powers}
-        versions = {s.power: s.version for s in self.seats if s.power}
+        bots = {s.power: s for s in self.seats if s.power}
         for power in sorted(self.view.variant.powers, key=lambda p: self.vocab.powers[p]):
             centres = len(position.centres_of(power))
-            entry = [self.vocab.powers[power], *string(holders[power] or "nobody"), *string(versions.get(power, ""))]
+            bot = bots.get(power)
+            name = bot.bot if bot is not None and bot.bot else holders[power] or "nobody"
+            entry = [self.vocab.powers[power], *string(name), *string(bot.version if bot is not None else "")]
             entry.append(integer(centres))
             if power in self.told.out:
                 entry.append(integer(self._eliminated_in(power)))
             out.extend(bracket(entry))
         return out
+
+    def _last_turn(self) -> Phase:
+        """The turn the game ended in: the last one played when it ended by the rules (a solo), not the next."""
+        position = self.view.position
+        assert position is not None and self.view.result is not None
+        played = [r for r in self.told.phases.values() if r.next.phase == position.phase]
+        if self.view.result.kind in ("draw", "concession") or not played:
+            return position.phase  # agreed during this turn
+        return max(played, key=lambda r: r.number).phase
 
     def _eliminated_in(self, power: str) -> int:
         for result in sorted(self.told.phases.values(), key=lambda r: r.number):
@@ -1187,7 +1232,7 @@ class GameDoor:
                 reserve.insert(0, conn)
                 continue
             seated = Seated(made.number, made.name, made.credential, made.power, made.role, client=conn,
-                            instead_of=status.player, home=conn.host, issued=True)
+                            instead_of=status.player, home=conn.host, issued=True, bot=conn.name)
             self.seats.append(seated)
             conn.seat, conn.reserve = seated, False
             self.view = await self.call(self.gm.game, self.game_id)
