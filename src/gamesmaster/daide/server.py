@@ -20,10 +20,13 @@ new position (`NOW`), press (`FRM`), the end (`SLO`/`DRW`, `SMR`).
 
 Hostile input is bounded: a message body at most `Limits.max_body` bytes (the
 protocol's own limit is 65535), brackets at most 32 deep, `Limits.rate` messages a second
-(with a burst of `Limits.burst`; a client far over it is disconnected), `Limits.clients`
-connections a game, a wrong `IAM` passcode three times a connection and
-`Limits.iam_per_minute` a game, and no more than `Limits.max_buffer` bytes waiting for a
-client that does not read.
+(with a burst of `Limits.burst`; a client far over it is disconnected), each stage of a
+connection timed (the initial message, a body after its header, saying who it is),
+`Limits.clients` guests a game and `Limits.pending_per_host` unidentified connections an
+address (idle ones give way to new ones; bots in their seats always get in), three
+refused `IAM`s a connection and `Limits.iam_guesses` wrong passcodes from a seat's own
+address (no other address can take a seat by IAM), and no more than `Limits.max_buffer`
+bytes waiting for a client that does not read.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ class Limits:
     im_timeout: float = 30.0  # seconds to send the initial message
     join_timeout: float = 30.0  # seconds after that to say who it is (NME, OBS, IAM)
     body_timeout: float = 10.0  # seconds for a message's body to follow its header
-    pending_per_host: int = 8  # connections from one address that have not said who they are
+    pending_per_host: int = 32  # connections from one address that have not said who they are (bots behind one NAT)
     max_buffer: int = 1 << 20  # bytes queued for a client that does not read
     iam_guesses: int = 10  # wrong IAM passcodes a seat's address may give in the door's life
     tme_requests: int = 8  # TME alarms a client may set
