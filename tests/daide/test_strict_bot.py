@@ -176,3 +176,20 @@ def test_the_press_level_bots_are_told_is_a_setting_of_the_game(gm):
     until(lambda: gm.game("quiet").status == "active", what="the quiet game to start")
     created = gm.game("quiet")
     assert created.settings.daide_level == 0
+
+
+def test_a_power_whose_only_unit_must_retreat_is_not_told_out(gm):
+    creds = game_at(gm, "S1901M", {"GERMANY": ["A MUN", "A BOH"], "AUSTRIA": ["A TYR"], "ITALY": ["A VEN"],
+                                   "ENGLAND": ["F LON"], "FRANCE": ["A PAR"], "RUSSIA": ["A MOS"], "TURKEY": ["A CON"]},
+                    {**HOMES, "AUSTRIA": []})
+    with door(gm, "g", poll=0.05) as ports:
+        bot = sit("127.0.0.1", ports["g"], f"Kaiser {creds['GERMANY']}")
+        bot.expect("NOW")
+        bot.send("SUB ((GER AMY MUN) MTO TYR) ((GER AMY BOH) SUP (GER AMY MUN) MTO TYR)")
+        bot.expect("MIS")
+        settled(bot)
+        gm.process("g", force=True)  # Austria's one army is dislodged: it has no unit on the board, no centre
+        assert bot.expect("NOW", timeout=10).startswith("NOW (SUM 1901)")
+        gm.submit_orders("g", "AUSTRIA", "A Tyr - Pie", credential=creds["AUSTRIA"])
+        assert bot.expect("NOW", timeout=10).startswith("NOW (FAL 1901)")
+        assert not [m for m in bot.received if m.startswith("OUT")]

@@ -276,7 +276,7 @@ class GameDoor:
         self.told = Published(seq=self._head(), announced=self.view.head.seq)
         self.told.phases = {str(r.phase): r for r in server.gm.results(game_id)}
         self.told.out = {p for p in self.view.variant.powers if self.view.position is not None
-                         and p not in self.view.position.powers_alive()}
+                         and p not in alive_in(self.view.position)}
         self.told.ended = self.view.result is not None
         self.iam_guesses: dict[str, int] = {}  # wrong IAM passcodes from each address a seat's bot played from
         self.listener: asyncio.AbstractServer | None = None
@@ -1115,7 +1115,7 @@ class GameDoor:
         position = self.view.position
         if position is None:
             return
-        alive = set(position.powers_alive())
+        alive = set(alive_in(position))
         for power in self.view.variant.powers:
             if power not in alive and power not in self.told.out and power not in position.neutral:
                 self.told.out.add(power)
@@ -1258,6 +1258,12 @@ class GameDoor:
 
 IAM_REFUSED = ("IAM refused: it takes back a seat whose bot's connection dropped, from the address the bot played "
                "from, with the passcode HLO gave it; a bot can always come back with its seat's credential in NME")
+
+
+def alive_in(position: Position) -> list[str]:
+    """The powers still in the game: a unit, a centre, or a dislodged unit that may yet retreat (no OUT for it)."""
+    retreating = {d.unit.power for d in position.dislodged}
+    return [p for p in position.variant.powers if p in retreating or p in position.powers_alive()]
 
 
 def address_of(writer: asyncio.StreamWriter) -> str:
