@@ -47,8 +47,10 @@ class Ended(Exception):
 class Link:
     """One connection to a DAIDE server; `send` and `recv` work on written messages."""
 
-    def __init__(self, host: str, port: int, timeout: float = 20.0) -> None:
-        self.sock = socket.create_connection((host, port), timeout=timeout)
+    def __init__(self, host: str, port: int, timeout: float = 20.0, *, source: str | None = None) -> None:
+        # source: the local address to connect from (127.0.0.2 is another host on the loopback)
+        self.sock = socket.create_connection((host, port), timeout=timeout,
+                                             source_address=(source, 0) if source else None)
         self.timeout = timeout
         self.code_of: dict[str, int] = {}
         self.name_of: dict[int, str] = {}
@@ -432,9 +434,9 @@ class RandomBot:
         self.say("NOW")  # where things stand: the answer starts the turn again
 
 
-def sit(host: str, port: int, name: str, version: str = "1") -> Link:
+def sit(host: str, port: int, name: str, version: str = "1", *, source: str | None = None) -> Link:
     """Connect, say who it is (NME) and accept the map; the caller reads what comes next (HLO, ADM, REJ...)."""
-    link = Link(host, port).connect()
+    link = Link(host, port, source=source).connect()
     link.send(f"NME ('{name}') ('{version}')")
     answer = link.recv()
     if not answer.startswith("YES"):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from daideclient import sit
+from doortools import door
 from sitetools import Proc
 
 from gamesmaster.cli import main
@@ -95,3 +96,18 @@ def test_serve_with_the_daide_option(tmp_path, env):
             assert page.status == 200
     finally:
         assert server.stop() == 0, server.output
+
+
+def test_the_press_level_bots_are_told_is_set_with_the_game(tmp_path, capsys):
+    db = f"sqlite:///{tmp_path / 'gm.db'}"
+    assert main(["new", "lvl", "--players", "Ann,Bob", "--daide-level", "20", "--db", db]) == 0
+    assert main(["new", "odd", "--players", "Ann", "--daide-level", "25", "--db", db]) == 2
+    assert "DAIDE press level 25" in capsys.readouterr().err
+    store = Store(db)
+    gm = Gamesmaster(store)
+    assert gm.game("lvl").settings.daide_level == 20
+    gm.open_to_bots("lvl")
+    with door(gm, "lvl") as ports:
+        bot = sit("127.0.0.1", ports["lvl"], "Ralph")
+        assert "(LVL 20)" in bot.expect("HLO")
+    store.dispose()

@@ -116,11 +116,22 @@ def test_a_flood_is_refused_then_disconnected(game):
 def test_connections_beyond_the_limit_are_told_why_and_sent_away(game):
     with door(game, "g", limits=Limits(clients=1)) as ports:
         first = Link("127.0.0.1", ports["g"]).connect()
+        first.send("OBS")
+        first.expect("YES")
         second = Link("127.0.0.1", ports["g"]).connect()
+        second.send("OBS")
         assert "has all the 1 connections it takes" in second.expect("ADM")
         assert second.expect("OFF") == "OFF"
         first.send("MAP")
         assert first.expect("MAP") == "MAP ('standard')"
+
+
+def test_a_byte_swapped_initial_message_is_answered_with_its_error_at_once(game):
+    with door(game, "g") as ports:
+        link = Link("127.0.0.1", ports["g"])
+        # Every 16-bit number little-endian: the length 4 reads 0x0400, the magic number 0x10DA.
+        link.sock.sendall(b"\x00\x00\x04\x00" + b"\x01\x00\x10\xda")
+        assert error_code(link) == 0x03
 
 
 def test_syntax_errors_are_marked_where_reading_stopped(game):

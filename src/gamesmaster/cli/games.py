@@ -111,7 +111,8 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         given = {"press": args.press, "schedule": schedule, "replacement": args.replacement,
                  "grace_hours": parse_duration(args.grace) if args.grace else 0.0,
                  "early_movement": args.early_movement, "draw_vote": args.draw_vote, "end_year": args.end_year,
-                 "end_at": end_setting(args.end_at, args.tz) if args.end_at else None}
+                 "end_at": end_setting(args.end_at, args.tz) if args.end_at else None,
+                 "daide_level": args.daide_level}
     except GMError as exc:
         raise CommandError(str(exc)) from None
     settings = Settings.from_dict(given)
@@ -502,6 +503,8 @@ def register(sub: Any) -> None:
     p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
     p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
     p.add_argument("--end-year", type=int, help="short game: the most units on the board after this year wins")
+    p.add_argument("--daide-level", type=int, metavar="LEVEL",
+                   help="the press level DAIDE bots are told (0, 10 ... 160, 8000; default 8000, or 0 without press)")
     p.add_argument("--end-at", metavar="'YYYY-MM-DD HH:MM'",
                    help="short game by the clock (rulebook III): the game stops at that time (in --tz); "
                         "the player with the most pieces on the board then wins")

@@ -346,8 +346,8 @@ def _build_note(position: Position, power: str, order: Build) -> int:
 # -- results ----------------------------------------------------------------------------------------
 
 
-def order_tokens(vocab: Vocabulary, order: Order) -> list[int]:
-    """An order in DAIDE tokens (for ORD and the history)."""
+def order_tokens(vocab: Vocabulary, order: Order, route: Sequence[str] = ()) -> list[int]:
+    """An order in DAIDE tokens (for ORD and the history); route: a convoyed move's seas, in order."""
     if not isinstance(order, UnitOrder):
         assert isinstance(order, Waive)
         return [vocab.powers[order.power], T.WVE]
@@ -358,7 +358,7 @@ def order_tokens(vocab: Vocabulary, order: Order) -> list[int]:
         dest = location(vocab, order.dest)
         if order.via_convoy or (order.unit.type is UnitType.ARMY
                                 and not vocab.variant.map.army_adjacent(order.unit.province, order.dest.province)):
-            return [*me, T.CTO, *dest, T.VIA, *bracket([])]
+            return [*me, T.CTO, *dest, T.VIA, *bracket([vocab.provinces[sea] for sea in route])]
         return [*me, T.MTO, *dest]
     if isinstance(order, Support):
         if order.dest is None:
@@ -380,8 +380,11 @@ _RESULTS = {BOUNCE: T.BNC, CUT: T.CUT, VOID: T.NSO, NO_CONVOY: T.NSO, DISRUPTED:
 
 def order_result(vocab: Vocabulary, phase: Phase, fate: Fate) -> list[int]:
     """ORD (turn) (order) (result [RET])."""
-    codes = [c for c in fate.codes if c in _RESULTS]
+    order = order_tokens(vocab, fate.order, fate.route)
+    # Only a convoyed move (CTO) is disrupted in DAIDE: a convoying fleet whose army bounced did its part.
+    convoyed = isinstance(fate.order, Move) and T.CTO in order
+    codes = [c for c in fate.codes if c in _RESULTS and (c != DISRUPTED or convoyed)]
     result = [T.SUC] if fate.succeeded or not codes else [_RESULTS[codes[0]]]
     if DISLODGED in fate.codes:
         result.append(T.RET)
-    return [T.ORD, *turn(phase), *bracket(order_tokens(vocab, fate.order)), *bracket(result)]
+    return [T.ORD, *turn(phase), *bracket(order), *bracket(result)]

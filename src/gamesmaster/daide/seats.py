@@ -4,8 +4,9 @@ DAIDE adds orders (`SUB`) a few at a time and keeps each until it is replaced, w
 gamesmaster takes each submission as a power's complete set. A `Seated` bot therefore
 keeps its `book`: the orders the gamesmaster accepted from it this phase, by unit; each
 `SUB` changes the book and the whole book is submitted. The passcode is the one `HLO`
-gives the bot, with which `IAM` reconnects it; it lives only as long as this door
-process (after a restart a bot comes back with `NME`).
+gives the bot, with which `IAM` reconnects it from the address it played from; it lives
+only as long as this door process. The seat's credential is its real key: `NME` with it
+takes the seat back from anywhere, after a restart too.
 """
 
 from __future__ import annotations
@@ -57,8 +58,11 @@ class Seated:
     go: bool = True  # DAIDE's go flag: complete orders mark the power ready unless the bot said NOT (GOF)
     loaded: str | None = None  # the phase whose orders on record were read into the book
     version: str = ""  # the bot's version, as it gave it (for the summary at the end)
+    bot: str = ""  # the bot's name, as it gave it in NME (the summary names the power's player by it)
     receipt: str | None = None  # the receipt of the set last submitted, until the bot is told it
     instead_of: str | None = None  # a stand-by's: the player it stands in for (another player means a replacement)
+    home: str | None = None  # the address its bot last played from: the only one IAM takes the seat from
+    issued: bool = False  # the door made the seat (and its credential): the bot is told the credential once
 
     def book_for(self, phase: str) -> dict[str, Written]:
         """The book for a phase (a new phase starts an empty one)."""

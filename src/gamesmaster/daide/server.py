@@ -20,10 +20,13 @@ new position (`NOW`), press (`FRM`), the end (`SLO`/`DRW`, `SMR`).
 
 Hostile input is bounded: a message body at most `Limits.max_body` bytes (the
 protocol's own limit is 65535), brackets at most 32 deep, `Limits.rate` messages a second
-(with a burst of `Limits.burst`; a client far over it is disconnected), `Limits.clients`
-connections a game, a wrong `IAM` passcode three times a connection and
-`Limits.iam_per_minute` a game, and no more than `Limits.max_buffer` bytes waiting for a
-client that does not read.
+(with a burst of `Limits.burst`; a client far over it is disconnected), each stage of a
+connection timed (the initial message, a body after its header, saying who it is),
+`Limits.clients` guests a game and `Limits.pending_per_host` unidentified connections an
+address (idle ones give way to new ones; bots in their seats always get in), three
+refused `IAM`s a connection and `Limits.iam_guesses` wrong passcodes from a seat's own
+address (no other address can take a seat by IAM), and no more than `Limits.max_buffer`
+bytes waiting for a client that does not read.
 """
 
 from __future__ import annotations
@@ -33,15 +36,14 @@ import logging
 import socket
 import threading
 import time
-from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Sequence
 
-from ..gm import Gamesmaster, GameView, GMError, PhaseResult, PressItem, Seat, StoreError
-from ..gm.bots import BotPolicy, is_bot
+from ..gm import Gamesmaster, GameView, GMError, PhaseResult, PressItem, StoreError
+from ..gm.bots import BotPolicy
 from ..gm.fates import fates
-from ..rules import Position, parse_order
+from ..rules import Phase, Position, parse_order
 from . import board, press, wire
 from .seats import CREDENTIAL, Seated, credential_in
 from .syntax import Group, Reader, Unbalanced, Unreadable, bracket, marked, render, string
@@ -60,8 +62,11 @@ class Limits:
     burst: int = 200  # messages at once
     clients: int = 64  # connections to one game
     im_timeout: float = 30.0  # seconds to send the initial message
+    join_timeout: float = 30.0  # seconds after that to say who it is (NME, OBS, IAM)
+    body_timeout: float = 10.0  # seconds for a message's body to follow its header
+    pending_per_host: int = 32  # connections from one address that have not said who they are (bots behind one NAT)
     max_buffer: int = 1 << 20  # bytes queued for a client that does not read
-    iam_per_minute: int = 10  # wrong passcodes a minute, per game
+    iam_guesses: int = 10  # wrong IAM passcodes a seat's address may give in the door's life
     tme_requests: int = 8  # TME alarms a client may set
 
 
@@ -108,9 +113,11 @@ class Connection:
         self.wants: str | None = None  # what YES (MAP) will do: "seat", "observe", "reserve"
         self.live = False  # has accepted the map: receives the game's news
         self.alarms: dict[int, asyncio.TimerHandle | None] = {}
-        self.over = False  # the game has all the connections it takes
+        self.over = False  # the game has all the guests it takes: this one gets in only to a seat
+        self.opened = time.monotonic()
         self.iam_failures = 0
         self.peer = str(writer.get_extra_info("peername"))
+        self.host = address_of(writer)
 
     # -- sending -------------------------------------------------------------------------------
 
@@ -143,45 +150,76 @@ class Connection:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    async def header(self, timeout: float | None = None) -> wire.Header:
-        """The next message's header (within `timeout` seconds, if given)."""
-        data = await (asyncio.wait_for(self.reader.readexactly(4), timeout) if timeout else self.reader.readexactly(4))
-        return wire.Header.read(data)
+    async def header(self) -> wire.Header:
+        """The next message's header."""
+        return wire.Header.read(await self.reader.readexactly(4))
 
     async def run(self) -> None:
         """Serve the client until it leaves or breaks the protocol."""
         try:
-            head = await self.header(self.limits.im_timeout)
-        except asyncio.TimeoutError:
+            fault = await asyncio.wait_for(self.initial(), self.limits.im_timeout)
+        except asyncio.TimeoutError:  # nothing, or a header and silence: the protocol's own error
             raise self.fail(wire.Fault.IM_TIMER_POPPED) from None
-        body = await self.reader.readexactly(head.length)
-        if head.kind != wire.Kind.INITIAL:
-            raise self.fail(wire.Fault.IM_NOT_FIRST)
-        fault = wire.check_initial(body)
         if fault is not None:
             raise self.fail(fault)
         self.writer.write(wire.representation(self.door.vocab.representation()))
+        # A connection that never says who it is holds a place a bot may need: it is closed.
+        stall = asyncio.get_running_loop().call_later(self.limits.join_timeout, self.stalled)
+        try:
+            while True:
+                await self.message()
+                await self.writer.drain()
+        finally:
+            stall.cancel()
+
+    async def initial(self) -> wire.Fault | None:
+        """Read the initial message; what is wrong with it, or None."""
+        head = await self.header()
+        fault = wire.check_initial_header(head)
+        if fault is not None:  # its body is not read: a byte-swapped length would have the door wait for 1 KiB
+            return fault
+        return wire.check_initial(await self.reader.readexactly(head.length))
+
+    async def message(self) -> None:
+        """Read one message after the initial one and act on it (a body must follow its header promptly)."""
+        head = await self.header()
+        try:
+            body = await asyncio.wait_for(self.reader.readexactly(head.length), self.limits.body_timeout)
+        except asyncio.TimeoutError:
+            log.info("daide %s: %s sent a header and no body in time; closed", self.door.game_id, self.peer)
+            raise Closed() from None
+        if head.kind == wire.Kind.DIPLOMACY:
+            await self.diplomacy(body)
+        elif head.kind == wire.Kind.FINAL:
+            self.writer.write(wire.final())
+            raise Closed()
+        elif head.kind == wire.Kind.ERROR:
+            raise Closed()
+        elif head.kind == wire.Kind.INITIAL:
+            raise self.fail(wire.Fault.IM_TWICE)
+        elif head.kind == wire.Kind.REPRESENTATION:
+            raise self.fail(wire.Fault.RM_FROM_CLIENT)
+        else:
+            raise self.fail(wire.Fault.UNKNOWN_MESSAGE)
+
+    @property
+    def identified(self) -> bool:
+        """Whether the client has said who it is (NME, OBS) or taken its seat back (IAM)."""
+        return self.wants is not None or self.seat is not None
+
+    def stalled(self) -> None:
+        """The join timer: a client still unidentified is told why and closed."""
+        if not self.identified:
+            log.info("daide %s: %s said nothing of who it is in time; closed", self.door.game_id, self.peer)
+            self.tell(f"closed: no NME, OBS or IAM within {self.limits.join_timeout:g} seconds")
+            self.off()
+
+    def refuse_guest(self) -> None:
+        """A client that would take no seat, when the game has all the other connections it takes: OFF."""
         if self.over:
             self.tell(f"{self.door.game_id} has all the {self.limits.clients} connections it takes: try again later")
             self.off()
             raise Closed()
-        while True:
-            head = await self.header()
-            body = await self.reader.readexactly(head.length)
-            if head.kind == wire.Kind.DIPLOMACY:
-                await self.diplomacy(body)
-            elif head.kind == wire.Kind.FINAL:
-                self.writer.write(wire.final())
-                raise Closed()
-            elif head.kind == wire.Kind.ERROR:
-                raise Closed()
-            elif head.kind == wire.Kind.INITIAL:
-                raise self.fail(wire.Fault.IM_TWICE)
-            elif head.kind == wire.Kind.REPRESENTATION:
-                raise self.fail(wire.Fault.RM_FROM_CLIENT)
-            else:
-                raise self.fail(wire.Fault.UNKNOWN_MESSAGE)
-            await self.writer.drain()
 
     async def diplomacy(self, body: bytes) -> None:
         """Check a diplomacy message's tokens, size and rate, then have the door answer it."""
@@ -238,9 +276,9 @@ class GameDoor:
         self.told = Published(seq=self._head(), announced=self.view.head.seq)
         self.told.phases = {str(r.phase): r for r in server.gm.results(game_id)}
         self.told.out = {p for p in self.view.variant.powers if self.view.position is not None
-                         and p not in self.view.position.powers_alive()}
+                         and p not in alive_in(self.view.position)}
         self.told.ended = self.view.result is not None
-        self.iam_failures: deque[float] = deque()
+        self.iam_guesses: dict[str, int] = {}  # wrong IAM passcodes from each address a seat's bot played from
         self.listener: asyncio.AbstractServer | None = None
         self.handlers: dict[int, Handler] = {
             T.NME: self.on_nme, T.OBS: self.on_obs, T.IAM: self.on_iam, T.MAP: self.on_map, T.MDF: self.on_mdf,
@@ -262,7 +300,7 @@ class GameDoor:
     async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Serve one connection to the end."""
         conn = Connection(self, reader, writer)
-        conn.over = len(self.clients) >= self.limits.clients
+        self._make_room(conn)
         keepalive(writer)
         self.clients.add(conn)
         try:
@@ -275,6 +313,27 @@ class GameDoor:
             log.exception("daide %s: connection %s failed", self.game_id, conn.peer)
         finally:
             await self.gone(conn)
+
+    def _make_room(self, conn: Connection) -> None:
+        """Room for a new connection: idle ones give way to it, so that none can keep a bot out.
+
+        Connections that have not said who they are yet are bounded per address
+        (`Limits.pending_per_host`) and, with observers and bots standing by, to `Limits.clients`
+        a game: the oldest of them is closed to let a new one in. Bots in their seats do not count;
+        a newcomer when every place is taken by identified guests gets in only to a seat."""
+        pending = [c for c in self.clients if not c.identified]
+        mine = [c for c in pending if c.host == conn.host]
+        if len(mine) >= self.limits.pending_per_host:
+            drop: Connection | None = min(mine, key=lambda c: c.opened)
+        elif len([c for c in self.clients if c.seat is None]) >= self.limits.clients:
+            drop = min(pending, key=lambda c: c.opened) if pending else None
+            conn.over = drop is None
+        else:
+            drop = None
+        if drop is not None:
+            log.info("daide %s: %s closed to make room (it had not said who it is)", self.game_id, drop.peer)
+            self.clients.discard(drop)
+            drop.writer.transport.abort()
 
     async def gone(self, conn: Connection) -> None:
         """A connection closed: its power is in civil disorder until the bot comes back with IAM."""
@@ -343,9 +402,10 @@ class GameDoor:
             if view.status != "forming" and self._free_power(seat.acts_for()) is None:
                 raise GMError(f"every power {seat.name} may order for is already played by a connected bot")
             conn.credential, conn.wants = credential, "seat"
-        elif self._reclaimable(bot) is not None or self._renewable(bot) is not None or self._open_seat():
+        elif self._open_seat():
             conn.wants = "seat"
         elif self.policy.civil_disorder and view.status in ("active", "paused"):
+            conn.refuse_guest()
             conn.wants = "reserve"
         else:
             raise GMError(f"no seat for a bot in {self.game_id}: give the bot a player's credential in its name, "
@@ -374,6 +434,7 @@ class GameDoor:
         r.end()
         if conn.wants is not None or conn.seat is not None:
             raise GMError("this connection has already said who it is")
+        conn.refuse_guest()
         conn.wants = "observe"
         conn.send([T.YES, *bracket(tokens)])
         conn.send([T.MAP, *string(self.view.variant.name)])
@@ -429,17 +490,16 @@ class GameDoor:
                     self.seats.append(seated)
                 seated.credential = conn.credential
             else:
-                seated = self._reclaimable(conn.name) or await self._renew(conn.name)
-                if seated is None:
-                    made = await self.call(self.gm.seat_bot, self.game_id, conn.name)
-                    seated = Seated(made.number, made.name, made.credential, made.power, made.role)
-                    self.seats.append(seated)
-                    if made.full:
-                        await self.call(self.gm.draw_lots, self.game_id)
+                # A name is no key: a bot whose connection dropped comes back with IAM or its credential.
+                made = await self.call(self.gm.seat_bot, self.game_id, conn.name)
+                seated = Seated(made.number, made.name, made.credential, made.power, made.role, issued=True)
+                self.seats.append(seated)
+                if made.full:
+                    await self.call(self.gm.draw_lots, self.game_id)
             old = seated.client
             if isinstance(old, Connection) and old is not conn:
                 old.off()
-            seated.client, seated.version = conn, conn.version
+            seated.client, seated.version, seated.home, seated.bot = conn, conn.version, conn.host, conn.name
             conn.seat = seated
             if self.view.status != "forming" and seated.power is not None:
                 self.greet(conn)
@@ -450,41 +510,14 @@ class GameDoor:
         busy = {s.power for s in self.seats if s.client is not None}
         return next((p for p in powers if p not in busy), None)
 
-    def _reclaimable(self, name: str) -> Seated | None:
-        """A bot seat of that name the door knows, whose bot is not connected (its bot is back with NME)."""
-        for s in self.seats:
-            if s.client is None and is_bot(s.name) and s.name.startswith(f"{name} ") and s.power is not None:
-                return s
-        return None
-
-    def _renewable(self, name: str) -> tuple[Seat, str] | None:
-        """A bot's seat of that name on the record whose credential this door does not hold (it was restarted)."""
-        known = {s.number for s in self.seats}
-        for seat in self.view.players():
-            if seat.number in known or not is_bot(seat.name) or not seat.name.startswith(f"{name} "):
-                continue
-            power = self._free_power(seat.acts_for())
-            if power is not None:
-                return seat, power
-        return None
-
-    async def _renew(self, name: str) -> Seated | None:
-        """After a restart the door has no credential for a bot's seat: the GM issues it a new one (on the record)."""
-        found = self._renewable(name)
-        if found is None:
-            return None
-        seat, power = found
-        credential = await self.call(self.gm.new_credential, self.game_id, seat.name,
-                                     reason="the DAIDE door was restarted: a new credential for the bot")
-        seated = Seated(seat.number, seat.name, credential, power, seat.role)
-        self.seats.append(seated)
-        return seated
-
     def greet(self, conn: Connection) -> None:
         """HLO, SCO and NOW to a bot that has a power in a running game."""
         seat = conn.seat
         assert seat is not None and seat.power is not None
         conn.send(self.hello(seat))
+        if seat.issued:  # the seat's real key: IAM's 13-bit passcode is only good from the bot's own address
+            conn.tell(f"The credential of your seat: {seat.credential} -- to take the seat back from another address, "
+                      "or after the door restarts, put it in NME's name")
         if self.view.position is not None:
             conn.send(board.supply_centres(self.vocab, self.view.position))
             conn.send(board.now(self.vocab, self.view.position))
@@ -494,7 +527,7 @@ class GameDoor:
         assert seat.power is not None
         settings = self.view.settings
         schedule = settings.schedule
-        level = 0 if settings.press == "none" else press.LEVEL
+        level = self._level()
         movement = (schedule.min_hours if schedule.days else schedule.hours) * 3600
         variants = [*bracket(T.LVL, integer(level)), *bracket(T.MTL, integer(clamp(movement))),
                     *bracket(T.RTL, integer(clamp(schedule.retreat_hours * 3600))),
@@ -503,8 +536,22 @@ class GameDoor:
             variants.extend(bracket(T.PDA))
         return [T.HLO, *bracket(self.vocab.powers[seat.power]), *bracket(integer(seat.passcode)), *bracket(variants)]
 
+    def _level(self) -> int:
+        """The press level bots are told in HLO: the game's DAIDE setting, 0 without press, else 8000."""
+        settings = self.view.settings
+        if settings.press == "none":
+            return 0
+        return press.LEVEL if settings.daide_level is None else settings.daide_level
+
     async def on_iam(self, conn: Connection, tokens: list[int], group: Group) -> None:
-        """IAM (power) (passcode): a bot back on a new connection."""
+        """IAM (power) (passcode): a bot back on a new connection after its old one dropped.
+
+        A passcode is a DAIDE integer (13 bits), too little to be a seat's only key, so IAM
+        takes a seat only while nobody plays it, only from the address its bot played from,
+        and only while that address has given fewer than `Limits.iam_guesses` wrong passcodes.
+        Every refusal is the same answer, whatever its reason (a wrong passcode, the seat held,
+        another address, the budget spent): the answers tell a guesser nothing. Nobody else's
+        guesses count against the bot's address; its credential in NME always takes it back."""
         r = group.reader()
         r.token(T.IAM)
         p = r.sub()
@@ -514,40 +561,37 @@ class GameDoor:
         p.end()
         code = r.sub().integer()
         r.end()
-        if self._iam_barred():
-            raise GMError("too many wrong passcodes: try again in a minute")
-        seat = next((s for s in self.seats if s.power == power and s.passcode == code), None)
-        if seat is None:
-            conn.iam_failures += 1
-            self.iam_failures.append(time.monotonic())
-            log.warning("daide %s: %s gave a wrong passcode for %s", self.game_id, conn.peer, power)
-            if conn.iam_failures >= 3:
-                conn.send([T.REJ, *bracket(tokens)])
-                conn.off()
-                raise Closed()
-            raise GMError(f"no {power.capitalize()} seat has that passcode")
-        old = seat.client
-        if isinstance(old, Connection) and old is not conn:
-            # IAM is for a bot whose connection dropped. One that closed its old connection just now
-            # may get here before the door has seen it close: that is waited for, briefly. A seat
-            # whose connection is alive is not handed over (a passcode is only 13 bits); a dead one
-            # that never said so is found by TCP keepalive within a few minutes.
-            for _ in range(50):
-                if old not in self.clients:
-                    break
-                await asyncio.sleep(0.01)
-            else:
-                raise GMError(f"{power.capitalize()} is played on another connection now; IAM takes a seat back "
-                              "after its connection dropped")
+        seats = [s for s in self.seats if s.power == power]
+        # A bot that closed its old connection just now may get here before the door has seen it
+        # close: that is waited for, briefly -- whatever the passcode, so the wait tells nothing.
+        for _ in range(50):
+            if not any(isinstance(s.client, Connection) and s.client in self.clients for s in seats):
+                break
+            await asyncio.sleep(0.01)
+        seat = next((s for s in seats if s.passcode == code), None)
+        held = seat is not None and isinstance(seat.client, Connection) and seat.client in self.clients
+        spent = self.iam_guesses.get(conn.host, 0) >= self.limits.iam_guesses
+        if seat is None or held or spent or seat.home != conn.host:
+            self._iam_refused(conn, tokens, power, seat)
+            return
         seat.client, conn.seat, conn.live, conn.wants = conn, seat, True, "seat"
         conn.send([T.YES, *bracket(tokens)])
         self.broadcast([T.NOT, *bracket(T.CCD, *bracket(self.vocab.powers[power]))], skip=conn)
 
-    def _iam_barred(self) -> bool:
-        now = time.monotonic()
-        while self.iam_failures and now - self.iam_failures[0] > 60:
-            self.iam_failures.popleft()
-        return len(self.iam_failures) >= self.limits.iam_per_minute
+    def _iam_refused(self, conn: Connection, tokens: list[int], power: str, seat: Seated | None) -> None:
+        """One answer for every refused IAM; a wrong passcode from a seat's own address counts against it."""
+        if seat is None and conn.host in {s.home for s in self.seats}:
+            # Only an address some seat's bot played from can ever win by IAM: its wrong guesses are
+            # counted (so the table is as small as the seats); others' cannot take a seat at all.
+            self.iam_guesses[conn.host] = self.iam_guesses.get(conn.host, 0) + 1
+        conn.iam_failures += 1
+        log.warning("daide %s: %s: IAM for %s refused (%s)", self.game_id, conn.peer, power,
+                    "wrong passcode" if seat is None else "seat held, another address or guesses spent")
+        conn.send([T.REJ, *bracket(tokens)])
+        if conn.iam_failures >= 3:
+            conn.off()
+            raise Closed()
+        conn.tell(IAM_REFUSED)
 
     # -- the game as it stands ----------------------------------------------------------------------------
 
@@ -698,11 +742,8 @@ class GameDoor:
                     candidate[key] = book[key]
                 else:
                     del candidate[key]
-            if refused and candidate:
-                await self._submit(seat, position, candidate)
-            elif refused:
-                await self.call(self.gm.withdraw_orders, self.game_id, seat.power, credential=seat.credential,
-                                channel="daide")
+            if refused:
+                await self._correct(seat, position, candidate)
             seat.book = candidate
         for i, w in enumerate(written):
             conn.send([T.THX, *bracket(w.tokens[1:-1]), *bracket(notes.get(i, T.MBV))])
@@ -715,6 +756,23 @@ class GameDoor:
             conn.tell(f"Receipt: {seat.receipt}")
             seat.receipt = None
         await self._ready_if_complete(seat, current, missing)
+
+    async def _correct(self, seat: Seated, position: Position, book: dict[str, board.Written]) -> None:
+        """The set without its refused orders on the record -- unless the set with them completed the phase.
+
+        A retreat or adjustment phase is processed as soon as every power concerned has
+        ordered, and a set with a refused order counts: then there is nothing to correct
+        (the refused order was not used), and the bot is answered as usual."""
+        try:
+            if book:
+                await self._submit(seat, position, book)
+            else:
+                await self.call(self.gm.withdraw_orders, self.game_id, seat.power, credential=seat.credential,
+                                channel="daide")
+        except GMError:
+            now = await self.call(self.gm.game, self.game_id)
+            if now.position is not None and now.position.phase == position.phase:
+                raise
 
     @staticmethod
     def _merged(book: dict[str, board.Written], new: list[board.Written]) -> dict[str, board.Written]:
@@ -932,7 +990,7 @@ class GameDoor:
         seat = self._seat(conn)
         r = group.reader()
         r.token(T.SND)
-        if self.view.settings.press == "none":
+        if self._level() == 0:
             raise Unreadable(group.at[0], "this game is played without press (LVL 0)")
         phase = board.leading_turn(r)
         if phase is not None and self.view.position is not None and phase != self.view.position.phase:
@@ -989,14 +1047,19 @@ class GameDoor:
                 self.told.phases[str(result.phase)] = result
                 for fate in fates(result):
                     self.broadcast(board.order_result(self.vocab, result.phase, fate))
+                current = result is phases[-1]
+                if not current or view.result is None:
+                    # Every turn is told, a retreat or adjustment turn settled at once as well: its ORDs
+                    # then follow its own SCO and NOW.
+                    self._announce(result.next, current)
             if before.status == "forming" and view.status != "forming":
                 self._started()
                 self.told.announced = view.head.seq
             elif view.head.seq != self.told.announced and view.position is not None and view.result is None:
                 # A new phase (or a corrected one) is told once, when the door first sees it.
                 self.told.announced = view.head.seq
-                self.broadcast(board.supply_centres(self.vocab, view.position))
-                self.broadcast(board.now(self.vocab, view.position))
+                if not phases:
+                    self._announce(view.position, True)
             self._eliminated()
             for item in press_items:
                 self._deliver(item)
@@ -1010,6 +1073,14 @@ class GameDoor:
                 for c in self.clients:
                     for seconds in list(c.alarms):
                         self._set_alarm(c, seconds)
+
+    def _announce(self, position: Position, current: bool) -> None:
+        """SCO and NOW for a turn; for the turn now running in a timed game, TME too, as DAIDE sends it after each turn."""
+        self.broadcast(board.supply_centres(self.vocab, position))
+        self.broadcast(board.now(self.vocab, position))
+        left = self._seconds_left() if current else None
+        if left is not None:
+            self.broadcast([T.TME, *bracket(integer(left))])
 
     def _changes(self) -> tuple[GameView, list[PhaseResult], list[PressItem], BotPolicy] | None:
         """In a worker thread: the game and what was published after the last entry read (None: nothing new)."""
@@ -1044,7 +1115,7 @@ class GameDoor:
         position = self.view.position
         if position is None:
             return
-        alive = set(position.powers_alive())
+        alive = set(alive_in(position))
         for power in self.view.variant.powers:
             if power not in alive and power not in self.told.out and power not in position.neutral:
                 self.told.out.add(power)
@@ -1114,20 +1185,31 @@ class GameDoor:
         self.broadcast(self.summary())
 
     def summary(self) -> list[int]:
-        """SMR (turn) (power ('player') ('version') centres [year eliminated]) ..."""
+        """SMR (turn) (power ('name') ('version') centres [year eliminated]) ...: a bot's power by the name it gave."""
         position = self.view.position
         assert position is not None
-        out = [T.SMR, *board.turn(position.phase)]
+        out = [T.SMR, *board.turn(self._last_turn())]
         holders = {p: next((s.name for s in self.view.seats if p in s.acts_for()), "") for p in self.view.variant.powers}
-        versions = {s.power: s.version for s in self.seats if s.power}
+        bots = {s.power: s for s in self.seats if s.power}
         for power in sorted(self.view.variant.powers, key=lambda p: self.vocab.powers[p]):
             centres = len(position.centres_of(power))
-            entry = [self.vocab.powers[power], *string(holders[power] or "nobody"), *string(versions.get(power, ""))]
+            bot = bots.get(power)
+            name = bot.bot if bot is not None and bot.bot else holders[power] or "nobody"
+            entry = [self.vocab.powers[power], *string(name), *string(bot.version if bot is not None else "")]
             entry.append(integer(centres))
             if power in self.told.out:
                 entry.append(integer(self._eliminated_in(power)))
             out.extend(bracket(entry))
         return out
+
+    def _last_turn(self) -> Phase:
+        """The turn the game ended in: the last one played when it ended by the rules (a solo), not the next."""
+        position = self.view.position
+        assert position is not None and self.view.result is not None
+        played = [r for r in self.told.phases.values() if r.next.phase == position.phase]
+        if self.view.result.kind in ("draw", "concession") or not played:
+            return position.phase  # agreed during this turn
+        return max(played, key=lambda r: r.number).phase
 
     def _eliminated_in(self, power: str) -> int:
         for result in sorted(self.told.phases.values(), key=lambda r: r.number):
@@ -1153,7 +1235,7 @@ class GameDoor:
                 reserve.insert(0, conn)
                 continue
             seated = Seated(made.number, made.name, made.credential, made.power, made.role, client=conn,
-                            instead_of=status.player)
+                            instead_of=status.player, home=conn.host, issued=True, bot=conn.name)
             self.seats.append(seated)
             conn.seat, conn.reserve = seated, False
             self.view = await self.call(self.gm.game, self.game_id)
@@ -1172,6 +1254,22 @@ class GameDoor:
                 await self.refresh()
             except Exception:  # noqa: BLE001 - the next poll tries again
                 log.exception("daide %s: reading the game failed", self.game_id)
+
+
+IAM_REFUSED = ("IAM refused: it takes back a seat whose bot's connection dropped, from the address the bot played "
+               "from, with the passcode HLO gave it; a bot can always come back with its seat's credential in NME")
+
+
+def alive_in(position: Position) -> list[str]:
+    """The powers still in the game: a unit, a centre, or a dislodged unit that may yet retreat (no OUT for it)."""
+    retreating = {d.unit.power for d in position.dislodged}
+    return [p for p in position.variant.powers if p in retreating or p in position.powers_alive()]
+
+
+def address_of(writer: asyncio.StreamWriter) -> str:
+    """The client's address without its port (the source that IAM's guesses are counted against)."""
+    peer = writer.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
 
 
 def press_max() -> int:

@@ -93,6 +93,18 @@ def initial() -> bytes:
     return frame(Kind.INITIAL, struct.pack(">HH", VERSION, MAGIC))
 
 
+def check_initial_header(head: Header) -> Fault | None:
+    """What is wrong with the first message's header, or None (its body is read only when it is right).
+
+    A client that writes numbers little-endian sends the initial message's length, 4, as
+    0x0400: it is byte-swapped, and waiting for 1,024 bytes would only hold the connection."""
+    if head.kind != Kind.INITIAL:
+        return Fault.IM_NOT_FIRST
+    if head.length == 0x0400:
+        return Fault.IM_WRONG_ENDIAN
+    return None
+
+
 def check_initial(body: bytes) -> Fault | None:
     """What is wrong with an initial message's body, or None."""
     if len(body) < 4:

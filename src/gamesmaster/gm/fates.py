@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import Convoy, Disband, Hold, Move, Order, Position, Retreat, Support, Unit, UnitOrder, UnitType, Waive
+from ..rules.convoys import routes
 from .views import PhaseResult
 
 BOUNCE, CUT, VOID, NO_CONVOY, DISRUPTED, DISLODGED, DISBAND = (
@@ -30,6 +31,7 @@ class Fate:
     ordered: bool  # False: the order is what happened without one (or the civil-disorder rule's removal)
     succeeded: bool
     codes: tuple[str, ...]  # bounce, cut, void, no convoy, disrupted, dislodged, disband; () when it went as ordered
+    route: tuple[str, ...] = ()  # a convoyed army's: the seas of the fleets that convoyed it, army to shore
 
     @property
     def unit(self) -> Unit | None:
@@ -66,17 +68,28 @@ def _movement(result: PhaseResult) -> list[Fate]:
     followed = _followed(result)
     gone = {pid for pid, (order, ok) in followed.items() if _moved(order, ok)}
     out = []
+    lost = {u.province for u in _units(before) if u.province not in gone and after.units.get(u.province) != u}
     for unit in _units(before):
         order, ok = followed.get(unit.province, (Hold(unit), True))
-        dislodged = unit.province not in gone and after.units.get(unit.province) != unit
-        codes = [] if ok and not dislodged else _why(order, followed, before)
+        dislodged = unit.province in lost
+        codes = [] if ok and not dislodged else _why(order, followed, before, lost)
         if dislodged:
             codes.append(DISLODGED)
-        out.append(Fate(unit.power, order, unit.province in followed, ok and not dislodged, tuple(dict.fromkeys(codes))))
+        route = _route(order, followed, before) if isinstance(order, Move) and _convoyed(order, before) else ()
+        out.append(Fate(unit.power, order, unit.province in followed, ok and not dislodged, tuple(dict.fromkeys(codes)),
+                        route))
     return out
 
 
-def _why(order: Order, followed: dict[str, tuple[Order, bool]], before: Position) -> list[str]:
+def _route(move: Move, followed: dict[str, tuple[Order, bool]], before: Position) -> tuple[str, ...]:
+    """The seas a convoyed army went (or meant to go) through: a chain of the fleets ordered to convoy it."""
+    seas = [p for p, (o, _) in followed.items() if isinstance(o, Convoy)
+            and o.army.province == move.unit.province and o.dest.province == move.dest.province]
+    chains = routes(before.map, move.unit.province, move.dest.province, seas) if seas else []
+    return min(chains, key=len) if chains else tuple(sorted(seas))
+
+
+def _why(order: Order, followed: dict[str, tuple[Order, bool]], before: Position, lost: set[str]) -> list[str]:
     """The codes of an order that did not go as ordered."""
     if isinstance(order, Hold):
         return []
@@ -96,8 +109,8 @@ def _why(order: Order, followed: dict[str, tuple[Order, bool]], before: Position
                   and o.army.province == order.unit.province and o.dest.province == order.dest.province]
         if not fleets:
             return [NO_CONVOY]
-        # A convoy fails only when its fleet is dislodged or its route is broken.
-        return [DISRUPTED] if any(not followed[p][1] for p in fleets) else [BOUNCE]
+        # A convoy fails only when a fleet of it is dislodged (a fleet's order fails too when its army bounces).
+        return [DISRUPTED] if any(p in lost for p in fleets) else [BOUNCE]
     return [BOUNCE]
 
 

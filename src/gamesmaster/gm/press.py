@@ -123,7 +123,8 @@ class Press(Desk):
             state = tx.state
             if state.status not in ("active", "paused"):
                 raise GMError(f"{game_id} is {state.status}: no proposals")
-            proposer = acting(tx.rec, state, power, credential, by_gm, now=tx.now).power or GM
+            actor = acting(tx.rec, state, power, credential, by_gm, now=tx.now)
+            proposer = actor.power or GM
             survivors = state.position.powers_alive()  # type: ignore[union-attr]
             if kind == "draw":
                 share = sorted({power_of(state, p) for p in powers}) if powers else survivors
@@ -140,6 +141,13 @@ class Press(Desk):
                 share = [winner]
             else:
                 raise GMError(f"unknown proposal {kind!r}: draw or concession")
+            same = next((p for p in state.proposals if p.status == "open" and p.kind == kind
+                         and set(p.powers) == set(share)), None)
+            if same is not None:  # proposed twice at once (two bots' DRW): the second proposer agrees to the first
+                if actor.power in voters(state) and same.votes.get(actor.power) is not True:
+                    tx.record("draw-vote", {"proposal": same.id, "power": actor.power, "yes": True, "by": actor.by})
+                    _tally(tx, same.id)
+                return same.id
             number = len(state.proposals) + 1
             tx.record("draw-proposed", {"proposal": number, "kind": kind, "proposer": proposer, "powers": share,
                                         "phase": state.phase})

@@ -21,6 +21,8 @@ from .errors import GMError
 PRESS = ("none", "public", "full", "anonymous")
 REPLACEMENT = ("none", "standby", "successor", "gm")
 DRAW_VOTES = ("unanimous", "majority")
+# DAIDE's press levels (its language's syntax levels: 0 no press, 10 peace and alliances, ... 8000 free text)
+DAIDE_LEVELS = (*range(0, 170, 10), 8000)
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 MIN_HOURS = 1 / 60  # the shortest phase: a minute (a live table's writing period can be that short)
 MAX_HOURS = 90 * 24.0
@@ -92,6 +94,7 @@ class Settings:
     draw_vote: str = "unanimous"
     end_year: int | None = None  # short game: most units on the board after this year wins
     end_at: str | None = None  # short game by the clock (ISO time, UTC): stop then; most pieces wins
+    daide_level: int | None = None  # the press level DAIDE bots are told (HLO's LVL); None: 8000, or 0 without press
 
     @property
     def end_time(self) -> datetime | None:
@@ -107,6 +110,8 @@ class Settings:
     def to_dict(self) -> JSONObject:
         doc = asdict(self)
         doc["schedule"]["days"] = list(self.schedule.days)
+        if self.daide_level is None:
+            del doc["daide_level"]  # the games made before the setting existed read the same
         return doc
 
     @classmethod
@@ -117,7 +122,7 @@ class Settings:
         if unknown:
             raise GMError(f"unknown setting{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
         given = cls()  # the defaults, for what the document leaves out
-        end_year, end_at = doc.get("end_year"), doc.get("end_at")
+        end_year, end_at, level = doc.get("end_year"), doc.get("end_at"), doc.get("daide_level")
         settings = cls(
             press=read.text(doc.get("press", given.press), "press setting"),
             schedule=_schedule(read.fields(doc.get("schedule") or {}, "the schedule")),
@@ -126,7 +131,8 @@ class Settings:
             early_movement=read.flag(doc.get("early_movement", given.early_movement), "early movement"),
             draw_vote=read.text(doc.get("draw_vote", given.draw_vote), "draw vote"),
             end_year=None if end_year is None else read.whole(end_year, "end year"),
-            end_at=None if end_at is None else read.text(end_at, "end time"))
+            end_at=None if end_at is None else read.text(end_at, "end time"),
+            daide_level=None if level is None else read.whole(level, "DAIDE press level"))
         settings.check()
         return settings
 
@@ -139,6 +145,8 @@ class Settings:
             raise GMError(f"draw vote {self.draw_vote!r}: choose {', '.join(DRAW_VOTES)}")
         if not 0 <= self.grace_hours <= MAX_HOURS:
             raise GMError(f"the grace period is between 0 and {MAX_HOURS // 24:g} days")
+        if self.daide_level is not None and self.daide_level not in DAIDE_LEVELS:
+            raise GMError(f"DAIDE press level {self.daide_level!r}: choose 0, 10, 20 ... 160, or 8000")
         if self.end_year is not None and not (1 <= int(self.end_year) <= 99999):
             raise GMError(f"end year {self.end_year!r} is not a year")
         if self.end_at is not None:
