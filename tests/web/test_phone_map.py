@@ -1,0 +1,169 @@
+"""Issue 22, the phone and the map, in Debian's Chromium at 375x812 (a touch screen) and 1366x768.
+
+France is the player throughout. In "fleet" France has F Mao, A Bur and A Spa to order in Fall
+1901; in "retreat" its one unit to retreat is A Bur; in "builds" it has builds and empty home
+centres; "moving" is Spring 1901. Each test says what a player saw wrong before.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sitetools import ARTIFACTS, chromium, needs_chromium, serving
+from webtools import GM_CREDENTIAL, PLAYERS
+
+from gamesmaster.gm import Settings
+
+pytestmark = needs_chromium
+
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1366, "height": 768}
+GAMES = ("moving", "fleet", "retreat", "builds")
+
+
+def _play(gm, game: str, creds: dict[str, str], seasons: list[dict[str, str]]) -> None:
+    for orders in seasons:
+        for power, text in orders.items():
+            gm.submit_orders(game, power, text, credential=creds[power])
+        gm.process(game, force=True)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site with France in each situation: (base URL, credentials by game and power, gm)."""
+    from gamesmaster.gm import Gamesmaster
+    from gamesmaster.store import Store
+    from gamesmaster.web.app import create_app
+    from gamesmaster.web.security import SiteSecrets
+
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('phonemap') / 'gm.db'}")
+    gm = Gamesmaster(store)
+    creds: dict[str, dict[str, str]] = {}
+    for game in GAMES:
+        created = gm.create_game(game, title=f"The {game} game", players=list(PLAYERS.values()),
+                                 assign={name: power for power, name in PLAYERS.items()},
+                                 settings=Settings.from_dict({"press": "full"}))
+        creds[game] = {created.powers[n]: s for n, s in created.credentials.items()}
+    spring = {"FRANCE": "F Bre-Mao\nA Par-Bur\nA Mar-Spa", "GERMANY": "A Mun-Ruh\nA Ber-Mun"}
+    _play(gm, "fleet", creds["fleet"], [spring])
+    _play(gm, "retreat", creds["retreat"], [spring, {"GERMANY": "A Ruh-Bur\nA Mun S A Ruh-Bur"}])
+    _play(gm, "builds", creds["builds"], [spring, {"FRANCE": "F Mao-Por\nA Bur-Bel\nA Spa H"}])
+    assert str(gm.game("fleet").phase) == "F1901M"
+    assert str(gm.game("retreat").phase) == "F1901R"
+    assert str(gm.game("builds").phase) == "W1901A"
+    with serving(create_app(gm, SiteSecrets.for_testing(GM_CREDENTIAL))) as base:
+        yield base, creds, gm
+    store.dispose()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def _context(browser, base: str, viewport: dict[str, int] = PHONE):
+    touch = viewport["width"] < 700
+    context = browser.new_context(viewport=viewport, base_url=base, has_touch=touch, is_mobile=touch,
+                                  device_scale_factor=1)
+    context.set_default_timeout(20000)
+    return context
+
+
+def _sign_in(page, game: str, credential: str) -> None:
+    page.goto(f"/games/{game}/war-room")
+    page.fill("#credential", credential)
+    page.click("#sign-in button")
+    page.wait_for_selector("#orders-card")
+    page.wait_for_load_state("load")
+
+
+def _box(page, selector: str) -> dict:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+def _tap(page, selector: str) -> None:
+    """Tap the middle of an element, scrolling it into view first."""
+    page.locator(selector).first.scroll_into_view_if_needed()
+    box = _box(page, selector)
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def _on_screen(page, selector: str) -> list[str]:
+    """Each element of selector that is not wholly on the screen, with its box."""
+    boxes = page.evaluate("""(sel) => Array.from(document.querySelectorAll(sel)).map(e => {
+        const r = e.getBoundingClientRect(); return [e.textContent.trim(), r.top, r.bottom, r.left, r.right]; })""", selector)
+    assert boxes, selector
+    h, w = page.viewport_size["height"], page.viewport_size["width"]
+    return [f"{t!r} at {top:.0f}..{bottom:.0f} x {left:.0f}..{right:.0f}" for t, top, bottom, left, right in boxes
+            if top < 0 or bottom > h or left < 0 or right > w]
+
+
+def test_a_choice_of_orders_appears_on_the_screen(browser, site):
+    """A Mar then Bur (A Par - Bur planned) offered its choices 60 px below the screen; builds too."""
+    base, creds, _ = site
+    context = _context(browser, base)
+    page = context.new_page()
+    _sign_in(page, "moving", creds["moving"]["FRANCE"])
+    _tap(page, '#map g.unit[data-province="PAR"]')
+    _tap(page, '#map path.space[data-province="BUR"]')
+    page.wait_for_selector('#map g.order[data-order="A PAR - BUR"]')
+    _tap(page, '#map g.unit[data-province="MAR"]')
+    _tap(page, '#map path.space[data-province="BUR"]')
+    page.wait_for_selector("#hint .candidates button")
+    assert page.locator("#hint .candidates button").first.inner_text() == "A MAR S A PAR - BUR"
+    assert not _on_screen(page, "#hint .candidates button"), _on_screen(page, "#hint .candidates button")
+    # the map the player was tapping on is still in sight above the choice
+    assert _box(page, '#map g.unit[data-province="MAR"] .hit')["y"] < _box(page, "#hint")["y"]
+    page.screenshot(path=str(ARTIFACTS / "phone-choice-of-orders.png"))
+    page.touchscreen.tap(*_middle(_box(page, "#hint .candidates button")))
+    assert page.input_value("#orders").split("\n")[:2] == ["A PAR - BUR", "A MAR S A PAR - BUR"]
+    assert page.locator("#hint .candidates button").count() == 0
+    page.click("form[action$='sign-out'] button")
+
+    _sign_in(page, "builds", creds["builds"]["FRANCE"])
+    _tap(page, '#map g.sc[data-province="BRE"]')
+    page.wait_for_selector("#hint .candidates button")
+    texts = page.locator("#hint .candidates button").all_inner_texts()
+    assert "A BRE B" in texts and "F BRE B" in texts, texts
+    assert not _on_screen(page, "#hint .candidates button"), _on_screen(page, "#hint .candidates button")
+    page.screenshot(path=str(ARTIFACTS / "phone-choice-of-builds.png"))
+    page.touchscreen.tap(*_middle(_box(page, "#hint .candidates button >> text='F BRE B'")))
+    assert "F BRE B" in page.input_value("#orders")
+    context.close()
+
+
+def _middle(box: dict) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+# what France must order now, on the map, in each game: its units, the unit to retreat, the centres to build in
+FRAMED = {"fleet": ['g.unit.highlighted[data-province="MAO"] .hit', 'g.unit.highlighted[data-province="BUR"] .hit',
+                    'g.unit.highlighted[data-province="SPA"] .hit'],
+          "retreat": ['g.unit-dislodged.highlighted[data-province="BUR"] .hit'],
+          "builds": ['g.sc[data-province="BRE"]', 'g.sc[data-province="PAR"]', 'g.sc[data-province="MAR"]']}
+
+
+@pytest.mark.parametrize("game", list(FRAMED))
+def test_the_phone_map_opens_framed_on_what_to_order(browser, site, game):
+    """A fleet in the Mid-Atlantic, the one unit to retreat and the home centres opened off the map or cut,
+    and the map began 450 px down an 812 px screen."""
+    base, creds, _ = site
+    context = _context(browser, base)
+    page = context.new_page()
+    _sign_in(page, game, creds[game]["FRANCE"])
+    page.wait_for_function("document.querySelector('#map .pan').style.transform !== ''")
+    frame = _box(page, "#map")
+    assert frame["y"] >= 0 and frame["y"] + frame["height"] <= PHONE["height"], frame
+    assert frame["y"] <= PHONE["height"] / 2 - 60, f"the map begins {frame['y']:.0f} px down the screen"
+    cut = []
+    for selector in FRAMED[game]:
+        box = _box(page, f"#map {selector}")
+        inside = (box["x"] >= frame["x"] and box["y"] >= frame["y"] and box["x"] + box["width"] <= frame["x"] + frame["width"]
+                  and box["y"] + box["height"] <= frame["y"] + frame["height"])
+        if not inside:
+            cut.append(f"{selector}: {box} outside {frame}")
+    page.screenshot(path=str(ARTIFACTS / f"phone-opens-framed-{game}.png"))
+    context.close()
+    assert not cut, cut
