@@ -167,3 +167,39 @@ def test_the_phone_map_opens_framed_on_what_to_order(browser, site, game):
     page.screenshot(path=str(ARTIFACTS / f"phone-opens-framed-{game}.png"))
     context.close()
     assert not cut, cut
+
+
+def test_tapping_a_second_unit_of_ones_own_selects_it(browser, site):
+    """With A Par selected, tapping A Mar wrote A PAR - MAR (as A Ruh then A Mun wrote A RUH - MUN)."""
+    base, creds, _ = site
+    context = _context(browser, base)
+    page = context.new_page()
+    _sign_in(page, "moving", creds["moving"]["FRANCE"])
+    _tap(page, '#map g.unit[data-province="PAR"]')
+    page.wait_for_selector('#map path.space.picked[data-province="PAR"]')
+    _tap(page, '#map g.unit[data-province="MAR"]')
+    page.wait_for_selector('#map path.space.picked[data-province="MAR"]')
+    assert page.locator("#map path.space.picked").count() == 1
+    assert "PAR" not in page.input_value("#orders")
+    assert page.locator('details.unit.selected[data-key="MAR"]').count() == 1
+    # the orders of A Par that name Marseilles stay one tap away, offered in place
+    assert "A PAR S A MAR" in page.locator("#hint .candidates").inner_text()
+    # and A Mar, now selected, moves where it is sent next
+    _tap(page, '#map path.space[data-province="SPA"]')
+    assert page.input_value("#orders").strip() == "A MAR - SPA"
+    context.close()
+
+
+def test_the_results_map_marks_a_dislodged_unit(browser, site):
+    """Fall 1901's results showed A Bur as if it had held: nothing marked it dislodged."""
+    base, _, _ = site
+    context = _context(browser, base)
+    page = context.new_page()
+    page.goto("/games/retreat/history?phase=F1901M")
+    beaten = page.locator('svg g.unit.unit-dislodged[data-province="BUR"][data-power="FRANCE"]')
+    assert beaten.count() == 1
+    assert "dislodged" in beaten.locator("title").text_content()
+    assert page.locator("svg g.unit.unit-dislodged").count() == 1  # the German winner is not
+    beaten.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "phone-results-dislodged.png"))
+    context.close()

@@ -122,6 +122,12 @@
         return;
       }
       var opts = units[selected] || [];
+      if (units[prov]) {             // another unit of ours: it is the one to order now
+        var before = selected, about = opts.filter(function (o) { return o.provinces.indexOf(prov) >= 0; });
+        select(prov);
+        if (about.length) say(hint.textContent + " Or, for " + before + ":", about, true);
+        return;
+      }
       var moves = opts.filter(function (o) { return (o.kind === "move" || o.kind === "retreat") && o.dest === prov; });
       var others = opts.filter(function (o) { return moves.indexOf(o) < 0 && o.provinces.indexOf(prov) >= 0; });
       // another unit of ours is already going there: supporting (or convoying) that move comes first
@@ -140,8 +146,6 @@
         if (rest.length) say("Added: " + plain.text + ". Or instead:", rest, true);
       } else if (others.length) {
         say("Orders of " + selected + " involving " + prov + ":", others);
-      } else if (units[prov]) {
-        select(prov);
       } else {
         say(selected + " has no legal order involving " + prov + ".", []);
       }
