@@ -35,9 +35,8 @@ from ..gm.live import press_closed
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
 from ..gm.state import Proposal
 from ..gm.views import QuestionView, plain
-from ..maps import render_map, render_png
+from ..maps import render_png
 from ..rules import Phase, PhaseError, Position, format_order
-from ..rules.control import control
 from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
 from ..gm.catalogue import choices, rule_lines, value_key
 
@@ -354,50 +353,11 @@ def _cached(key_parts: Any, make: Any) -> Drawn:
 def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
             orders: Mapping[str, Sequence[str]] | None = None, highlight: str | None = None,
             width: int = 1200) -> Drawn:
-    """The map of a game now (phase None) or of a published phase with its orders and results."""
-    view = gm.game(game_id)
-    published = None
-    if phase is not None and (view.phase is None or parse_phase(phase) != str(view.phase)):
-        published = gm.result(game_id, phase)
-        position, options = published.position, published.rules
-        key: Any = ["phase", game_id, published.seq, published.entry_hash, results]
-    else:
-        if view.position is None:
-            raise GMError(f"{game_id} has not started: there is no map yet")
-        position, options = view.position, view.rules
-        key = ["now", game_id, view.head.hash, str(view.phase), view.rules_spec.to_json()]
-
-    def make() -> str:
-        outcomes = published.outcomes() if published is not None and results and published.results else None
-        return render_map(position, orders=orders, outcomes=outcomes, highlight_power=highlight,
-                          title=position.phase.title, width=width, rules=options,
-                          control=_control(gm, game_id, published, position, key))
-
-    return _cached(["svg", key, orders, highlight, width], make)
-
-
-_CONTROL: OrderedDict[str, dict[str, str]] = OrderedDict()  # the board's control, by what the map shows
-_CONTROL_LOCK = threading.Lock()
-
-
-def _control(gm: Gamesmaster, game_id: str, until: PhaseResult | None, position: Position, key: Any) -> dict[str, str]:
-    """Who controls each province on the map of `position` (rules.control over the positions the game
-    was played from up to it), worked out once for each state of the game and kept for its other maps."""
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
-    with _CONTROL_LOCK:
-        held = _CONTROL.get(digest)
-    if held is None:
-        played = []
-        for row in gm.results(game_id):
-            if until is not None and row.seq >= until.seq:
-                break
-            played.append(row.position)
-        held = control(played + [position])
-        with _CONTROL_LOCK:
-            _CONTROL[digest] = held
-            while len(_CONTROL) > 512:
-                _CONTROL.popitem(last=False)
-    return held
+    """The map of a game now (phase None) or of a published phase with its orders and results:
+    the gm's board of that season (the same the mail door draws), with any orders and highlight."""
+    board = gm.board(game_id, phase, results=results)
+    return _cached(["svg", board.key, orders, highlight, width],
+                   lambda: board.svg(orders=orders, highlight=highlight, width=width))
 
 
 def map_png(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
