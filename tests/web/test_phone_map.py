@@ -47,6 +47,11 @@ def site(tmp_path_factory):
     _play(gm, "fleet", creds["fleet"], [spring])
     _play(gm, "retreat", creds["retreat"], [spring, {"GERMANY": "A Ruh-Bur\nA Mun S A Ruh-Bur"}])
     _play(gm, "builds", creds["builds"], [spring, {"FRANCE": "F Mao-Por\nA Bur-Bel\nA Spa H"}])
+    gm.submit_orders("fleet", "GERMANY", "A Ruh-Bel\nA Mun-Bur", credential=creds["fleet"]["GERMANY"])
+    gm.create_game("forming", title="The forming game", start=False)
+    from gamesmaster.gm.table import LiveTable  # a club evening's game: its table and war rooms
+    LiveTable(gm).create("live", title="The live game", players=list(PLAYERS.values()),
+                         assign={name: power for power, name in PLAYERS.items()})
     assert str(gm.game("fleet").phase) == "F1901M"
     assert str(gm.game("retreat").phase) == "F1901R"
     assert str(gm.game("builds").phase) == "W1901A"
@@ -202,4 +207,91 @@ def test_the_results_map_marks_a_dislodged_unit(browser, site):
     assert page.locator("svg g.unit.unit-dislodged").count() == 1  # the German winner is not
     beaten.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "phone-results-dislodged.png"))
+    context.close()
+
+
+def _gm_sign_in(page) -> None:
+    page.goto("/gm")
+    page.fill("#credential", GM_CREDENTIAL)
+    page.click("#gm-sign-in button")
+    page.wait_for_selector("#create-form")
+
+
+def test_the_gm_game_page_shows_the_map_and_the_orders_received(browser, site):
+    """The GM's game page had no map and said only "received", not which orders."""
+    base, _, _ = site
+    context = _context(browser, base)
+    page = context.new_page()
+    _gm_sign_in(page)
+    page.goto("/gm/games/fleet")
+    assert page.locator("#map svg").count() == 1
+    received = page.locator("#orders-received").inner_text()
+    assert "Germany" in received and "A Ruh-Bel" in received and "A Mun-Bur" in received, received  # as written
+    # drawn on the GM's map too (the GM alone sees them before the deadline)
+    assert page.locator('#map g.order[data-order="A RUH - BEL"]').count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
+    page.screenshot(path=str(ARTIFACTS / "phone-gm-game-map.png"), full_page=True)
+    # nothing of it on the public page
+    page.goto("/games/fleet")
+    assert "A Ruh-Bel" not in page.content() and "A RUH - BEL" not in page.content()
+    context.close()
+
+
+def test_the_gms_pages_on_a_phone(browser, site):
+    """The invitation field was a small unstyled box; "Table view" spilled out of its button."""
+    base, _, _ = site
+    context = _context(browser, base)
+    page = context.new_page()
+    _gm_sign_in(page)
+    page.goto("/gm/games/forming")
+    field = _box(page, "#invite-email")
+    name = _box(page, "#invite-name")
+    assert field["height"] >= 36 and abs(field["width"] - name["width"]) < 1, (field, name)
+    assert page.eval_on_selector("#invite-email", "e => getComputedStyle(e).fontSize") == "16px"  # no zoom on focus
+    page.goto("/gm/games/live")
+    link = page.locator("#table-link")
+    assert link.evaluate("e => e.getClientRects().length") == 1, "the button broke across lines"
+    box = _box(page, "#table-link")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert link.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1")
+    page.screenshot(path=str(ARTIFACTS / "phone-gm-live.png"))
+    context.close()
+
+
+def test_the_header_says_who_is_signed_in(browser, site):
+    """The header said "Sign in" to the GM signed in, and to a player signed in to a war room."""
+    base, creds, _ = site
+    context = _context(browser, base)
+    page = context.new_page()
+    page.goto("/")
+    assert page.locator("header #sign-in-link").count() == 1
+    _sign_in(page, "moving", creds["moving"]["FRANCE"])
+    page.goto("/")
+    assert page.locator("header #sign-in-link").count() == 0
+    assert page.locator("header #signed-in-as").get_attribute("href") == "/games/moving/war-room"
+    context.close()
+    context = _context(browser, base)
+    page = context.new_page()
+    _gm_sign_in(page)
+    page.goto("/games/moving")
+    assert page.locator("header #sign-in-link").count() == 0
+    assert "GM" in page.locator("header #signed-in-as").inner_text()
+    context.close()
+
+
+def test_the_api_docs_lead_back_to_the_site(browser, site):
+    """/docs (Swagger UI) had no way back to the site."""
+    base, _, _ = site
+    context = _context(browser, base)
+    page = context.new_page()
+    page.goto("/docs")
+    back = page.locator("#site-bar a[href='/']")
+    back.wait_for(state="visible")
+    page.wait_for_selector(".swagger-ui .info")  # Swagger UI drawn under it
+    box = _box(page, "#site-bar a[href='/']")
+    assert box["y"] < PHONE["height"], "the way back is not on the first screen"
+    page.screenshot(path=str(ARTIFACTS / "phone-api-docs.png"))
+    back.tap()
+    page.wait_for_url(f"{base}/")
+    assert page.locator("header.site").count() == 1
     context.close()
