@@ -295,3 +295,40 @@ def test_the_api_docs_lead_back_to_the_site(browser, site):
     page.wait_for_url(f"{base}/")
     assert page.locator("header.site").count() == 1
     context.close()
+
+
+def test_the_war_room_map_is_whole_on_a_laptop_screen(browser, site):
+    """At 1366x768 the southern half of the war room's map was below the fold."""
+    base, creds, _ = site
+    context = _context(browser, base, DESKTOP)
+    page = context.new_page()
+    _sign_in(page, "moving", creds["moving"]["FRANCE"])
+    frame = _box(page, "#map")
+    assert frame["y"] >= 0 and frame["y"] + frame["height"] <= DESKTOP["height"], frame
+    for south in ("NAF", "TUN", "EAS"):  # the board's southern edge
+        box = _box(page, f'#map path.space[data-province="{south}"]')
+        assert box["y"] + box["height"] <= DESKTOP["height"], (south, box)
+    assert frame["width"] >= 600, frame  # still a map to play on
+    # the orders form stays beside it
+    assert _box(page, "#orders-card")["y"] < DESKTOP["height"] / 2
+    page.screenshot(path=str(ARTIFACTS / "desktop-war-room-whole-map.png"))
+    context.close()
+
+
+def test_tied_powers_lines_in_the_centre_chart_stand_at_their_count(browser, site):
+    """Powers tied at 3 centres were drawn a few pixels apart, so equal counts looked different."""
+    base, _, _ = site
+    context = _context(browser, base, DESKTOP)
+    page = context.new_page()
+    page.goto("/games/builds/history")
+    points = page.eval_on_selector_all(
+        "svg.chart circle", "cs => cs.map(c => [c.querySelector('title').textContent, c.getAttribute('cy')])")
+    heights: dict[str, set[str]] = {}
+    for title, cy in points:
+        count = title.split(": ", 1)[1]  # "3 in 1901"
+        heights.setdefault(count, set()).add(cy)
+    assert heights and all(len(ys) == 1 for ys in heights.values()), heights
+    assert len(heights.get("3 in 1901", ())) == 1 and len([t for t, _ in points if t.endswith(": 3 in 1901")]) >= 5
+    page.locator("svg.chart").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "desktop-centre-chart-ties.png"))
+    context.close()

@@ -229,8 +229,9 @@ def centre_chart(view: GameView, published: Sequence[PhaseResult]) -> dict[str, 
 
 
 def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> str:
-    """The centre-count chart as a small SVG: one line per power, the years along the bottom, and a
-    key below the plot (powers by centres now, in columns) so that tied powers never pile up."""
+    """The centre-count chart as a small SVG: one line per power at its true counts (tied powers'
+    lines as one striped band), the years along the bottom, and a key below the plot (powers by
+    centres now, in columns) so that tied powers never pile up."""
     from xml.sax.saxutils import escape
     labels = chart["labels"]
     series = chart["series"]
@@ -269,20 +270,27 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> 
         tick = label if " " not in label else "now"
         out.append(f'<text x="{x(i):.1f}" y="{upper + h + 16}" text-anchor="middle" class="tick">'
                    f'<title>{escape(label)}</title>{escape(tick)}</text>')
-    # tied powers' lines lie side by side, a hair apart, so that each colour shows
-    ties: dict[tuple[int, ...], int] = {}
-    for s in series:
-        shift = ties.get(tuple(s["counts"]), 0)
-        ties[tuple(s["counts"])] = shift + 1
-        nudge = (shift - 0.0) * 1.6 * (1 if shift % 2 else -1)
-        pts = " ".join(f"{x(i):.1f},{y(v) + nudge:.1f}" for i, v in enumerate(s["counts"]))
-        colour = escape(s["colour"])
-        if len(s["counts"]) > 1:
-            out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5" '
-                       f'stroke-linejoin="round"><title>{escape(s["name"])}</title></polyline>')
-        for i, v in enumerate(s["counts"]):
-            out.append(f'<circle cx="{x(i):.1f}" cy="{y(v) + nudge:.1f}" r="3" fill="{colour}"><title>'
-                       f'{escape(s["name"])}: {v} in {escape(labels[i])}</title></circle>')
+    # Every point stands at its true height: powers tied on a stretch of the chart share one line,
+    # drawn as a band of nested strokes (the widest first) so that each colour shows along it, and
+    # tied points are nested rings; nudging tied lines apart made equal counts look different.
+    for i in range(len(labels) - 1):
+        stretch: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
+        for s in series:
+            stretch.setdefault((s["counts"][i], s["counts"][i + 1]), []).append(s)
+        for (a, b), tied in stretch.items():
+            for j, s in enumerate(tied):
+                out.append(f'<line class="line" x1="{x(i):.1f}" y1="{y(a):.1f}" x2="{x(i + 1):.1f}" y2="{y(b):.1f}" '
+                           f'stroke="{escape(s["colour"])}" stroke-width="{2.5 + 1.5 * (len(tied) - 1 - j):g}" '
+                           f'stroke-linecap="round"><title>{escape(s["name"])}</title></line>')
+    for i, label in enumerate(labels):
+        spot: dict[int, list[Mapping[str, Any]]] = {}
+        for s in series:
+            spot.setdefault(s["counts"][i], []).append(s)
+        for v, tied in spot.items():
+            for j, s in enumerate(tied):
+                out.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="{3 + 1.2 * (len(tied) - 1 - j):g}" '
+                           f'fill="{escape(s["colour"])}"><title>{escape(s["name"])}: {v} in {escape(label)}'
+                           f'</title></circle>')
     col = (width - left) / columns
     for k, s in enumerate(ranked):
         cx, cy = left + (k % columns) * col, height + 8 + (k // columns) * 17

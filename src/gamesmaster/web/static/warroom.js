@@ -178,14 +178,6 @@
     var view = window.gmMaps && window.gmMaps.map;
     if (!view || !map) return;
     if (!window.matchMedia("(pointer: coarse), (max-width: 700px)").matches) return;
-    // the site's header, the game's head and the tabs fill half a phone's screen: the page opens
-    // scrolled down to the war room's own heading, with the map under it (an error stays in sight)
-    var head = document.getElementById("war-room-head");
-    var below = map.getBoundingClientRect();
-    if (head && Object.keys(units).length && !document.querySelector(".flash.error") &&
-        (below.bottom > window.innerHeight || below.top > window.innerHeight / 3)) {
-      window.scrollTo(0, window.scrollY + head.getBoundingClientRect().top - 4);
-    }
     var frame = map.getBoundingClientRect();
     var boxes = targets().map(function (e) { return e.getBoundingClientRect(); }).filter(function (b) { return b.width; });
     if (!boxes.length) return;
@@ -201,7 +193,30 @@
     var touchable = isFinite(smallest) && smallest > 0 ? 42 / smallest : fit;
     view.centreOn((x0 + x1) / 2, (y0 + y1) / 2, Math.max(1, Math.min(fit, touchable)));
   }
+  // The whole map fits the window under the war room's heading: it is made no wider than keeps
+  // its height on the screen (at 1366x768 its southern half was below the fold).
+  var head = document.getElementById("war-room-head");
+  function fitMap() {
+    var svg = map && map.querySelector("svg");
+    var box = svg && svg.viewBox && svg.viewBox.baseVal;
+    if (!box || !box.width || !box.height) return;
+    var room = window.innerHeight - (head ? head.offsetHeight + 16 : 16) - 8;
+    map.style.maxWidth = Math.max(320, Math.floor(room * box.width / box.height)) + "px";
+  }
+  // The site's header, the game's head and the tabs fill half a phone's screen and a third of a
+  // laptop's: with something to order, the page opens scrolled down to the war room's own heading
+  // with the map under it (an error stays in sight at the top).
+  function openOnTheMap() {
+    if (!map || !head || !Object.keys(units).length || document.querySelector(".flash.error")) return;
+    var at = map.getBoundingClientRect();
+    if (at.bottom > window.innerHeight || at.top > window.innerHeight / 3) {
+      window.scrollTo(0, window.scrollY + head.getBoundingClientRect().top - 4);
+    }
+  }
+  fitMap();
+  openOnTheMap();
   openingZoom();
+  window.addEventListener("resize", fitMap);
 
   var timer = null, seq = 0;
   function check() {
