@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..maps import render_map
+from ..maps import render_map, render_png
 from ..rules import Outcome, Position
 from ..rules.control import control
 from ..rules.options import RuleOptions
@@ -38,6 +38,10 @@ class Board:
         """The board as an SVG document; `orders` (by power) drawn on it unread, `highlight` ringing a power's units."""
         return render_map(self.position, orders=orders, outcomes=self.outcomes, highlight_power=highlight,
                           title=self.title, width=width, rules=self.rules, control=self.control)
+
+    def png(self, width: int = 1200) -> bytes:
+        """The board as PNG, `width` pixels wide (the mail's attachment; the site's map.png of it is the same)."""
+        return render_png(self.svg(), width)
 
 
 class Boards(Reading):

@@ -51,7 +51,6 @@ class Dispatcher:
     def __init__(self, gm: Gamesmaster, config: MailConfig) -> None:
         self.gm = gm
         self.config = config
-        self._map_warned = False
 
     def run_once(self) -> dict[str, int]:
         """One pass over every game, then the notifications of players with accounts."""
@@ -224,21 +223,13 @@ class Dispatcher:
         """The board with the orders and their results, and the position after it, as PNG (if they can be
         drawn): the gm's boards of those seasons, the same drawings as the site's maps of them."""
         try:
-            from ..maps import render_png
-        except Exception as exc:  # noqa: BLE001 - the map module missing: results go without maps
-            if not self._map_warned:
-                log.warning("results are mailed without maps: gamesmaster.maps cannot be used (%s)", exc)
-                self._map_warned = True
-            return ()
-        try:
             phase, nxt = str(row.phase), str(row.next.phase)
             published = self.gm.results(row.game)
             # the position the phase led to is the game's board now, until a later phase is published
             later = bool(published) and published[-1].seq > row.seq
-            first = self.gm.board(row.game, phase).svg()
-            second = self.gm.board(row.game, nxt if later else None, results=False).svg()
-            return (Attachment(f"{phase}-results.png", render_png(first)),
-                    Attachment(f"{nxt}-position.png", render_png(second)))
+            first = self.gm.board(row.game, phase).png()
+            second = self.gm.board(row.game, nxt if later else None, results=False).png()
+            return (Attachment(f"{phase}-results.png", first), Attachment(f"{nxt}-position.png", second))
         except Exception as exc:  # noqa: BLE001 - a map that cannot be drawn must not hold up the results
             log.warning("the map of %s could not be drawn: %s", row.phase, exc)
             return ()
