@@ -54,6 +54,12 @@ class Boards(Reading):
             state = self.snapshot(rec, game_id)
         return self.memo.derived(state, f"board {phase} {results}", lambda: self._board(game_id, phase, results))
 
+    def board_after(self, game_id: str, phase: str) -> Board:
+        """The board a published phase led to: the start of the next published phase, or the board now."""
+        done = self.result(game_id, phase)
+        later = [r for r in self.results(game_id) if r.seq > done.seq]
+        return self.board(game_id, str(later[0].phase) if later else None, results=False)
+
     def _board(self, game_id: str, phase: str | None, results: bool) -> Board:
         view = self.game(game_id)
         if phase is None or (view.phase is not None and parse_phase(phase) == str(view.phase)):

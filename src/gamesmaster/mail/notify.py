@@ -224,11 +224,8 @@ class Dispatcher:
         drawn): the gm's boards of those seasons, the same drawings as the site's maps of them."""
         try:
             phase, nxt = str(row.phase), str(row.next.phase)
-            published = self.gm.results(row.game)
-            # the position the phase led to is the game's board now, until a later phase is published
-            later = bool(published) and published[-1].seq > row.seq
             first = self.gm.board(row.game, phase).png()
-            second = self.gm.board(row.game, nxt if later else None, results=False).png()
+            second = self.gm.board_after(row.game, phase).png()
             return (Attachment(f"{phase}-results.png", first), Attachment(f"{nxt}-position.png", second))
         except Exception as exc:  # noqa: BLE001 - a map that cannot be drawn must not hold up the results
             log.warning("the map of %s could not be drawn: %s", row.phase, exc)
