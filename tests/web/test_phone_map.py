@@ -2,7 +2,7 @@
 
 France is the player throughout. In "fleet" France has F Mao, A Bur and A Spa to order in Fall
 1901; in "retreat" its one unit to retreat is A Bur; in "builds" it has builds and empty home
-centres; "moving" is Spring 1901. Each test says what a player saw wrong before.
+centres; "moving" and "sent" are Spring 1901. Each test says what a player saw wrong before.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ pytestmark = needs_chromium
 
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1366, "height": 768}
-GAMES = ("moving", "fleet", "retreat", "builds")
+GAMES = ("moving", "fleet", "retreat", "builds", "sent")
 
 
 @pytest.fixture(scope="module")
@@ -150,6 +150,18 @@ def test_the_phone_map_opens_framed_on_what_to_order(phone, site, game):
             cut.append(f"{selector}: {box} outside {frame}")
     phone.screenshot(path=str(ARTIFACTS / f"phone-opens-framed-{game}.png"))
     assert not cut, cut
+
+
+def test_the_answer_to_orders_sent_stays_in_sight(phone, site):
+    """The war room opens on the map only while nothing is on record: the answer to orders sent is not
+    scrolled away."""
+    _, creds, _ = site
+    _sign_in(phone, "sent", creds["sent"]["FRANCE"])
+    assert _box(phone, "#map")["y"] < 100  # opened on the map
+    phone.fill("#orders", "A Par-Bur\n")
+    phone.click("#send-orders")
+    flash = phone.wait_for_selector(".flash.ok")
+    assert 0 <= flash.bounding_box()["y"] < PHONE["height"], flash.bounding_box()
 
 
 def test_tapping_a_second_unit_of_ones_own_selects_it(phone, site):

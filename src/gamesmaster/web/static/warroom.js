@@ -204,10 +204,11 @@
     map.style.maxWidth = Math.max(320, Math.floor(room * box.width / box.height)) + "px";
   }
   // The site's header, the game's head and the tabs fill half a phone's screen and a third of a
-  // laptop's: with something to order, the page opens scrolled down to the war room's own heading
-  // with the map under it (an error stays in sight at the top).
+  // laptop's: with something to order and no orders on record yet, the page opens scrolled down
+  // to the war room's own heading with the map under it (an error, or the answer to orders just
+  // sent, stays in sight at the top).
   function openOnTheMap() {
-    if (!map || !head || !Object.keys(units).length || document.querySelector(".flash.error")) return;
+    if (!map || !head || !Object.keys(units).length || document.querySelector(".flash.error, #on-record .receipt")) return;
     var at = map.getBoundingClientRect();
     if (at.bottom > window.innerHeight || at.top > window.innerHeight / 3) {
       window.scrollTo(0, window.scrollY + head.getBoundingClientRect().top - 4);
