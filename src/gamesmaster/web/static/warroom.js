@@ -155,7 +155,7 @@
   // On a phone the map opens framed on what the player must order now: the units to order (in
   // a retreat, the dislodged ones), or in the adjustments the home centres to build in and the
   // units to remove; zoomed in as far as keeps all of them on the screen, but no further than
-  // makes each unit a 42 px tap target. The map itself is scrolled into view if it is not.
+  // makes each unit a 42 px tap target.
   function targets() {
     var found = [];
     function add(sel) { map.querySelectorAll(sel).forEach(function (e) { found.push(e); }); }
