@@ -11,6 +11,7 @@ given, which goes on the record.
 
 from __future__ import annotations
 
+from .board import Boards
 from .bots import Bots
 from .corrections import Corrections
 from .deadlines import Deadlines
@@ -26,6 +27,6 @@ from .sessions import Sessions
 from .submissions import Submissions
 
 
-class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Questions, Players, Reading, Record, Sessions,
+class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Questions, Players, Boards, Reading, Record, Sessions,
                   Bots, Notifications, MailDesk):
     """Runs games kept in a Store; `clock` returns the time now (aware UTC), for tests a fake."""

@@ -51,7 +51,6 @@ class Dispatcher:
     def __init__(self, gm: Gamesmaster, config: MailConfig) -> None:
         self.gm = gm
         self.config = config
-        self._map_warned = False
 
     def run_once(self) -> dict[str, int]:
         """One pass over every game, then the notifications of players with accounts."""
@@ -221,21 +220,12 @@ class Dispatcher:
         return out
 
     def _maps(self, row: PhaseResult) -> tuple[Attachment, ...]:
-        """The board with the orders and their results, and the new position, as PNG (if they can be drawn)."""
+        """The board with the orders and their results, and the position after it, as PNG (if they can be
+        drawn): the gm's boards of those seasons, the same drawings as the site's maps of them."""
         try:
-            from ..maps import render_map, render_png
-        except Exception as exc:  # noqa: BLE001 - the map module missing: results go without maps
-            if not self._map_warned:
-                log.warning("results are mailed without maps: gamesmaster.maps cannot be used (%s)", exc)
-                self._map_warned = True
-            return ()
-        try:
-            before, after, rules = row.position, row.next, row.rules
-            outcomes = row.outcomes()
-            phase, nxt = str(before.phase), str(after.phase)
-            first = render_png(render_map(before, outcomes=outcomes, rules=rules,
-                                          title=f"{before.phase.title}: orders and results"))
-            second = render_png(render_map(after, rules=rules, title=after.phase.title))
+            phase, nxt = str(row.phase), str(row.next.phase)
+            first = self.gm.board(row.game, phase).png()
+            second = self.gm.board_after(row.game, phase).png()
             return (Attachment(f"{phase}-results.png", first), Attachment(f"{nxt}-position.png", second))
         except Exception as exc:  # noqa: BLE001 - a map that cannot be drawn must not hold up the results
             log.warning("the map of %s could not be drawn: %s", row.phase, exc)

@@ -23,8 +23,9 @@ disbandment a red cross. An order that failed is dashed with a red bar across it
 order that was not valid is drawn faint.
 
 Dislodged units (a retreat phase's position) stand beside their space in a red ring,
-with dashed red arrows to each space they may retreat to; standoffs hatch the space
-red with a small red cross.
+with dashed red arrows to each space they may retreat to; on a movement's results, a unit
+the results dislodged is drawn the same way where it stood (red ring, red outline); standoffs
+hatch the space red with a small red cross.
 
 Every element the war room may click carries classes and data attributes: each
 space's path has `class="space space-PAR terrain-coast ..."` and
@@ -276,6 +277,16 @@ def _drawn_orders(position: Position, orders: object, outcomes: Iterable[Outcome
     return out
 
 
+def _beaten(position: Position, drawn: list[_Drawn]) -> set[str]:
+    """The provinces whose unit a movement's results dislodged: another unit moved in, and the
+    unit there did not move out."""
+    if not position.phase.is_movement:
+        return set()
+    moved = {d.order.unit.province: d.order.dest.province for d in drawn
+             if isinstance(d.order, Move) and d.result == "succeeds"}
+    return {dest for dest in moved.values() if dest in position.units and dest not in moved}
+
+
 # -- the drawing ----------------------------------------------------------------------
 
 class _Map:
@@ -295,6 +306,7 @@ class _Map:
         self.label_boxes: list[tuple[Point, float, float]] = []
         self.busy: dict[str, list[Point]] = {}  # province -> directions order lines leave its anchor
         self.short_ends: set[str] = set()  # where a short move or retreat ends (its name moves aside)
+        self.beaten: set[str] = set()  # the provinces whose unit the results dislodged
 
     def emit(self, text: str) -> None:
         self.out.append(text)
@@ -673,7 +685,7 @@ class _Map:
         self.emit('<g class="layer units">')
         for pid in sorted(self.position.units):
             unit = self.position.units[pid]
-            self.unit(unit, self.loc_xy(unit.location))
+            self.unit(unit, self.loc_xy(unit.location), dislodged=pid in self.beaten)
         self.emit('</g>')
 
     def dislodged(self, options: RuleOptions, ordered: set[str]) -> None:
@@ -934,6 +946,7 @@ def render_map(position: Position, *, orders: object = None, outcomes: Iterable[
     m = _Map(position, geo, highlight_power, control)
     drawn = _drawn_orders(position, orders, outcomes)
     m.place_units(drawn)
+    m.beaten = _beaten(position, drawn) if outcomes is not None else set()
 
     rows = m.band_rows(title) if title else 0
     band = (42.0 if rows == 1 else 64.0) * m.z if title else 0.0

@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -37,6 +38,12 @@ from .security import (
 
 HERE = Path(__file__).parent
 log = logging.getLogger(__name__)
+
+# the site's way back, above Swagger UI on /docs (styled inline: the page loads none of the site's style)
+DOCS_BAR = ('<nav id="site-bar" style="background:#15202e;border-bottom:3px solid #b8924a;padding:.6rem 1rem;'
+            'font:16px/1.4 sans-serif;display:flex;gap:1.2rem;flex-wrap:wrap">'
+            '<a href="/" style="color:#fff;text-decoration:none">&larr; gamesmaster: the games</a>'
+            '<a href="/gm" style="color:#d7e0ea;text-decoration:none">GM console</a></nav>')
 
 DESCRIPTION = """\
 The gamesmaster's JSON API: everything the web pages do, through the same calls.
@@ -173,9 +180,18 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     """The site for one Gamesmaster; `secrets` sign the sessions and check the GM credential."""
     # Swagger UI's script and style come from the fastapi-offline package and are served here:
     # /docs works without the internet and loads nothing from another site.
-    app = FastAPIOffline(title=f"{title} API", description=DESCRIPTION, version="1", docs_url="/docs", redoc_url=None,
+    app = FastAPIOffline(title=f"{title} API", description=DESCRIPTION, version="1", docs_url=None, redoc_url=None,
                          openapi_url="/api/openapi.json", static_url="/static-api-docs",
                          favicon_url="/static-api-docs/favicon.png")
+
+    @app.get("/docs", include_in_schema=False)
+    def api_docs() -> HTMLResponse:
+        """Swagger UI, under a bar that leads back to the site (Swagger opens its own links in new tabs)."""
+        page = get_swagger_ui_html(openapi_url="/api/openapi.json", title=f"{title} API - Swagger UI",
+                                   swagger_js_url="/static-api-docs/swagger-ui-bundle.js",
+                                   swagger_css_url="/static-api-docs/swagger-ui.css",
+                                   swagger_favicon_url="/static-api-docs/favicon.png")
+        return HTMLResponse(bytes(page.body).decode().replace("<body>", "<body>" + DOCS_BAR, 1))
     app.state.gm = gm
     app.state.secrets = secrets
     app.state.limits = SignInLimits()  # failed credential attempts, per address and per game

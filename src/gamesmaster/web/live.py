@@ -141,7 +141,7 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
                                                          "reason": "no orders (civil disorder): it holds"}
                                                         for u in units]})
     results.sort(key=lambda b: shown_powers.index(b["power"]))
-    map_svg = _readout_map(variant, row, stage, shown_powers)
+    map_svg = _readout_map(gm, row, stage, shown_powers)
     # the centre tally as it stood in the phase read out, until the position after it is shown
     tallied = row.next if stage == "after" else row.position
     centres = {p: len(tallied.centres_of(p)) for p in variant.powers}
@@ -154,17 +154,21 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
             "last": step + 1 >= steps, "tally": tally}
 
 
-def _readout_map(variant: Any, row: PhaseResult, stage: str, shown: list[str]) -> str:
+def _readout_map(gm: Gamesmaster, row: PhaseResult, stage: str, shown: list[str]) -> str:
+    """The map of a read-out's stage: the gm's boards of the phase and of where it led (tinted from
+    the game's history, as everywhere), the orders or the results of the powers read out so far."""
     def make() -> str:
-        options = row.rules
         if stage == "after":
-            return render_map(row.next, title=row.next.phase.title, width=1200, rules=options)
-        position = row.position
+            return gm.board_after(row.game, str(row.phase)).svg()
+        board = gm.board(row.game, str(row.phase), results=False)
+        position, options, control = row.position, row.rules, board.control
         if stage == "orders":
             orders = {p: list(u.texts) for p, u in row.orders.items() if u.texts}
-            return render_map(position, orders=orders or None, title=position.phase.title, width=1200, rules=options)
+            return render_map(position, orders=orders or None, title=position.phase.title, width=1200, rules=options,
+                              control=control)
         outcomes = row.outcomes(shown) or None
-        return render_map(position, outcomes=outcomes, title=position.phase.title, width=1200, rules=options)
+        return render_map(position, outcomes=outcomes, title=position.phase.title, width=1200, rules=options,
+                          control=control)
 
     return site.inline_svg(site._cached(["live-readout", row.game, row.seq, stage, shown], make))
 

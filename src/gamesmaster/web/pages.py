@@ -511,7 +511,13 @@ def gm_game_page(game: str, request: Request) -> HTMLResponse:
     gm = _gm(request)
     st = gm.game(game)
     view = site.game(gm, game, st)
-    return _render(request, "gm_game.html", {"g": view, "st": st, "last": view["last_results"],
+    # what each power has handed in, for the GM's eyes only: listed, and drawn on the map
+    received = [r for p in st.powers if p.ordered or p.standby_ordered
+                for r in gm.orders_on_record(game, p.power, by_gm=True)] if st.phase is not None else []
+    drawn = {r.power: list(r.orders) for r in received}
+    svg = site.inline_svg(site.map_svg(gm, game, orders=drawn or None)) if view["phase"] else None
+    return _render(request, "gm_game.html", {"g": view, "st": st, "last": view["last_results"], "map": svg,
+                                             "received": received,
                                              "proposals": gm.proposals(game), "powers": site.powers_info(st.variant),
                                              "tz": st.settings.schedule.tz,
                                              "press": list(gm.press(game))[-30:],

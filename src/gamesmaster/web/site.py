@@ -35,9 +35,8 @@ from ..gm.live import press_closed
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
 from ..gm.state import Proposal
 from ..gm.views import QuestionView, plain
-from ..maps import render_map, render_png
+from ..maps import render_png
 from ..rules import Phase, PhaseError, Position, format_order
-from ..rules.control import control
 from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
 from ..gm.catalogue import choices, rule_lines, value_key
 
@@ -230,8 +229,9 @@ def centre_chart(view: GameView, published: Sequence[PhaseResult]) -> dict[str, 
 
 
 def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> str:
-    """The centre-count chart as a small SVG: one line per power, the years along the bottom, and a
-    key below the plot (powers by centres now, in columns) so that tied powers never pile up."""
+    """The centre-count chart as a small SVG: one line per power at its true counts (tied powers'
+    lines as one striped band), the years along the bottom, and a key below the plot (powers by
+    centres now, in columns) so that tied powers never pile up."""
     from xml.sax.saxutils import escape
     labels = chart["labels"]
     series = chart["series"]
@@ -270,20 +270,27 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> 
         tick = label if " " not in label else "now"
         out.append(f'<text x="{x(i):.1f}" y="{upper + h + 16}" text-anchor="middle" class="tick">'
                    f'<title>{escape(label)}</title>{escape(tick)}</text>')
-    # tied powers' lines lie side by side, a hair apart, so that each colour shows
-    ties: dict[tuple[int, ...], int] = {}
-    for s in series:
-        shift = ties.get(tuple(s["counts"]), 0)
-        ties[tuple(s["counts"])] = shift + 1
-        nudge = (shift - 0.0) * 1.6 * (1 if shift % 2 else -1)
-        pts = " ".join(f"{x(i):.1f},{y(v) + nudge:.1f}" for i, v in enumerate(s["counts"]))
-        colour = escape(s["colour"])
-        if len(s["counts"]) > 1:
-            out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5" '
-                       f'stroke-linejoin="round"><title>{escape(s["name"])}</title></polyline>')
-        for i, v in enumerate(s["counts"]):
-            out.append(f'<circle cx="{x(i):.1f}" cy="{y(v) + nudge:.1f}" r="3" fill="{colour}"><title>'
-                       f'{escape(s["name"])}: {v} in {escape(labels[i])}</title></circle>')
+    # Every point stands at its true height: powers tied on a stretch of the chart share one line,
+    # drawn as a band of nested strokes (the widest first) so that each colour shows along it, and
+    # tied points are nested rings; nudging tied lines apart made equal counts look different.
+    for i in range(len(labels) - 1):
+        stretch: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
+        for s in series:
+            stretch.setdefault((s["counts"][i], s["counts"][i + 1]), []).append(s)
+        for (a, b), tied in stretch.items():
+            for j, s in enumerate(tied):
+                out.append(f'<line class="line" x1="{x(i):.1f}" y1="{y(a):.1f}" x2="{x(i + 1):.1f}" y2="{y(b):.1f}" '
+                           f'stroke="{escape(s["colour"])}" stroke-width="{2.5 + 1.5 * (len(tied) - 1 - j):g}" '
+                           f'stroke-linecap="round"><title>{escape(s["name"])}</title></line>')
+    for i, label in enumerate(labels):
+        spot: dict[int, list[Mapping[str, Any]]] = {}
+        for s in series:
+            spot.setdefault(s["counts"][i], []).append(s)
+        for v, tied in spot.items():
+            for j, s in enumerate(tied):
+                out.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="{3 + 1.2 * (len(tied) - 1 - j):g}" '
+                           f'fill="{escape(s["colour"])}"><title>{escape(s["name"])}: {v} in {escape(label)}'
+                           f'</title></circle>')
     col = (width - left) / columns
     for k, s in enumerate(ranked):
         cx, cy = left + (k % columns) * col, height + 8 + (k // columns) * 17
@@ -354,50 +361,11 @@ def _cached(key_parts: Any, make: Any) -> Drawn:
 def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
             orders: Mapping[str, Sequence[str]] | None = None, highlight: str | None = None,
             width: int = 1200) -> Drawn:
-    """The map of a game now (phase None) or of a published phase with its orders and results."""
-    view = gm.game(game_id)
-    published = None
-    if phase is not None and (view.phase is None or parse_phase(phase) != str(view.phase)):
-        published = gm.result(game_id, phase)
-        position, options = published.position, published.rules
-        key: Any = ["phase", game_id, published.seq, published.entry_hash, results]
-    else:
-        if view.position is None:
-            raise GMError(f"{game_id} has not started: there is no map yet")
-        position, options = view.position, view.rules
-        key = ["now", game_id, view.head.hash, str(view.phase), view.rules_spec.to_json()]
-
-    def make() -> str:
-        outcomes = published.outcomes() if published is not None and results and published.results else None
-        return render_map(position, orders=orders, outcomes=outcomes, highlight_power=highlight,
-                          title=position.phase.title, width=width, rules=options,
-                          control=_control(gm, game_id, published, position, key))
-
-    return _cached(["svg", key, orders, highlight, width], make)
-
-
-_CONTROL: OrderedDict[str, dict[str, str]] = OrderedDict()  # the board's control, by what the map shows
-_CONTROL_LOCK = threading.Lock()
-
-
-def _control(gm: Gamesmaster, game_id: str, until: PhaseResult | None, position: Position, key: Any) -> dict[str, str]:
-    """Who controls each province on the map of `position` (rules.control over the positions the game
-    was played from up to it), worked out once for each state of the game and kept for its other maps."""
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
-    with _CONTROL_LOCK:
-        held = _CONTROL.get(digest)
-    if held is None:
-        played = []
-        for row in gm.results(game_id):
-            if until is not None and row.seq >= until.seq:
-                break
-            played.append(row.position)
-        held = control(played + [position])
-        with _CONTROL_LOCK:
-            _CONTROL[digest] = held
-            while len(_CONTROL) > 512:
-                _CONTROL.popitem(last=False)
-    return held
+    """The map of a game now (phase None) or of a published phase with its orders and results:
+    the gm's board of that season (the same the mail door draws), with any orders and highlight."""
+    board = gm.board(game_id, phase, results=results)
+    return _cached(["svg", board.key, orders, highlight, width],
+                   lambda: board.svg(orders=orders, highlight=highlight, width=width))
 
 
 def map_png(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,

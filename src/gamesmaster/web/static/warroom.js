@@ -51,19 +51,30 @@
     deselect();
     check();
   }
-  function say(text, candidates) {
+  // A choice between orders is offered where the thumb is: on a phone in a sheet along the bottom
+  // of the screen (the map stays in sight above it), elsewhere scrolled into view if it is not.
+  var phone = window.matchMedia("(max-width: 700px)");
+  function say(text, candidates, aside) {   // aside: alternatives to an order already added, offered in place
     if (!hint) return;
     hint.textContent = text;
-    if (candidates && candidates.length) {
-      var box = document.createElement("div");
-      box.className = "candidates";
-      candidates.forEach(function (o) {
-        var b = document.createElement("button");
-        b.type = "button"; b.textContent = o.text;
-        b.addEventListener("click", function () { addOrder(o); });
-        box.appendChild(b);
-      });
-      hint.appendChild(box);
+    hint.classList.toggle("choosing", !!(candidates && candidates.length) && !aside);
+    if (!candidates || !candidates.length) return;
+    var box = document.createElement("div");
+    box.className = "candidates";
+    candidates.forEach(function (o) {
+      var b = document.createElement("button");
+      b.type = "button"; b.textContent = o.text;
+      b.addEventListener("click", function () { addOrder(o); });
+      box.appendChild(b);
+    });
+    var close = document.createElement("button");
+    close.type = "button"; close.className = "secondary dismiss"; close.textContent = "None of these";
+    close.addEventListener("click", function () { deselect(); say("Tap one of your units, then where it should go.", []); });
+    if (!aside) box.appendChild(close);
+    hint.appendChild(box);
+    if (!aside && !phone.matches) {
+      var r = hint.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) hint.scrollIntoView({block: "nearest"});
     }
   }
   function mark(province, on) {
@@ -111,6 +122,12 @@
         return;
       }
       var opts = units[selected] || [];
+      if (units[prov]) {             // another unit of ours: it is the one to order now
+        var before = selected, about = opts.filter(function (o) { return o.provinces.indexOf(prov) >= 0; });
+        select(prov);
+        if (about.length) say(hint.textContent + " Or, for " + before + ":", about, true);
+        return;
+      }
       var moves = opts.filter(function (o) { return (o.kind === "move" || o.kind === "retreat") && o.dest === prov; });
       var others = opts.filter(function (o) { return moves.indexOf(o) < 0 && o.provinces.indexOf(prov) >= 0; });
       // another unit of ours is already going there: supporting (or convoying) that move comes first
@@ -126,34 +143,81 @@
         var plain = moves.filter(function (o) { return o.text.indexOf("VIA") < 0; })[0] || moves[0];
         addOrder(plain);
         var rest = moves.filter(function (o) { return o !== plain; }).concat(others);
-        if (rest.length) say("Added: " + plain.text + ". Or instead:", rest);
+        if (rest.length) say("Added: " + plain.text + ". Or instead:", rest, true);
       } else if (others.length) {
         say("Orders of " + selected + " involving " + prov + ":", others);
-      } else if (units[prov]) {
-        select(prov);
       } else {
         say(selected + " has no legal order involving " + prov + ".", []);
       }
     });
   }
 
-  // On a phone the map opens zoomed on one's own units, far enough that each is a 40 px tap target.
+  // On a phone the map opens framed on what the player must order now: the units to order (in
+  // a retreat, the dislodged ones), or in the adjustments the home centres to build in and the
+  // units to remove; zoomed in as far as keeps all of them on the screen, but no further than
+  // makes each unit a 42 px tap target.
+  function targets() {
+    var found = [];
+    function add(sel) { map.querySelectorAll(sel).forEach(function (e) { found.push(e); }); }
+    if (units.adjust) {
+      units.adjust.forEach(function (o) {
+        if (o.kind === "build") add('g.sc[data-province="' + o.unit + '"], g.label[data-province="' + o.unit + '"]');
+        else if (o.unit) add('g.unit.highlighted[data-province="' + o.unit + '"] .hit');
+      });
+      return found;
+    }
+    Object.keys(units).forEach(function (key) {
+      var away = map.querySelector('g.unit-dislodged.highlighted[data-province="' + key + '"] .hit');
+      if (away) found.push(away);
+      else add('g.unit.highlighted[data-province="' + key + '"] .hit');
+    });
+    if (!found.length) add("g.unit.highlighted .hit");
+    return found;
+  }
   function openingZoom() {
     var view = window.gmMaps && window.gmMaps.map;
     if (!view || !map) return;
     if (!window.matchMedia("(pointer: coarse), (max-width: 700px)").matches) return;
     var frame = map.getBoundingClientRect();
-    var mine = Array.prototype.slice.call(map.querySelectorAll("g.unit.highlighted .hit"));
-    if (!mine.length) mine = Array.prototype.slice.call(map.querySelectorAll("g.unit .hit"));
-    if (!mine.length) return;
-    var boxes = mine.map(function (h) { return h.getBoundingClientRect(); });
-    var smallest = Math.min.apply(null, boxes.map(function (b) { return Math.min(b.width, b.height); }));
-    if (!smallest) return;
-    var cx = 0, cy = 0;
-    boxes.forEach(function (b) { cx += b.left + b.width / 2 - frame.left; cy += b.top + b.height / 2 - frame.top; });
-    view.centreOn(cx / boxes.length, cy / boxes.length, Math.max(1, 42 / smallest));
+    var boxes = targets().map(function (e) { return e.getBoundingClientRect(); }).filter(function (b) { return b.width; });
+    if (!boxes.length) return;
+    var hits = Array.prototype.slice.call(map.querySelectorAll("g.unit.highlighted .hit"));
+    var smallest = Math.min.apply(null, hits.map(function (h) { var b = h.getBoundingClientRect(); return Math.min(b.width, b.height); }));
+    var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    boxes.forEach(function (b) {
+      x0 = Math.min(x0, b.left - frame.left); y0 = Math.min(y0, b.top - frame.top);
+      x1 = Math.max(x1, b.right - frame.left); y1 = Math.max(y1, b.bottom - frame.top);
+    });
+    var pad = 14;   // screen pixels kept clear round the frame, at scale 1 (less once zoomed)
+    var fit = Math.min(frame.width / (x1 - x0 + 2 * pad), frame.height / (y1 - y0 + 2 * pad));
+    var touchable = isFinite(smallest) && smallest > 0 ? 42 / smallest : fit;
+    view.centreOn((x0 + x1) / 2, (y0 + y1) / 2, Math.max(1, Math.min(fit, touchable)));
   }
+  // The whole map fits the window under the war room's heading: it is made no wider than keeps
+  // its height on the screen (at 1366x768 its southern half was below the fold).
+  var head = document.getElementById("war-room-head");
+  function fitMap() {
+    var svg = map && map.querySelector("svg");
+    var box = svg && svg.viewBox && svg.viewBox.baseVal;
+    if (!box || !box.width || !box.height) return;
+    var room = window.innerHeight - (head ? head.offsetHeight + 16 : 16) - 8;
+    map.style.maxWidth = Math.max(320, Math.floor(room * box.width / box.height)) + "px";
+  }
+  // The site's header, the game's head and the tabs fill half a phone's screen and a third of a
+  // laptop's: with something to order and no orders on record yet, the page opens scrolled down
+  // to the war room's own heading with the map under it (an error, or the answer to orders just
+  // sent, stays in sight at the top).
+  function openOnTheMap() {
+    if (!map || !head || !Object.keys(units).length || document.querySelector(".flash.error, #on-record .receipt")) return;
+    var at = map.getBoundingClientRect();
+    if (at.bottom > window.innerHeight || at.top > window.innerHeight / 3) {
+      window.scrollTo(0, window.scrollY + head.getBoundingClientRect().top - 4);
+    }
+  }
+  fitMap();
+  openOnTheMap();
   openingZoom();
+  window.addEventListener("resize", fitMap);
 
   var timer = null, seq = 0;
   function check() {
