@@ -88,6 +88,8 @@ def test_world_war_one_counts_the_units_of_a_side_together() -> None:
     assert winning_side(position, load_rules("2023")) == ("ENGLAND", "FRANCE", "RUSSIA")
     result = adjudicate(Position.from_dict(variant, {"phase": "S1920M", "units": ENTENTE_24}), {}, load_rules("2023"))
     assert result.winner == "ENGLAND" and result.ended
+    out = adjudicate_document({"variant": "standard-2", "phase": "S1920M", "units": ENTENTE_24, "orders": {}})
+    assert out["winner"] == "ENGLAND" and out["ended"]  # the machine interface names the side by its first power
     # Italy, joined to a side by the coin toss, counts with the side its player commands.
     fewer = {**ENTENTE_24, "RUSSIA": ENTENTE_24["RUSSIA"][:6], "ITALY": ["A ROM", "A VEN"]}
     position = Position.from_dict(variant, {"phase": "F1920M", "units": fewer, "neutral": []})
