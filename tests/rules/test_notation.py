@@ -119,6 +119,8 @@ def test_a_slip_two_spaces_fit_is_refused_naming_both() -> None:
     # A power's abbreviation or a common word is not a slip for a space ("Tur" is not Tus).
     assert parse_order("A Ven - Tur", START, "ITALY").error.startswith("unreadable")
     assert "'and'" in parse_order("A Ven and A Rom", START, "ITALY").error
+    # A word alone is not a slip: "Bob" signing a letter does not order the army in Bohemia.
+    assert not parse_order("Bob", board({"GERMANY": ["A BOH"]}), "GERMANY").ok
 
 
 def test_nor_is_decided_by_which_unit_can_mean_it() -> None:

@@ -282,7 +282,9 @@ def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
                 break
         if matched:
             continue
-        guessed = index.misspelt(w) or index.slipped(w) if w not in _KEYWORDS else set()
+        # A slipped abbreviation only after the order's first word: a name alone on a line
+        # ("Bob" signing a letter) is not read as the unit in Bohemia.
+        guessed = (index.misspelt(w) or (index.slipped(w) if toks else set())) if w not in _KEYWORDS else set()
         if guessed:
             place = _Place(w, guessed, misspelt=True)
             i = _read_coast(raw_words, i + 1, place)
