@@ -501,7 +501,7 @@ def register(sub: Any) -> None:
                    help="replacement policy: standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)")
     p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
     p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
-    p.add_argument("--end-year", type=int, help="short game: the most units on the board after this year wins")
+    p.add_argument("--end-year", type=int, help="short game: after this year the player with the most pieces on the board wins")
     p.add_argument("--end-at", metavar="'YYYY-MM-DD HH:MM'",
                    help="short game by the clock (rulebook III): the game stops at that time (in --tz); "
                         "the player with the most pieces on the board then wins")
