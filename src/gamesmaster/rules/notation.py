@@ -106,8 +106,16 @@ class NameIndex:
                 if "-" in name:
                     self.hyphenated.append(name.lower())
         self.hyphenated.sort(key=len, reverse=True)
-        # The three-letter abbreviations (ids and aliases) a slip of the pen may miss by a letter.
-        self.abbreviations = [(words[0], pid) for words, pid in self.names if len(words) == 1 and len(words[0]) == 3]
+        # The three-letter abbreviations (ids and aliases) a slip of the pen may miss by a letter,
+        # under each spelling with one letter unknown ("p?u") and as written, for swapped letters.
+        self.abbreviations: dict[str, set[str]] = {}
+        self.one_unknown: dict[str, set[tuple[str, str]]] = {}
+        for words, pid in self.names:
+            if len(words) == 1 and len(words[0]) == 3:
+                name = words[0]
+                self.abbreviations.setdefault(name, set()).add(pid)
+                for k in range(3):
+                    self.one_unknown.setdefault(name[:k] + "?" + name[k + 1:], set()).add((name, pid))
         self.hyphenated_patterns = [(name, re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])"))
                                     for name in self.hyphenated]
         self.power_names: dict[tuple[str, ...], set[str]] = {}
@@ -169,7 +177,13 @@ class NameIndex:
         if len(word) != 3 or not word.isalpha() or word in _KEYWORDS or word in _FILLER or word in _NOT_SLIPS \
                 or self.power((word,)) is not None:
             return set()
-        return {pid for name, pid in self.abbreviations if _one_slip(word, name)}
+        found = {pid for k in range(3) for name, pid in self.one_unknown.get(word[:k] + "?" + word[k + 1:], ())
+                 if name != word}
+        for k in range(2):
+            swapped = word[:k] + word[k + 1] + word[k] + word[k + 2:]
+            if swapped != word:
+                found |= self.abbreviations.get(swapped, set())
+        return found
 
     def power(self, words: tuple[str, ...], exact: bool = False) -> str | None:
         """The power these words name (a prefix of at least three letters will do)."""
