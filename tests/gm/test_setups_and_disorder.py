@@ -200,3 +200,47 @@ def test_an_end_time_already_past_is_refused(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     with pytest.raises(GMError, match="has already passed"):
         gm.create_game("late", players=NAMES, settings=Settings.from_dict({"end_at": (clock.now - timedelta(hours=1)).isoformat()}))
+
+
+# -- victory counted for the player of a grouped set-up (rulebook XIV.2, III) --------------------------------------
+
+
+def test_world_war_one_is_won_by_the_player_with_24_units_in_all(sqlite_store, clock):
+    from gamesmaster.rules import Position
+    from gamesmaster.variants import load_variant
+    # England 8, France 8, Russia 8: no power has 24, the player has (XIV.2: "24 units actually on the board").
+    units = {"ENGLAND": ["F LON", "F EDI", "A LVP", "A YOR", "A WAL", "F NTH", "F ENG", "F IRI"],
+             "FRANCE": ["A PAR", "A MAR", "F BRE", "A BUR", "A GAS", "A PIC", "A BEL", "A SPA"],
+             "RUSSIA": ["A MOS", "A WAR", "A STP", "F SEV", "A UKR", "A LVN", "A FIN", "A SWE"],
+             "GERMANY": ["A BER"], "AUSTRIA": ["A VIE"], "TURKEY": ["A CON"]}
+    gm = Gamesmaster(sqlite_store, clock)
+    gm.create_game("ww24", variant="standard-2", players=["Ann", "Bob"], assign={"Ann": "England", "Bob": "Austria"},
+                   position=Position.from_dict(load_variant("standard-2"), {"phase": "S1920M", "units": units}))
+    done = gm.process("ww24", force=True)
+    game = gm.game("ww24")
+    side = next(s.powers for s in game.seats if s.name == "Ann")
+    assert done[0].ended is not None and game.status == "finished" and game.result.kind == "victory"
+    assert game.result.winners == side and {"ENGLAND", "FRANCE", "RUSSIA"} <= set(side)
+    assert game.result.reason.endswith("(Ann) has 24 units on the board")
+    assert gm.verify("ww24").ok
+
+
+def test_the_short_game_by_the_year_goes_to_the_player_with_most_pieces(sqlite_store, clock):
+    from gamesmaster.rules import Position
+    from gamesmaster.variants import load_variant
+    # Four players, --end-year 1902: Austria/France (Bob) has 3 + 3 pieces, England (Ann) 5.
+    units = {"ENGLAND": ["F LON", "F EDI", "A LVP", "A NWY", "A BEL"], "AUSTRIA": ["A VIE", "A BUD", "A TRI"],
+             "FRANCE": ["A PAR", "A MAR", "F BRE"], "GERMANY": ["A BER"], "ITALY": ["A ROM"]}
+    centres = {p: [u[2:] for u in us] for p, us in units.items()}
+    gm = Gamesmaster(sqlite_store, clock)
+    gm.create_game("sy", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"],
+                   assign={"Ann": "England", "Bob": "Austria/France", "Cat": "Germany/Turkey", "Dan": "Italy/Russia"},
+                   settings=Settings.from_dict({"end_year": 1902}),
+                   position=Position.from_dict(load_variant("standard-4"),
+                                               {"phase": "F1902M", "units": units, "centers": centres}))
+    gm.process("sy", force=True)
+    game = gm.game("sy")
+    assert game.status == "finished" and game.result.kind == "short-game"
+    assert game.result.winners == ("AUSTRIA", "FRANCE")
+    assert "the game ends after 1902: Austria/France (Bob) has the most pieces on the board (6)" in game.result.reason
+    assert gm.verify("sy").ok

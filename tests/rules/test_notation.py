@@ -98,6 +98,31 @@ def test_reading_notes_say_how_a_guess_was_made() -> None:
     assert reading.notes == ("read 'F' as F Den: the only fleet",)
 
 
+def test_a_one_letter_slip_in_an_abbreviation_is_read_when_it_has_one_meaning() -> None:
+    # The seeds' own misprints: 1982 Example 9 prints "A Sil S A Ber-Pur" (Pru: Burgundy, also
+    # one letter off, is no space A Ber can reach); the nine-man rule 7 prints "A(Mos)-Arn" (Arm).
+    example_9 = board({"GERMANY": ["A BER", "A SIL"], "RUSSIA": ["A PRU", "A WAR", "F BAL"]})
+    reading = parse_order("A Sil S A Ber-Pur", example_9, "GERMANY")
+    assert format_order(reading.order) == "A SIL S A BER - PRU"
+    assert reading.notes == ("read 'Pur' as Prussia: a slip of one letter, the only space it can mean here",)
+    nine = load_variant("nine-man")
+    reading = parse_order("A(Mos)-Arn", Position.from_dict(nine, {"phase": "S1901M", "units": {"RUSSIA": ["A MOS"]}}),
+                          "RUSSIA")
+    assert format_order(reading.order) == "A MOS - ARM" and "read 'Arn' as Armenia" in reading.notes[0]
+
+
+def test_a_slip_two_spaces_fit_is_refused_naming_both() -> None:
+    # "Trr" is one letter off Tri and Tyr, and A Ven can reach either.
+    reading = parse_order("A Ven-Trr", START, "ITALY")
+    assert not reading.ok and {format_order(m) for m in reading.meanings} == {"A VEN - TRI", "A VEN - TYR"}
+    assert reading.error.startswith("ambiguous: 'Trr' is one letter off both Trieste and Tyrolia")
+    # A power's abbreviation or a common word is not a slip for a space ("Tur" is not Tus).
+    assert parse_order("A Ven - Tur", START, "ITALY").error.startswith("unreadable")
+    assert "'and'" in parse_order("A Ven and A Rom", START, "ITALY").error
+    # A word alone is not a slip: "Bob" signing a letter does not order the army in Bohemia.
+    assert not parse_order("Bob", board({"GERMANY": ["A BOH"]}), "GERMANY").ok
+
+
 def test_nor_is_decided_by_which_unit_can_mean_it() -> None:
     position = board({"ENGLAND": ["A NWY", "F BAR"], "RUSSIA": ["A STP"]}, "S1902M")
     assert read("A Nor.--St. P.", position, "ENGLAND") == "A NWY - STP"

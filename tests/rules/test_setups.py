@@ -6,7 +6,7 @@ import json
 
 from gamesmaster.machine import adjudicate_document
 from gamesmaster.rules import Position, RuleOptions, adjudicate, deadlock, most_units, winner
-from gamesmaster.rules.victory import years_unchanged
+from gamesmaster.rules.victory import sides, victory, winning_side, years_unchanged
 from gamesmaster.variants import load_rules, load_variant
 
 
@@ -66,10 +66,62 @@ def test_world_war_one_is_won_with_24_units_on_the_board() -> None:
     armies = ["A " + p for p in sorted(variant.map.provinces)
               if variant.map.provinces[p].terrain.value in ("land", "coast")][:24]
     position = Position.from_dict(variant, {"phase": "F1920M", "units": {"GERMANY": armies}})
-    assert winner(position, load_rules("2023")) == "GERMANY"
+    # The side wins: Central Powers, named by its first power.
+    assert winning_side(position, load_rules("2023")) == ("AUSTRIA", "GERMANY", "TURKEY")
+    assert winner(position, load_rules("2023")) == "AUSTRIA"
     fewer = Position.from_dict(variant, {"phase": "F1920M", "units": {"GERMANY": armies[:23]},
                                          "centers": {"GERMANY": sorted(variant.supply_centres)[:30]}})
     assert winner(fewer, load_rules("2023")) is None  # centres do not count here: units do
+
+
+ENTENTE_24 = {"ENGLAND": ["F LON", "F EDI", "A LVP", "A YOR", "A WAL", "F NTH", "F ENG", "F IRI"],
+              "FRANCE": ["A PAR", "A MAR", "F BRE", "A BUR", "A GAS", "A PIC", "A BEL", "A SPA"],
+              "RUSSIA": ["A MOS", "A WAR", "A STP", "F SEV", "A UKR", "A LVN", "A FIN", "A SWE"],
+              "GERMANY": ["A BER"], "AUSTRIA": ["A VIE"], "TURKEY": ["A CON"]}
+
+
+def test_world_war_one_counts_the_units_of_a_side_together() -> None:
+    # XIV.2: "One player plays England/France/Russia ... The victory criterion is 24 units actually
+    # on the board": 8 + 8 + 8 is the player's 24, though no power has more than 8.
+    variant = load_variant("standard-2")
+    position = Position.from_dict(variant, {"phase": "F1920M", "units": ENTENTE_24})
+    assert winning_side(position, load_rules("2023")) == ("ENGLAND", "FRANCE", "RUSSIA")
+    result = adjudicate(Position.from_dict(variant, {"phase": "S1920M", "units": ENTENTE_24}), {}, load_rules("2023"))
+    assert result.winner == "ENGLAND" and result.ended
+    out = adjudicate_document({"variant": "standard-2", "phase": "S1920M", "units": ENTENTE_24, "orders": {}})
+    assert out["winner"] == "ENGLAND" and out["ended"]  # the machine interface names the side by its first power
+    # Italy, joined to a side by the coin toss, counts with the side its player commands.
+    fewer = {**ENTENTE_24, "RUSSIA": ENTENTE_24["RUSSIA"][:6], "ITALY": ["A ROM", "A VEN"]}
+    position = Position.from_dict(variant, {"phase": "F1920M", "units": fewer, "neutral": []})
+    assert winning_side(position, load_rules("2023")) is None  # Italy on its own: 22 and 2
+    entente = sides(variant, [("ENGLAND", "FRANCE", "RUSSIA", "ITALY"), ("AUSTRIA", "GERMANY", "TURKEY")])
+    assert winning_side(position, load_rules("2023"), among=entente) == ("ENGLAND", "FRANCE", "RUSSIA", "ITALY")
+
+
+def test_the_victory_criterion_is_one_value_that_states_itself() -> None:
+    standard, wwi = load_variant("standard"), load_variant("standard-2")
+    assert victory(standard, load_rules("1971")).headline == "18 supply centres win"
+    assert victory(wwi, load_rules("1971")).headline == "24 units on the board win, counted per player"
+    assert "together have 24 units" in victory(wwi, load_rules("2023")).explanation
+    majority = victory(standard, load_rules("graustark"))
+    assert majority.headline == "More than half the units on the board wins"
+    assert "after the Spring moves and after the Winter adjustments" in majority.explanation
+    assert "after the Fall moves" in victory(standard, load_rules("erehwon")).explanation
+    # Four players: centres stay with each power (XIV.2 note), units go to the player.
+    four = load_variant("standard-4")
+    assert not victory(four, load_rules("1971")).by_side and victory(four, load_rules("brobdingnag")).by_side
+
+
+def test_the_short_game_by_the_year_goes_to_the_player_with_most_pieces() -> None:
+    # Rulebook III: "the player who has the most pieces on the board". Four players: Austria/France
+    # has 3 + 3 against England's 5.
+    variant = load_variant("standard-4")
+    units = {"ENGLAND": ["F LON", "F EDI", "A LVP", "A NWY", "A BEL"], "AUSTRIA": ["A VIE", "A BUD", "A TRI"],
+             "FRANCE": ["A PAR", "A MAR", "F BRE"], "GERMANY": ["A BER"], "ITALY": ["A ROM"]}
+    position = Position.from_dict(variant, {"phase": "S1903M", "units": units})
+    rules = load_rules({"preset": "2023", "last_year": 1902})
+    assert winning_side(position, rules) == ("AUSTRIA", "FRANCE")
+    assert most_units(position) == "AUSTRIA"
 
 
 def test_the_short_game_goes_to_the_power_with_most_units() -> None:

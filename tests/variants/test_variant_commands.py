@@ -16,6 +16,7 @@ import pytest
 
 from maptext import edit, line_of, table_span
 from gamesmaster import cli
+from gamesmaster.gm.catalogue import default_victory
 from gamesmaster.variants import load_variant, variant_names
 from gamesmaster.variants.loader import variant_path
 
@@ -60,7 +61,7 @@ def test_check_shipped_files_clean(capsys, name):
     variant = load_variant(name)
     assert out.startswith(f"{path}: ok: {name} ")
     assert f"{len(variant.powers)} powers" in out and f"{len(variant.supply_centres)} supply centres" in out
-    assert f"{variant.victory_centres} to win" in out
+    assert default_victory(variant).headline in out  # the criterion as the rules page states it
     assert len(out.splitlines()) == 1 and err == ""
 
 
@@ -179,15 +180,18 @@ def test_list(capsys):
     lines = out.splitlines()
     assert [line.split()[0] for line in lines] == variant_names()
     nine = next(line for line in lines if line.startswith("nine-man"))
-    assert "9 powers, 45 centres, 23 to win" in nine
-    standard = next(line for line in lines if line.startswith("standard"))
-    assert "7 powers, 34 centres, 18 to win" in standard
+    assert "9 powers, 45 centres; 23 supply centres win" in nine
+    standard = next(line for line in lines if line.startswith("standard "))
+    assert "7 powers, 34 centres; 18 supply centres win" in standard
+    # World War I counts units for each player (XIV.2), not supply centres.
+    wwi = next(line for line in lines if line.startswith("standard-2 "))
+    assert wwi.endswith("34 centres; 24 units on the board win, counted per player")
 
 
 def test_show_nine_man(capsys):
     rc, out, _ = run(capsys, "variant", "show", "nine-man")
     assert rc == 0
-    assert "45 supply centres, 23 to win" in out and "first phase S1901M" in out
+    assert "45 supply centres; 23 supply centres win" in out and "first phase S1901M" in out
     assert re.search(r"Persia .*home IRN, IRQ, JOR; units A IRN, A IRQ, F JOR/WC", out)
     assert re.search(r"Barbary States .*home ALG, MOR, TUN; units A ALG, F MOR, F TUN", out)
     assert re.search(r"Turkey .*units F ANK, A CON, F SMY", out)
@@ -205,7 +209,7 @@ def test_show_standard(capsys):
     rc, out, _ = run(capsys, "variant", "show", "standard")
     assert rc == 0
     assert "Spaces (76): 14 land, 42 coast, 19 sea, 1 impassable" in out
-    assert "34 supply centres, 18 to win" in out and "22 home, 12 neutral" in out
+    assert "34 supply centres; 18 supply centres win" in out and "22 home, 12 neutral" in out
     assert "fleets pass through: CON (AEG | BLA); DEN (BAL | HEL, NTH, SKA); KIE (BAL | HEL); SWE (BAL, BOT | SKA)" in out
     assert "no convoy" not in out and "islands" not in out
 

@@ -79,8 +79,8 @@ def test_rules_page_in_words(client, game):
 def test_a_short_game_set_in_the_rules_is_shown_as_one(client, site_gm):
     site_gm.create_game("short", players=["Ann", "Bob"], rules=RuleSpec.read({"preset": "2023", "last_year": 1905}))
     site_gm.create_game("long", players=["Ann", "Bob"])
-    assert "Short game After 1905, the power with the most units on the board wins." in plain(client.get("/games/short/rules"))
-    assert "the power with the most units on the board wins." not in plain(client.get("/games/long/rules"))
+    assert "Short game After 1905, the player with the most pieces on the board wins" in plain(client.get("/games/short/rules"))
+    assert "the player with the most pieces on the board wins" not in plain(client.get("/games/long/rules"))
 
 
 def test_unknown_pages_are_clear_404s(client):

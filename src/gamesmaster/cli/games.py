@@ -502,7 +502,7 @@ def register(sub: Any) -> None:
                    help="replacement policy: standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)")
     p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
     p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
-    p.add_argument("--end-year", type=int, help="short game: the most units on the board after this year wins")
+    p.add_argument("--end-year", type=int, help="short game: after this year the player with the most pieces on the board wins")
     p.add_argument("--daide-level", type=int, metavar="LEVEL",
                    help="the press level DAIDE bots are told (0, 10 ... 160, 8000; default 8000, or 0 without press)")
     p.add_argument("--end-at", metavar="'YYYY-MM-DD HH:MM'",

@@ -15,7 +15,8 @@ from typing import Any, TextIO
 
 from ..rules.geography import Location, Map, Terrain
 from ..rules.variant import Variant
-from ..gm.catalogue import VariantError, load_variant, load_variant_file, variant_names, variant_path
+from ..gm.catalogue import (VariantError, default_victory, load_variant, load_variant_file, variant_names,
+                            variant_path)
 from .options import CommandError
 
 EXIT_PROBLEMS = 2
@@ -27,8 +28,9 @@ VARIANT_EXAMPLE = """examples:
 """
 LIST_EXAMPLE = """example:
   $ gamesmaster variant list
-  nine-man  Nine-Man Diplomacy (Robert B. Cline, 1965): 9 powers, 45 centres, 23 to win
-  standard  Standard Diplomacy: 7 powers, 34 centres, 18 to win
+  nine-man  Nine-Man Diplomacy (Robert B. Cline, 1965): 9 powers, 45 centres; 23 supply centres win
+  standard  Standard Diplomacy: 7 powers, 34 centres; 18 supply centres win
+  standard-2  Two players: World War I: 7 powers, 34 centres; 24 units on the board win, counted per player
 """
 SHOW_EXAMPLE = """examples:
   gamesmaster variant show standard
@@ -37,7 +39,7 @@ SHOW_EXAMPLE = """examples:
 """
 CHECK_EXAMPLE = """examples:
   $ gamesmaster variant check src/gamesmaster/variants/data/nine-man.toml
-  src/gamesmaster/variants/data/nine-man.toml: ok: nine-man (Nine-Man Diplomacy ...): 9 powers, 103 spaces, 45 supply centres, 23 to win
+  src/gamesmaster/variants/data/nine-man.toml: ok: nine-man (Nine-Man Diplomacy ...): 9 powers, 103 spaces, 45 supply centres; 23 supply centres win
   $ gamesmaster variant check broken.toml; echo $?
   broken.toml: line 212: asymmetric army adjacency: SWE lists DEN but DEN does not list SWE
   2
@@ -77,7 +79,7 @@ def register(subparsers: Any) -> None:
 # -- the commands -------------------------------------------------------------------------
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
-    """One line per shipped variant: name, title, powers, centres, centres to win."""
+    """One line per shipped variant: name, title, powers, centres, and the criterion its default rules win by."""
     names = variant_names()
     width = max((len(n) for n in names), default=0)
     for name in names:
@@ -88,7 +90,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
                       f"{'s' if len(exc.problems) != 1 else ''}; see 'gamesmaster variant check {name}')\n")
             continue
         out.write(f"{name:<{width}}  {variant.title}: {len(variant.powers)} powers, "
-                  f"{len(variant.supply_centres)} centres, {variant.victory_centres} to win\n")
+                  f"{len(variant.supply_centres)} centres; {default_victory(variant).headline}\n")
     return 0
 
 
@@ -123,8 +125,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         raise CommandError(f"{args.file}: cannot be read: {exc.strerror or exc}") from None
     board = variant.map
     out.write(f"{args.file}: ok: {variant.name} ({variant.title}): {len(variant.powers)} powers, "
-              f"{len(board.provinces)} spaces, {len(variant.supply_centres)} supply centres, "
-              f"{variant.victory_centres} to win\n")
+              f"{len(board.provinces)} spaces, {len(variant.supply_centres)} supply centres; "
+              f"{default_victory(variant).headline}\n")
     return 0
 
 
@@ -153,7 +155,7 @@ def summary(variant: Variant) -> list[str]:
     centres = sorted(variant.supply_centres)
     homes = {c for p in variant.powers.values() for c in p.home_centres}
     lines = [f"{variant.name}: {variant.title}",
-             f"first phase {variant.start}; {len(centres)} supply centres, {variant.victory_centres} to win; "
+             f"first phase {variant.start}; {len(centres)} supply centres; {default_victory(variant).headline}; "
              f"default rules {variant.default_rules}", "",
              f"Powers ({len(variant.powers)}):"]
     width = max(len(p.name) for p in variant.powers.values()) if variant.powers else 0

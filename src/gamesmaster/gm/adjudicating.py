@@ -20,7 +20,7 @@ from ..rules.options import RuleOptions
 from ..rules.orders import describe_unit
 from ..rules.position import Unit
 from ..rules.retreats import retreat_options
-from ..rules.victory import deadlock, short_game_over
+from ..rules.victory import deadlock, most_pieces, short_game_over, side_of, victory
 from .cointoss import toss_and_join
 from .games import deadline_text
 from .settings import show_time
@@ -99,7 +99,7 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
                                   "used": {p: u.record() for p, u in used.items()},
                                   "civil_disorder": civil_disorder})
     orders = {p: list(u.orders.orders) for p, u in used.items()}
-    adj = adjudicate(position, orders, state.options)
+    adj = adjudicate(position, orders, state.options, state.sides())
     if adj.waiting:
         # The rule set leaves a civil-disorder power's removals to the GM (seed 004 s24,
         # Armageddonia): nothing is carried out; the phase waits for the GM's orders.
@@ -207,25 +207,24 @@ def tell_plans(tx: Transaction, plans: Mapping[str, Plan], lapsing: Sequence[Pen
 def ending(nxt: Position, winner: str | None, state: GameState, phase: str) -> Result:
     """How the engine's verdict ended the game, in words: a victory, a short game, or a shared lead."""
     options = state.options
-    units = Counter(u.power for u in nxt.units.values())
+    among = state.sides()
     if short_game_over(nxt, options):
-        best = max(units.values(), default=0)
-        top = sorted((p for p, n in units.items() if n == best), key=list(nxt.variant.powers).index)
-        after = f"the game ends after {options.last_year}"
-        if winner:
-            return {"kind": "short-game", "winners": [winner], "phase": phase,
-                    "reason": f"{after}: {winner.capitalize()} has the most units ({best})"}
-        return {"kind": "draw", "winners": top, "phase": phase,
-                "reason": f"{after}: {', '.join(p.capitalize() for p in top)} share the most units ({best})"}
+        return _most_pieces(state, nxt, f"the game ends after {options.last_year}", phase)
     assert winner is not None
-    rule = nxt.variant.victory_rule or options.victory
-    if rule == "centres":
+    rule = victory(nxt.variant, options)
+    side = side_of(winner, among) if rule.by_side else (winner,)
+    units = Counter(u.power for u in nxt.units.values())
+    many = sum(units[p] for p in side)
+    if not rule.counts_units:
         how = f"controls {len(nxt.centres_of(winner))} supply centres"
-    elif rule == "units":
-        how = f"has {units[winner]} units on the board"
+    elif rule.kind == "units":
+        how = f"has {many} units on the board"
     else:
-        how = f"has {units[winner]} of the {len(nxt.units)} units on the board"
-    return {"kind": "victory", "winners": [winner], "phase": phase, "reason": f"{winner.capitalize()} {how}"}
+        how = f"has {many} of the {len(nxt.units)} units on the board"
+    name = "/".join(p.capitalize() for p in side)
+    if rule.by_side and (holder := state.holder(winner)) is not None:
+        name += f" ({holder.name})"
+    return {"kind": "victory", "winners": list(side), "phase": phase, "reason": f"{name} {how}"}
 
 
 def clock_ending(state: GameState, end: datetime) -> Result:
@@ -234,22 +233,22 @@ def clock_ending(state: GameState, end: datetime) -> Result:
     is a draw among the players who share the most."""
     position = state.position
     assert position is not None
-    units = Counter(u.power for u in position.units.values())
+    return _most_pieces(state, position, f"the game stopped at {show_time(end, state.settings.schedule.tz)}, as agreed",
+                        state.phase or "")
+
+
+def _most_pieces(state: GameState, position: Position, after: str, phase: str) -> Result:
+    """The end of a short game (by the year or by the clock, rulebook III): the player with the most
+    pieces on the board wins (his powers counted together); a tie is a draw among those sharing it."""
+    top, best = most_pieces(position, state.sides())
     order = list(position.variant.powers)
-    sides: list[tuple[str, ...]] = [s.powers for s in state.seats if s.role == PLAYER and s.powers]
-    taken = {p for side in sides for p in side}
-    sides += [(p,) for p in order if p not in taken and units[p]]
-    count = {side: sum(units[p] for p in side) for side in sides}
-    best = max(count.values(), default=0)
-    top = [side for side in sides if count[side] == best]
     winners = sorted((p for side in top for p in side), key=order.index)
     names = "; ".join("/".join(p.capitalize() for p in side) + (f" ({h.name})" if (h := state.holder(side[0])) else "")
                       for side in top)
-    after = f"the game stopped at {show_time(end, state.settings.schedule.tz)}, as agreed"
     if len(top) == 1:
-        return {"kind": "short-game", "winners": winners, "phase": state.phase or "",
+        return {"kind": "short-game", "winners": winners, "phase": phase,
                 "reason": f"{after}: {names} has the most pieces on the board ({best})"}
-    return {"kind": "draw", "winners": winners, "phase": state.phase or "",
+    return {"kind": "draw", "winners": winners, "phase": phase,
             "reason": f"{after}: {names} share the most pieces on the board ({best})"}
 
 

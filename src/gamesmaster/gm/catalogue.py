@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Mapping
 
-from ..rules import RuleOptions, Variant
+from ..rules import OptionError, RuleOptions, Variant, Victory, victory
 from ..variants import VariantError, load_rules, load_variant, load_variant_file, preset_names, variant_names
 from ..variants.loader import variant_path
 from ..variants.presets import describe_rules, options_catalogue, preset_title, value_key
@@ -130,6 +130,15 @@ def rules_for(variant_name: str, preset: str | None, overrides: Mapping[str, Opt
     except VariantError as exc:
         raise GMError(str(exc)) from None
     return rules
+
+
+def default_victory(variant: Variant) -> Victory:
+    """The victory criterion a set-up is played to under its default rules (what `variant list` states);
+    a file naming no known preset is stated under the 2023 rules, which a game would have to name."""
+    try:
+        return victory(variant, load_rules(variant.default_rules))
+    except OptionError:
+        return victory(variant, RuleOptions())
 
 
 def rule_lines(options: RuleOptions) -> tuple[str, ...]:

@@ -88,7 +88,7 @@ class Corrections(Desk):
                 given = limits.orders_text(given if isinstance(given, str) else "\n".join(map(str, given)))
                 texts[pw] = split_submission(given)[0]
                 used[pw] = {"source": "correction"}
-            adj = adjudicate(position, texts, options)
+            adj = adjudicate(position, texts, options, state.sides())
             results = [o.as_dict() for o in adj.outcomes]
             dislodged = [str(d.unit) for d in adj.dislodged]
             changed = differences([OrderResult.from_dict(r) for r in last["results"]],

@@ -92,7 +92,7 @@ class Settings:
     replacement: str = "none"  # none, standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)
     early_movement: bool = False  # movement processed early once every player is ready
     draw_vote: str = "unanimous"
-    end_year: int | None = None  # short game: most units on the board after this year wins
+    end_year: int | None = None  # short game: after this year the player with most pieces on the board wins
     end_at: str | None = None  # short game by the clock (ISO time, UTC): stop then; most pieces wins
     daide_level: int | None = None  # the press level DAIDE bots are told (HLO's LVL); None: 8000, or 0 without press
 

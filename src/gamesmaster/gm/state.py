@@ -17,6 +17,7 @@ from ..ledger import JSONObject, JSONValue
 from ..rules import Phase, Position, RuleOptions
 from ..rules.conditional import Facts
 from ..rules.variant import Variant
+from ..rules.victory import Side, sides as sides_of
 from ..variants import load_rules, load_variant
 from .live import LiveConfig, LiveState
 from .settings import Settings
@@ -361,6 +362,10 @@ class GameState:
     def holder(self, power: str) -> Seat | None:
         """The player who plays a power."""
         return next((s for s in self.seats if s.role == PLAYER and power in s.powers), None)
+
+    def sides(self) -> tuple[Side, ...]:
+        """Who wins or loses together: each player's powers, then every power nobody plays on its own."""
+        return sides_of(self.variant, [s.powers for s in self.seats if s.role == PLAYER and s.powers])
 
     def standby_for(self, power: str) -> Seat | None:
         """The stand-by called for a power."""

@@ -428,7 +428,7 @@ def _readjudicate(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any], sets:
     phase = p["phase"]
     position = Position.from_dict(s.variant, p["position"])
     options = load_rules(p["rules"], default=s.variant.default_rules)
-    adj = adjudicate(position, p["orders"], options)
+    adj = adjudicate(position, p["orders"], options, s.sides())
     results = [o.as_dict() for o in adj.outcomes]
     if canonical(_decisions(results)) != canonical(_decisions(p["results"])):
         r.bad(e, f"the published results of {phase} are not what the engine gives: {_first_difference(p['results'], results)}")

@@ -13,6 +13,7 @@ from typing import Collection, Mapping, cast
 from ..ledger import JSONObject, JSONValue, Receipt
 from ..rules import Order, Outcome, Phase, Position, RuleOptions, parse_order
 from ..rules.variant import Variant
+from ..rules.victory import Victory, victory
 from .settings import RuleSpec, Settings
 from .state import Ending, Live, Proposal, Seat, Seeking
 
@@ -208,6 +209,11 @@ class GameView:
     def phase_title(self) -> str | None:
         """The current phase in words."""
         return self.phase.title if self.phase else None
+
+    @property
+    def victory(self) -> Victory:
+        """The victory criterion in force (the set-up's or the rule set's), which every door states."""
+        return victory(self.variant, self.rules)
 
     def power(self, power: str) -> PowerStatus:
         """One power's status."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from .adjustments import Adjustment, adjudicate_adjustments, adjustments_due
 from .movement import MovementResolver, MovementResult, ambiguous_convoys
@@ -15,7 +15,7 @@ from .phase import Phase
 from .position import Dislodgement, Position, Unit
 from .retreats import adjudicate_retreats, retreat_options
 from .verdicts import INVALID, ConvoyDisrupted, Dislodged, Invalid, Repeated, Template, Verdict
-from .victory import short_game_over, winner
+from .victory import Side, short_game_over, winner
 
 
 class Outcome:
@@ -75,17 +75,21 @@ class Adjudication:
 Submitted = Mapping[str, Iterable["str | Order | Reading"]]
 
 
-def adjudicate(position: Position, orders: Submitted, options: RuleOptions | None = None) -> Adjudication:
-    """Adjudicate one phase: orders are by power, as text or already-read orders."""
+def adjudicate(position: Position, orders: Submitted, options: RuleOptions | None = None,
+               sides: Sequence[Side] = ()) -> Adjudication:
+    """Adjudicate one phase: orders are by power, as text or already-read orders.
+
+    `sides` are the powers each player commands, for a victory counted per player (default: the set-up's).
+    """
     options = options or RuleOptions()
     ballot = Ballot(position, options)
     for power, items in orders.items():
         ballot.add(power, items)
     if position.phase.is_movement:
-        return _movement(position, _Outcomes(ballot), options)
+        return _movement(position, _Outcomes(ballot), options, sides)
     if position.phase.is_retreat:
-        return _retreats(position, _Outcomes(ballot), options)
-    return _adjustments(position, _Outcomes(ballot), options)
+        return _retreats(position, _Outcomes(ballot), options, sides)
+    return _adjustments(position, _Outcomes(ballot), options, sides)
 
 
 class _Outcomes:
@@ -146,7 +150,7 @@ def _invalid(power: str, reading: Reading, reason: str | None = None) -> Outcome
                    reading.notes)
 
 
-def _movement(position: Position, ballot: _Outcomes, options: RuleOptions) -> Adjudication:
+def _movement(position: Position, ballot: _Outcomes, options: RuleOptions, sides: Sequence[Side]) -> Adjudication:
     chosen = ballot.chosen
     orders = ballot.unit_orders()
     if options.convoy_routes == "ambiguous":
@@ -178,10 +182,10 @@ def _movement(position: Position, ballot: _Outcomes, options: RuleOptions) -> Ad
         # Nothing can retreat: the dislodged units are disbanded and the phase is skipped.
         destroyed = _count_destroyed(position, [d.unit for d in dislodged], options) if dislodged else position.destroyed
         after = _end_of_season(position, position.phase.following().following(), result.units, destroyed, options)
-    return _finish(position, ballot.finish(), after, options, dislodged)
+    return _finish(position, ballot.finish(), after, options, sides, dislodged)
 
 
-def _retreats(position: Position, ballot: _Outcomes, options: RuleOptions) -> Adjudication:
+def _retreats(position: Position, ballot: _Outcomes, options: RuleOptions, sides: Sequence[Side]) -> Adjudication:
     listed = replace(position, dislodged=tuple(
         replace(d, retreats=retreat_options(position, d, options)) for d in position.dislodged))
     chosen = ballot.unit_orders()
@@ -194,9 +198,9 @@ def _retreats(position: Position, ballot: _Outcomes, options: RuleOptions) -> Ad
         # Calhamer's rule (s17): another round of retreats for the units that clashed.
         after = _next(position, position.phase, result.units, dislodged=result.again,
                       standoffs=position.standoffs, destroyed=destroyed)
-        return _finish(position, ballot.finish(), after, options)
+        return _finish(position, ballot.finish(), after, options, sides)
     after = _end_of_season(position, position.phase.following(), result.units, destroyed, options)
-    return _finish(position, ballot.finish(), after, options)
+    return _finish(position, ballot.finish(), after, options, sides)
 
 
 def _count_destroyed(position: Position, lost: Iterable[Unit], options: RuleOptions) -> dict[str, int]:
@@ -208,7 +212,7 @@ def _count_destroyed(position: Position, lost: Iterable[Unit], options: RuleOpti
     return destroyed
 
 
-def _adjustments(position: Position, ballot: _Outcomes, options: RuleOptions) -> Adjudication:
+def _adjustments(position: Position, ballot: _Outcomes, options: RuleOptions, sides: Sequence[Side]) -> Adjudication:
     orders: list[tuple[int, Adjustment]] = []
     for i in ballot.accepted():
         order = ballot.readings[i].order
@@ -219,9 +223,9 @@ def _adjustments(position: Position, ballot: _Outcomes, options: RuleOptions) ->
         ballot.outcome(i, verdict)
     if result.waiting:
         # The GM chooses these removals (s24, Armageddonia): nothing is carried out until then.
-        return replace(_finish(position, ballot.finish(), position, options), winner=None, waiting=result.waiting)
+        return replace(_finish(position, ballot.finish(), position, options, sides), winner=None, waiting=result.waiting)
     after = _next(position, position.phase.following(), result.units)
-    return replace(_finish(position, ballot.finish(), after, options), removed=result.forced_removals)
+    return replace(_finish(position, ballot.finish(), after, options, sides), removed=result.forced_removals)
 
 
 def _next(position: Position, phase: Phase, units: Mapping[str, Unit], *, dislodged: tuple[Dislodgement, ...] = (),
@@ -270,7 +274,7 @@ def _end_of_season(position: Position, phase: Phase, units: Mapping[str, Unit], 
 
 
 def _finish(position: Position, outcomes: tuple[Outcome, ...], after: Position, options: RuleOptions,
-            dislodged: tuple[Dislodgement, ...] = ()) -> Adjudication:
-    won = winner(after, options, position.phase)
+            sides: Sequence[Side], dislodged: tuple[Dislodgement, ...] = ()) -> Adjudication:
+    won = winner(after, options, position.phase, sides)
     over = won is not None or (after.phase != position.phase and short_game_over(after, options))
     return Adjudication(position, outcomes, after, won, dislodged, ended=over)

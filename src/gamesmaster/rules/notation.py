@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from . import legality
 from .geography import COAST_NAMES, Location, Map, Terrain, UnitType
@@ -67,6 +67,9 @@ _KEYWORDS = {
 }
 # Words players put around orders that carry no meaning of their own.
 _FILLER = {"the", "my", "will", "shall", "should", "please", "is", "are", "be", "in", "at", "from", "unit", "then"}
+# Common three-letter words never read as a slipped abbreviation ("and" is not a slip for Ank).
+_NOT_SLIPS = frozenset({"and", "but", "nor", "not", "for", "all", "any", "off", "out", "one", "two", "his", "her",
+                        "its", "our", "you", "was", "has", "had", "can", "may", "now", "yes", "see", "new", "end"})
 _COAST_WORDS = {"nc": "NC", "sc": "SC", "ec": "EC", "wc": "WC"}
 _COAST_DIRECTIONS = {"north": "NC", "south": "SC", "east": "EC", "west": "WC", "n": "NC", "s": "SC", "e": "EC", "w": "WC"}
 _DASHES = re.compile(r"\s*(?:-{2,}>?|->|=>|→|[—–−‐‒―]|-)\s*")
@@ -103,6 +106,16 @@ class NameIndex:
                 if "-" in name:
                     self.hyphenated.append(name.lower())
         self.hyphenated.sort(key=len, reverse=True)
+        # The three-letter abbreviations (ids and aliases) a slip of the pen may miss by a letter,
+        # under each spelling with one letter unknown ("p?u") and as written, for swapped letters.
+        self.abbreviations: dict[str, set[str]] = {}
+        self.one_unknown: dict[str, set[tuple[str, str]]] = {}
+        for words, pid in self.names:
+            if len(words) == 1 and len(words[0]) == 3:
+                name = words[0]
+                self.abbreviations.setdefault(name, set()).add(pid)
+                for k in range(3):
+                    self.one_unknown.setdefault(name[:k] + "?" + name[k + 1:], set()).add((name, pid))
         self.hyphenated_patterns = [(name, re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])"))
                                     for name in self.hyphenated]
         self.power_names: dict[tuple[str, ...], set[str]] = {}
@@ -157,6 +170,20 @@ class NameIndex:
         if len(word) < 4:
             return set()
         return {pid for name, pid in self.names if len(name) == 1 and _one_slip(word, name[0])}
+
+    def slipped(self, word: str) -> set[str]:
+        """Provinces whose three-letter abbreviation a three-letter word misses by one letter
+        changed or two swapped ("Pur" for Pru, "Arn" for Arm); none for a power's or a common word."""
+        if len(word) != 3 or not word.isalpha() or word in _KEYWORDS or word in _FILLER or word in _NOT_SLIPS \
+                or self.power((word,)) is not None:
+            return set()
+        found = {pid for k in range(3) for name, pid in self.one_unknown.get(word[:k] + "?" + word[k + 1:], ())
+                 if name != word}
+        for k in range(2):
+            swapped = word[:k] + word[k + 1] + word[k] + word[k + 2:]
+            if swapped != word:
+                found |= self.abbreviations.get(swapped, set())
+        return found
 
     def power(self, words: tuple[str, ...], exact: bool = False) -> str | None:
         """The power these words name (a prefix of at least three letters will do)."""
@@ -269,7 +296,9 @@ def _tokenize(text: str, index: NameIndex) -> list[_Tok]:
                 break
         if matched:
             continue
-        guessed = index.misspelt(w) if w not in _KEYWORDS else set()
+        # A slipped abbreviation only after the order's first word: a name alone on a line
+        # ("Bob" signing a letter) is not read as the unit in Bohemia.
+        guessed = (index.misspelt(w) or (index.slipped(w) if toks else set())) if w not in _KEYWORDS else set()
         if guessed:
             place = _Place(w, guessed, misspelt=True)
             i = _read_coast(raw_words, i + 1, place)
@@ -742,13 +771,31 @@ def _read_full(text: str, position: Position, power: str | None, options: RuleOp
     if len(unique) > 1:
         meanings = tuple(order for order, _ in unique.values())
         listed = " or ".join(f"'{format_order(m)}'" for m in meanings)
-        return Reading(text, None, error=f"ambiguous: the order could mean {listed}", meanings=meanings)
+        slips = "".join(_slip_named(place, meanings, position.map, text) for place in _places(shape) if place.misspelt)
+        return Reading(text, None, error=f"ambiguous: {slips}the order could mean {listed}", meanings=meanings)
     if not candidates:
         return Reading(text, None, error="invalid: the order fits no unit")
     errors = list(dict.fromkeys(c.error for c in candidates if c.error))
     best = next((c for c in candidates if c.order is not None), candidates[0])
     return Reading(text, best.order if len(candidates) == 1 else None, tuple(best.notes),
                    error=errors[0] if len(errors) == 1 else "invalid: " + "; ".join(e.removeprefix("void: ").removeprefix("invalid: ") for e in errors[:4]))
+
+
+def _places(shape: _Shape) -> list[_Place]:
+    """The places an order's shape names: its unit's, the other unit's and the destination."""
+    specs = [s.place for s in (shape.unit, shape.other) if s is not None and s.place is not None]
+    return specs + ([shape.dest] if shape.dest is not None else [])
+
+
+def _slip_named(place: _Place, meanings: Sequence[Order], board: Map, text: str) -> str:
+    """The spaces a misspelt word could be among an ambiguous order's meanings ("'Trr' is one letter
+    off both Trieste and Tyrolia: "), so that the refusal names them; empty when it is one of them only."""
+    named = {w for m in meanings for w in _LETTER_RUNS.findall(format_order(m))} & place.candidates
+    if len(named) < 2:
+        return ""
+    names = sorted(board.provinces[p].name for p in named)
+    return _as_written(f"'{place.raw}' is one letter off both {' and '.join(names)}: ", text) if len(names) == 2 else \
+        _as_written(f"'{place.raw}' is one letter off each of {', '.join(names)}: ", text)
 
 
 def _as_written(note: str, text: str) -> str:
@@ -794,7 +841,7 @@ def _units_for(spec: _UnitSpec, position: Position, power: str | None, pool: Map
 
 def _place_note(place: _Place, chosen: str, board: Map, role: str) -> str | None:
     if place.misspelt and chosen in place.candidates:
-        return f"read '{place.raw}' as {board.provinces[chosen].name}: the nearest name"
+        return f"read '{place.raw}' as {board.provinces[chosen].name}: a slip of one letter, the only space it can mean here"
     if len(place.candidates) <= 1 or chosen not in place.candidates:
         return None
     others = sorted(board.provinces[c].name for c in place.candidates if c != chosen)

@@ -182,7 +182,8 @@ class _GameBase(Out):
     deadline_text: str
     powers: list[PowerSummaryOut]
     result: EndingOut | None
-    victory_centres: int
+    victory_centres: int = Field(description="the set-up's winning number (centres, or units where the criterion counts units)")
+    victory: str = Field(description="the victory criterion in force, in words: '18 supply centres win'")
     head: HeadOut = Field(description="where the last results were published: everything before is public")
 
 
@@ -313,7 +314,7 @@ class ChartOut(Out):
     """Supply-centre counts by power at the start of every year (and now)."""
 
     labels: list[str]
-    victory: int
+    victory: int | None = Field(description="the supply centres that win; null where the criterion counts units")
     series: list[SeriesOut]
 
 
@@ -429,6 +430,8 @@ class RulesOut(Out):
     variant: str
     variant_title: str
     victory_centres: int
+    victory: str = Field(description="the victory criterion in force, in words")
+    victory_explanation: str = Field(description="what wins, for whom, and when it is checked")
     preset: str
     preset_title: str
     rules: RulesSpec

@@ -86,7 +86,8 @@ def summary(view: GameView) -> dict[str, Any]:
             "variant_title": variant.title, "rules": view.rules_spec.to_json(), "phase": str(view.phase) if view.phase else None,
             "phase_title": view.phase_title, "deadline": _iso(view.deadline), "deadline_text": view.deadline_text,
             "powers": powers, "result": plain(view.result), "press": view.settings.press,
-            "victory_centres": variant.victory_centres, "head": {"seq": view.head.seq, "hash": view.head.hash}}
+            "victory_centres": variant.victory_centres, "victory": view.victory.headline,
+            "head": {"seq": view.head.seq, "hash": view.head.hash}}
 
 
 def games(gm: Gamesmaster) -> list[dict[str, Any]]:
@@ -223,7 +224,8 @@ def centre_chart(view: GameView, published: Sequence[PhaseResult]) -> dict[str, 
             points[label] = {p: len(last.centres_of(p)) for p in variant.powers}
         if view.status == "finished":
             points[label] = {p: len(last.centres_of(p)) for p in variant.powers}
-    return {"labels": list(points), "victory": variant.victory_centres,
+    # The line "N to win" is drawn where centres win; a criterion that counts units has no place on it.
+    return {"labels": list(points), "victory": None if view.victory.counts_units else view.victory.need,
             "series": [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
                         "counts": [points[k][p] for k in points]} for p in variant.powers]}
 
@@ -235,7 +237,7 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> 
     from xml.sax.saxutils import escape
     labels = chart["labels"]
     series = chart["series"]
-    top = max([chart["victory"]] + [max(s["counts"] or [0]) for s in series]) if series else 1
+    top = max([chart["victory"] or 0] + [max(s["counts"] or [0]) for s in series]) if series else 1
     top = max(top, 1)
     left, right, upper, lower = 28, 14, 12, 24
     w, h = width - left - right, height - upper - lower
@@ -257,7 +259,7 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> 
     for v in range(0, top + 1, step):
         out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#e3e0d8"/>')
         out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="tick">{v}</text>')
-    if chart["victory"] <= top:
+    if chart["victory"] is not None and chart["victory"] <= top:
         vy = y(chart["victory"])
         out.append(f'<line x1="{left}" x2="{left + w}" y1="{vy:.1f}" y2="{vy:.1f}" stroke="#b33" stroke-dasharray="4 3"/>')
         out.append(f'<text x="{left + w - 2}" y="{vy - 4:.1f}" text-anchor="end" class="tick victory">'
@@ -460,13 +462,15 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
                   "of the surviving powers."),
     ]
     if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
-        running.append(("Short game", f"After {options.last_year}, the power with the most units on the board wins."))
+        running.append(("Short game", f"After {options.last_year}, the player with the most pieces on the board wins "
+                                       "(a player of several powers counts them all; a tie is a draw)."))
     if settings.end_time is not None:
         running.append(("Short game by the clock", f"The game stops at {show_time(settings.end_time, settings.schedule.tz)}"
                         " (rulebook III); the player with the most pieces on the board then wins (a player of several "
                         "powers counts them all; a tie is a draw). The phase being written then is not played."))
     return {"id": view.id, "title": view.title, "variant": variant.name, "variant_title": variant.title,
-            "victory_centres": variant.victory_centres, "preset": base,
+            "victory_centres": variant.victory_centres, "victory": view.victory.headline,
+            "victory_explanation": view.victory.explanation, "preset": base,
             "preset_title": preset.title if preset is not None else base,
             "rules": view.rules_spec.to_json(), "options": items, "settings": [{"name": k, "text": v} for k, v in running],
             "fixed": [{"title": e.title, "section": e.section, "text": e.explanation} for e in cat.fixed]}
