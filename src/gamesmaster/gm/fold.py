@@ -136,11 +136,13 @@ def _started(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow])
 
 
 def _standby_called(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
-    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=p["power"]))
+    # Called for a seat, the stand-by may order for every power of it (older entries name one power).
+    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=p["power"],
+                                       stands_for=_powers(p.get("powers") or ())))
 
 
 def _standby_released(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
-    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=None))
+    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=None, stands_for=()))
 
 
 def _replaced(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
@@ -156,7 +158,7 @@ def _replaced(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]
     new = s.seat(int(p["new"]))
     had = new.powers if new is not None and new.role == PLAYER else ()
     seats = replace_seat(seats, int(p["new"]), role=PLAYER, powers=had + tuple(x for x in moved if x not in had),
-                         standby_for=None, missed=0)
+                         standby_for=None, stands_for=(), missed=0)
     return s.evolve(seats=seats)
 
 

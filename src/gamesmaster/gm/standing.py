@@ -81,11 +81,18 @@ def orders_in_force(state: GameState) -> tuple[dict[str, Used], list[str]]:
         theirs = state.order_set(power, STANDBY)
         if mine is not None:
             used[power] = Used(mine, source_of(mine))
-        elif theirs is not None and state.standby_for(power) is not None:
+        elif theirs is not None and state.standby_for(power) is not None and not answered(state, power):
             used[power] = Used(theirs, STANDBY)
         else:
             civil_disorder.append(power)
     return used, civil_disorder
+
+
+def answered(state: GameState, power: str) -> bool:
+    """Whether the player of this power sent orders for any power of his seat (a pair is one seat: if he
+    answers for one, he keeps them all, and a stand-by called for the seat is not used)."""
+    holder = state.holder(power)
+    return holder is not None and any(state.order_set(p, PLAYER) is not None for p in holder.powers)
 
 
 def answer(state: GameState, power: str, lines: list[str]) -> tuple[tuple[Answer, ...], tuple[str, ...]]:

@@ -1,0 +1,71 @@
+"""The gamesmaster's procedures (Brobdingnag #84, seed 004): stand-bys for a whole seat, the replacement
+policy a preset brings, corrections until the next movement result, revisions after an early publication,
+Graustark's automatic retreat in the results, and Armageddonia's removals waiting for the GM."""
+
+from __future__ import annotations
+
+from gamesmaster.gm import Gamesmaster, Settings
+
+FOUR = ["Ann", "Bob", "Cat", "Dan"]
+PAIRS = {"Ann": "France", "Bob": "England", "Cat": "Germany", "Dan": "Italy"}  # Ann: Austria/France
+
+
+def four_with_standbys(gm: Gamesmaster):
+    c = gm.create_game("g4", variant="standard-4", players=FOUR, assign=PAIRS, standbys=["Sam", "Tom"],
+                       settings=Settings.from_dict({"replacement": "standby"}))
+    return c.credentials
+
+
+def order_everyone_but(gm: Gamesmaster, cred, skip: set[str]) -> None:
+    seats = {s.name: s for s in gm.game("g4").seats}
+    for name in FOUR:
+        for power in seats[name].powers:
+            if power in skip:
+                continue
+            units = gm.game("g4").position.to_dict()["units"].get(power, [])
+            gm.submit_orders("g4", power, "\n".join(f"{u} H" for u in units), credential=cred[name])
+
+
+def holds(gm: Gamesmaster, power: str) -> str:
+    return "\n".join(f"{u} H" for u in gm.game("g4").position.to_dict()["units"][power])
+
+
+# -- stand-bys: a pair is one seat ------------------------------------------------------------------------
+
+
+def test_a_stand_by_is_called_for_the_whole_seat_and_takes_it_over_whole(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred = four_with_standbys(gm)
+    order_everyone_but(gm, cred, {"FRANCE"})  # Ann orders Austria and misses France
+    gm.process("g4", force=True)
+    st = gm.game("g4")
+    called = {p.power: p.standby for p in st.powers if p.standby}
+    assert called == {"AUSTRIA": "Sam", "FRANCE": "Sam"}  # one stand-by, for the seat: Tom is still free
+    assert any("Sam, the stand-by, is asked to send the next move for Austria/France" in p.text
+               for p in gm.press("g4"))
+    # Ann sends nothing for Fall 1901; Sam sends the move for both powers: Sam takes the seat, both powers
+    gm.submit_orders("g4", "AUSTRIA", holds(gm, "AUSTRIA"), credential=cred["Sam"])
+    gm.submit_orders("g4", "FRANCE", holds(gm, "FRANCE"), credential=cred["Sam"])
+    order_everyone_but(gm, cred, {"AUSTRIA", "FRANCE"})
+    gm.process("g4", force=True)
+    seats = {s.name: (s.role, s.powers) for s in gm.game("g4").seats}
+    assert seats["Sam"] == ("player", ("AUSTRIA", "FRANCE"))
+    assert seats["Ann"][0] == "former" and seats["Tom"] == ("standby", ())
+    assert gm.verify("g4").ok
+
+
+def test_the_player_who_answers_for_any_power_of_his_seat_keeps_it_all(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    cred = four_with_standbys(gm)
+    order_everyone_but(gm, cred, {"FRANCE"})
+    gm.process("g4", force=True)
+    # Fall 1901: Ann orders Austria only; Sam ordered France. Ann keeps her seat; Sam's orders are not used.
+    gm.submit_orders("g4", "FRANCE", holds(gm, "FRANCE"), credential=cred["Sam"])
+    order_everyone_but(gm, cred, {"FRANCE"})
+    done = gm.process("g4", force=True)
+    assert done[0].civil_disorder == ("FRANCE",)
+    seats = {s.name: (s.role, s.powers) for s in gm.game("g4").seats}
+    assert seats["Ann"] == ("player", ("AUSTRIA", "FRANCE"))
+    assert seats["Sam"][0] == "standby"
+    assert gm.verify("g4").ok
+
