@@ -8,7 +8,8 @@ Every problem names the ledger entry it breaks. What is checked:
 - every entry against the game as the entries before it left it (`gm.fold`): who acted
   (the credential used is one the record issued, for a power that seat may order for),
   each submission's number and commitment, no orders accepted after the deadline, each
-  refusal's cause (late only after the deadline, another phase only if another was named),
+  refusal's cause (late only after the deadline, another phase only if another was named,
+  a revision only after its phase was published early),
   each deadline closed when it fell (after the grace period due) or early only as the
   game allows, the lot drawn from its seed, each deadline set by the game's schedule;
 - every deadline: the orders used are the last accepted submission of each power
@@ -232,14 +233,21 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
 
 
 def _check_refusal(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
-    """A refusal's cause holds on the ledger: late after the deadline, another phase named, or written before
-    the phase opened (entries from before causes were recorded say only why in words)."""
+    """A refusal's cause holds on the ledger: late after the deadline, another phase named, written before
+    the phase opened, or a revision of the phase last published early (entries from before causes were
+    recorded say only why in words)."""
     cause = p.get("cause")
     at = parse_stamp(e.at)
     if cause == "late" and not (s.status == "active" and s.deadline_at is not None and at > s.deadline_at):
         r.bad(e, f"orders of {p.get('power')} refused as late, but the deadline ({s.deadline}) had not passed")
     elif cause == "other-phase" and p.get("named") == s.phase:
         r.bad(e, f"orders of {p.get('power')} refused as for another phase, but they named the phase open ({s.phase})")
+    elif cause == "published-early":
+        closed = r.closed or {}
+        if closed.get("trigger") != "early" or closed.get("phase") != p.get("published") or \
+                s.last_published is None or s.phase_opened <= s.last_published:
+            r.bad(e, f"orders of {p.get('power')} refused as revisions of {p.get('published')} after its early "
+                     "publication, but that is not the phase last published, or it was not published early")
     elif cause == "written-earlier":
         opened = r.opened_at.get(s.phase_opened)
         last = s.last_published
