@@ -4,7 +4,14 @@ Graustark's automatic retreat in the results, and Armageddonia's removals waitin
 
 from __future__ import annotations
 
+import pytest
+
+from gamesmaster.cli import main
 from gamesmaster.gm import Gamesmaster, Settings
+from gamesmaster.store import Store
+from gamesmaster.web.app import create_app
+from gamesmaster.web.security import SiteSecrets
+from sitetools import site_client
 
 FOUR = ["Ann", "Bob", "Cat", "Dan"]
 PAIRS = {"Ann": "France", "Bob": "England", "Cat": "Germany", "Dan": "Italy"}  # Ann: Austria/France
@@ -68,4 +75,32 @@ def test_the_player_who_answers_for_any_power_of_his_seat_keeps_it_all(sqlite_st
     assert seats["Ann"] == ("player", ("AUSTRIA", "FRANCE"))
     assert seats["Sam"][0] == "standby"
     assert gm.verify("g4").ok
+
+
+
+# -- the replacement policy a magazine's preset brings ---------------------------------------------------
+
+
+@pytest.mark.parametrize("preset, policy", [("graustark", "standby"), ("erehwon", "standby"),
+                                            ("armageddonia", "gm"), ("brobdingnag", "successor"), ("1971", "none")])
+def test_a_preset_brings_its_magazine_s_replacement_policy(sqlite_url, capsys, preset, policy):
+    code = main(["new", "g", "--players", "Ann,Bob,Cat,Dan,Eve,Fay,Gus", "--rules", preset, "--db", sqlite_url])
+    assert code == 0, capsys.readouterr()
+    capsys.readouterr()
+    assert main(["status", "g", "--db", sqlite_url]) == 0
+    assert f"replacement {policy}\n" in capsys.readouterr().out
+
+
+def test_an_explicit_replacement_policy_overrides_the_preset_s_and_the_rules_page_shows_the_one_in_force(
+        sqlite_url, capsys):
+    assert main(["new", "g", "--players", "Ann,Bob", "--rules", "graustark", "--replacement", "none",
+                 "--db", sqlite_url]) == 0
+    assert main(["new", "h", "--players", "Ann,Bob", "--rules", "graustark", "--db", sqlite_url]) == 0
+    store = Store(sqlite_url)
+    try:
+        client = site_client(create_app(Gamesmaster(store), SiteSecrets.for_testing("gm.test-credential-0123456789")))
+        assert "Civil disorder until the gamesmaster replaces the player." in client.get("/games/g/rules").text
+        assert "The first free stand-by is asked to send the next move" in client.get("/games/h/rules").text
+    finally:
+        store.dispose()
 

@@ -497,8 +497,9 @@ def register(sub: Any) -> None:
     p.add_argument("--retreats", metavar="DURATION", help="retreats due this long after results (default 24h)")
     p.add_argument("--adjustments", metavar="DURATION", help="builds and removals due this long after results (default 24h)")
     p.add_argument("--grace", metavar="DURATION", help="NMR grace period: one extension of a movement deadline")
-    p.add_argument("--replacement", default="none", choices=("none", "standby", "successor", "gm"),
-                   help="replacement policy: standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)")
+    p.add_argument("--replacement", default="preset", choices=("none", "standby", "successor", "gm"),
+                   help="replacement policy: standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia); "
+                        "default: the rule preset's (a magazine's own), else none")
     p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
     p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
     p.add_argument("--end-year", type=int, help="short game: the most units on the board after this year wins")

@@ -164,7 +164,7 @@ class SettingsIn(Strict):
     retreats: str | None = None
     adjustments: str | None = None
     grace: str | None = Field(None, description="NMR grace period, e.g. 24h")
-    replacement: Literal["none", "standby", "successor", "gm"] = "none"
+    replacement: Literal["preset", "none", "standby", "successor", "gm"] = "preset"  # preset: the rule preset's
     early_movement: bool = False
     draw_vote: Literal["unanimous", "majority"] = "unanimous"
     end_year: int | None = None
