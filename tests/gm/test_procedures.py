@@ -104,3 +104,36 @@ def test_an_explicit_replacement_policy_overrides_the_preset_s_and_the_rules_pag
     finally:
         store.dispose()
 
+
+# -- Graustark's automatic retreat, in the published results ------------------------------------------------
+
+# Seed 004 s16: the Austrian army in Bohemia dislodged, with Munich its only retreat.
+ONE_WAY = {"phase": "S1901M",
+           "units": {"AUSTRIA": ["A BOH", "A VIE", "A TYR"], "RUSSIA": ["A GAL", "A SIL"], "GERMANY": ["A BER"]},
+           "centers": {"AUSTRIA": ["VIE", "BUD", "TRI"], "RUSSIA": ["WAR"], "GERMANY": ["BER", "MUN"]}}
+SEVEN = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+POWERS = ["ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"]
+
+
+def test_graustark_s_automatic_retreat_is_in_the_published_results_explained(sqlite_url, capsys):
+    from gamesmaster.rules import Position
+    from gamesmaster.variants import load_variant
+
+    store = Store(sqlite_url)
+    gm = Gamesmaster(store)
+    gm.create_game("g", players=SEVEN, assign=dict(zip(SEVEN, POWERS)), rules="graustark",
+                   position=Position.from_dict(load_variant("standard"), ONE_WAY))
+    gm.submit_orders("g", "RUSSIA", "A Gal-Boh\nA Sil S A Gal-Boh", by_gm=True)
+    gm.process("g", force=True)
+    result = gm.result("g", "S1901R")
+    [made] = [r for r in result.results if r.by_rule]
+    assert (made.power, made.order, made.result) == ("AUSTRIA", "A BOH R MUN", "succeeds")
+    assert "Graustark's automatic retreat" in made.reason and "seed 004 s16" in made.reason
+    # every door's view of the results says it: the console's history, the record page, the results mail
+    assert main(["history", "g", "--db", sqlite_url]) == 0
+    assert "A BOH R MUN succeeds (its only retreat, made by the gamesmaster" in capsys.readouterr().out
+    client = site_client(create_app(gm, SiteSecrets.for_testing("gm.test-credential-0123456789")))
+    page = client.get("/games/g/history?phase=S1901R").text
+    assert "A BOH R MUN" in page and "automatic retreat" in page
+    assert gm.verify("g").ok
+    store.dispose()

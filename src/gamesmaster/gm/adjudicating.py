@@ -18,13 +18,11 @@ from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act, po
 from ..rules.conditional import ConditionalError, Section, order_key, read_sections
 from ..rules.options import RuleOptions
 from ..rules.orders import describe_unit
-from ..rules.position import Unit
-from ..rules.retreats import retreat_options
 from ..rules.victory import deadlock, short_game_over
 from .cointoss import toss_and_join
 from .games import deadline_text
 from .settings import show_time
-from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, to_act
+from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, retreats_by_rule, to_act
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending, Seat
 from .tx import Transaction
 from .views import OrderResult, Processed
@@ -431,11 +429,11 @@ def _settled_by_rule(position: Position, nxt: Position, options: RuleOptions) ->
     """What the rules did in a retreat or adjustment phase that left no one a choice (seed 004 s16)."""
     fates = []
     if position.phase.is_retreat:
+        made = dict(retreats_by_rule(position, nxt, options))
         for d in position.dislodged:
             who = f"{describe_unit(d.unit)} ({d.unit.power.capitalize()})"
-            open_ = retreat_options(position, d, options)
-            if len(open_) == 1 and nxt.units.get(open_[0].province) == Unit(d.unit.power, d.unit.type, open_[0]):
-                fates.append(f"{who} makes its only retreat, to {position.map.name(open_[0])}")
+            if d.unit in made:
+                fates.append(f"{who} makes its only retreat, to {position.map.name(made[d.unit])}")
             else:
                 fates.append(f"{who} has no retreat open and is disbanded")
     else:

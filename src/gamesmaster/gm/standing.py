@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import check_orders, powers_to_act, still_in_disorder
+from ..rules import Location, Position, RuleOptions, Unit, check_orders, powers_to_act, still_in_disorder
+from ..rules.retreats import retreat_options
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
 from .views import Answer
 
@@ -86,6 +87,19 @@ def orders_in_force(state: GameState) -> tuple[dict[str, Used], list[str]]:
         else:
             civil_disorder.append(power)
     return used, civil_disorder
+
+
+def retreats_by_rule(position: Position, nxt: Position, options: RuleOptions) -> list[tuple[Unit, Location]]:
+    """The retreats the rule set made in a retreat phase (seed 004 s16, `auto_retreat`): each dislodged unit
+    with exactly one space open that is found there after the phase, with that space."""
+    if not position.phase.is_retreat or options.auto_retreat == "never":
+        return []
+    made = []
+    for d in position.dislodged:
+        open_ = retreat_options(position, d, options)
+        if len(open_) == 1 and nxt.units.get(open_[0].province) == Unit(d.unit.power, d.unit.type, open_[0]):
+            made.append((d.unit, open_[0]))
+    return made
 
 
 def answered(state: GameState, power: str) -> bool:

@@ -101,7 +101,7 @@ class OrderResult:
     result: str  # succeeds, fails, invalid
     reason: str
     notes: tuple[str, ...] = ()
-    by_rule: bool = False  # a unit the civil-disorder rule removed (no order said so)
+    by_rule: bool = False  # what the rules did that no order said: a retreat made, a civil-disorder removal
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, object]) -> "OrderResult":

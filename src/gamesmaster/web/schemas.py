@@ -99,7 +99,7 @@ class OrderResultOut(Out):
     result: str = Field(description="succeeds, fails or invalid")
     reason: str
     notes: list[str] | None = Field(None, description="sent only when there are notes")
-    by_rule: bool | None = Field(None, description="sent (true) only for a unit the civil-disorder rule removed")
+    by_rule: bool | None = Field(None, description="sent (true) only for what the rules did that no order said: a retreat the rule set made, a unit the civil-disorder rule removed")
 
 
 class AnswerOut(Out):
