@@ -137,3 +137,43 @@ def test_graustark_s_automatic_retreat_is_in_the_published_results_explained(sql
     assert "A BOH R MUN" in page and "automatic retreat" in page
     assert gm.verify("g").ok
     store.dispose()
+
+
+# -- Armageddonia's removals wait for the GM, who is told what to decide -----------------------------------
+
+# Winter 1901: Germany has two centres and three units, and sends nothing: one removal, the GM's to choose.
+OWING = {"phase": "W1901A", "units": {"GERMANY": ["A BER", "A BUR", "A TYR"], "FRANCE": ["A PAR"]},
+         "centers": {"GERMANY": ["BER", "MUN"], "FRANCE": ["PAR", "MAR", "BRE"]}}
+GM_CREDENTIAL = "gm.test-credential-0123456789"
+
+
+def test_removals_left_to_the_gm_are_shown_as_waiting_for_the_gm_on_the_console_and_the_game_page(sqlite_url, capsys):
+    from sitetools import post
+    from gamesmaster.rules import Position
+    from gamesmaster.variants import load_variant
+
+    store = Store(sqlite_url)
+    gm = Gamesmaster(store)
+    gm.create_game("g", players=SEVEN, assign=dict(zip(SEVEN, POWERS)), rules="armageddonia",
+                   position=Position.from_dict(load_variant("standard"), OWING))
+    gm.submit_orders("g", "FRANCE", "Build F Bre", by_gm=True)
+    assert main(["process", "g", "--now", "--db", sqlite_url]) == 0
+    out = capsys.readouterr().out
+    assert ("g: Winter 1901 adjustments waits for the gamesmaster, with no deadline: Germany owes 1 removal, and the "
+            "rules leave the choice to the gamesmaster's judgment") in out
+    assert "Enter the removals as Germany's orders (gamesmaster orders g POWER, or the GM console)" in out
+    assert main(["status", "g", "--db", sqlite_url]) == 0
+    assert "waiting for the gamesmaster: Winter 1901 adjustments waits" in capsys.readouterr().out
+    client = site_client(create_app(gm, SiteSecrets.for_testing(GM_CREDENTIAL)))
+    assert "Waiting for the gamesmaster&#39;s choice of removals (1 for Germany)" in client.get("/games/g").text
+    assert client.get("/api/games/g").json()["awaiting"] == "the gamesmaster's choice of removals (1 for Germany)"
+    post(client, "/gm/sign-in", {"credential": GM_CREDENTIAL}, "/gm")
+    page = client.get("/gm/games/g").text
+    assert "Waiting for your decision" in page and "Germany owes 1 removal" in page
+    # the GM decides: the phase goes on, and nothing waits any more
+    gm.submit_orders("g", "GERMANY", "Remove A Tyr", by_gm=True)
+    gm.process("g", force=True)
+    assert gm.game("g").awaiting is None and "Waiting for" not in client.get("/games/g").text
+    assert client.get("/api/games/g").json()["awaiting"] is None
+    assert gm.verify("g").ok
+    store.dispose()

@@ -25,7 +25,7 @@ from .settings import show_time
 from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, retreats_by_rule, to_act
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending, Seat
 from .tx import Transaction
-from .views import OrderResult, Processed
+from .views import AwaitingGM, OrderResult, Processed
 
 # Test hook: a worker sleeps this many seconds inside the adjudication transaction,
 # after writing everything and before the commit (and touches the file, if named).
@@ -106,7 +106,7 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
         tx.record("gm-action", {"action": "awaiting-removals", "phase": phase, "removals": dict(adj.waiting)})
         tx.notice(f"{position.phase.title} waits for the GM to choose removals ({due}); the GM enters them as "
                   "that power's orders and processes the phase.")
-        return Processed(state.id, phase, "waiting", phase, None)
+        return Processed(state.id, phase, "waiting", phase, None, awaiting=AwaitingGM.of(tx.state))
     results = [o.as_dict() for o in adj.outcomes]
     dislodged = [str(d.unit) for d in adj.dislodged]
     plans = read_plans(state, {p: u.orders for p, u in used.items()}, position)

@@ -257,6 +257,7 @@ def _new_phase(s: GameState, nxt: Mapping[str, Any]) -> GameState:
     # round's, so that every set's receipt names one set.
     counts = s.counts if str(phase) == s.phase else {}
     return s.evolve(phase=str(phase), position_doc=nxt, orders=(), counts=counts, grace_used=False, deadline=None,
+                    awaiting={},
                     deadlock_year=None if new_year else s.deadlock_year, spring_centres=spring,
                     seats=tuple(replace(x, ready=False) if x.ready else x for x in s.seats))
 
@@ -320,7 +321,8 @@ def _gm_action(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow
     if action == "resume":
         return s.evolve(status="active", deadline=p["deadline"], paused_remaining=None)
     if action == "awaiting-removals":
-        return s.evolve(deadline=None)
+        return s.evolve(deadline=None, awaiting={"seq": e.seq, "phase": p["phase"],
+                                                 "removals": {str(k): int(v) for k, v in p["removals"].items()}})
     if action == "deadlock":
         return s.evolve(deadlock_year=int(p["year"]))
     if action == "civil-disorder":

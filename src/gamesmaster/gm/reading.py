@@ -18,7 +18,7 @@ from .settings import RuleSpec
 from .press import press_item
 from .standing import retreats_by_rule, to_act
 from .state import GM, PLAYER, STANDBY, GameState
-from .views import GameView, LedgerHead, OrderResult, OrdersUsed, PhaseResult, PowerStatus, PressItem
+from .views import AwaitingGM, GameView, LedgerHead, OrderResult, OrdersUsed, PhaseResult, PowerStatus, PressItem
 
 CIVIL_DISORDER_REMOVAL = "removed by the civil-disorder rule: too few removals were ordered"
 # A retreat the rule set made (seed 004 s16): what the results say of it, by the rule's value.
@@ -59,7 +59,8 @@ def game_view(state: GameState) -> GameView:
                     state.settings, state.phase_value, position, state.deadline_at, deadline_text(state),
                     state.seats, tuple(powers), tuple(p for p in state.proposals if p.status == "open"),
                     state.result, state.live, state.deadlock_year is not None, state.published,
-                    LedgerHead(state.public_seq, state.public_hash), state.head_hash, state.joining)
+                    LedgerHead(state.public_seq, state.public_hash), state.head_hash, state.joining,
+                    AwaitingGM.of(state))
 
 
 def phase_result(row: PhaseRow) -> PhaseResult:

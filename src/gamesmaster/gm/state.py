@@ -175,6 +175,14 @@ class CoinTossDoc(TypedDict, total=False):
     joined: bool
 
 
+class AwaitingDoc(TypedDict, total=False):
+    """`GameState.awaiting` as recorded: a phase waiting for the GM's decision; empty when none is."""
+
+    seq: int  # the gm-action entry that said so
+    phase: str
+    removals: dict[str, int]  # power -> removals the GM is to choose for it (seed 004 s24, Armageddonia)
+
+
 class BotsDoc(TypedDict, total=False):
     """`GameState.bots` as recorded: the powers open to DAIDE bots and whether they stand in (gm.bots)."""
 
@@ -321,6 +329,8 @@ class GameState:
     # Open to players with accounts, as the GM last set it: {"open": bool, "seats": "lot"|"choice",
     # "choices": {player number: power}} (gm.joining; see `joining`).
     seeking: SeekingDoc = field(default_factory=lambda: SeekingDoc())
+    # The phase waits for the GM to decide (a civil-disorder power's removals left to the GM's judgment).
+    awaiting: AwaitingDoc = field(default_factory=lambda: AwaitingDoc())
 
     # -- derived values ------------------------------------------------------------------------
 
@@ -419,7 +429,7 @@ class GameState:
         return new
 
 
-_OMITTED_EMPTY = ("claims", "seeking")
+_OMITTED_EMPTY = ("claims", "seeking", "awaiting")
 
 
 def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:  # Any: as in evolve

@@ -184,6 +184,8 @@ class _GameBase(Out):
     result: EndingOut | None
     victory_centres: int
     head: HeadOut = Field(description="where the last results were published: everything before is public")
+    awaiting: str | None = Field(None, description="the phase waits, with no deadline, for the gamesmaster's "
+                                                   "decision (removals the rules leave to the GM): what it waits for")
 
 
 class GameSummaryOut(_GameBase):
@@ -625,6 +627,15 @@ class StartedOut(Out):
     seed: int | None
 
 
+class AwaitingOut(Out):
+    """A phase waiting, with no deadline, for the gamesmaster's decision."""
+
+    game: str
+    seq: int = Field(description="the ledger entry that said so")
+    phase: str
+    removals: dict[str, int] = Field(description="power -> removals the GM chooses for it (seed 004 s24)")
+
+
 class ProcessedOut(Out):
     """One phase adjudicated (or a deadline extended by the grace period)."""
 
@@ -636,6 +647,7 @@ class ProcessedOut(Out):
     civil_disorder: list[str]
     ended: EndingOut | None
     results: list[OrderResultOut]
+    awaiting: AwaitingOut | None = Field(None, description="waiting: what the GM must decide")
 
 
 class ResumedOut(Out):

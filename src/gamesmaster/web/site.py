@@ -87,7 +87,8 @@ def summary(view: GameView) -> dict[str, Any]:
             "variant_title": variant.title, "rules": view.rules_spec.to_json(), "phase": str(view.phase) if view.phase else None,
             "phase_title": view.phase_title, "deadline": _iso(view.deadline), "deadline_text": view.deadline_text,
             "powers": powers, "result": plain(view.result), "press": view.settings.press,
-            "victory_centres": variant.victory_centres, "head": {"seq": view.head.seq, "hash": view.head.hash}}
+            "victory_centres": variant.victory_centres, "head": {"seq": view.head.seq, "hash": view.head.hash},
+            "awaiting": view.awaiting.short if view.awaiting else None}
 
 
 def games(gm: Gamesmaster) -> list[dict[str, Any]]:
