@@ -7,11 +7,13 @@ from __future__ import annotations
 import pytest
 
 from gamesmaster.cli import main
-from gamesmaster.gm import Gamesmaster, Settings
+from gamesmaster.gm import Gamesmaster, GMError, Settings
+from gamesmaster.rules import Position
 from gamesmaster.store import Store
+from gamesmaster.variants import load_variant
 from gamesmaster.web.app import create_app
 from gamesmaster.web.security import SiteSecrets
-from sitetools import site_client
+from sitetools import post, site_client
 
 FOUR = ["Ann", "Bob", "Cat", "Dan"]
 PAIRS = {"Ann": "France", "Bob": "England", "Cat": "Germany", "Dan": "Italy"}  # Ann: Austria/France
@@ -115,14 +117,17 @@ SEVEN = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 POWERS = ["ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"]
 
 
-def test_graustark_s_automatic_retreat_is_in_the_published_results_explained(sqlite_url, capsys):
-    from gamesmaster.rules import Position
-    from gamesmaster.variants import load_variant
+def seven_at(gm: Gamesmaster, rules: str, position: dict) -> dict[str, str]:
+    """A seven-player game 'g' under these rules, from this position; each power's credential."""
+    c = gm.create_game("g", players=SEVEN, assign=dict(zip(SEVEN, POWERS)), rules=rules,
+                       position=Position.from_dict(load_variant("standard"), position))
+    return {power: c.credentials[n] for n, power in zip(SEVEN, POWERS)}
 
+
+def test_graustark_s_automatic_retreat_is_in_the_published_results_explained(sqlite_url, capsys):
     store = Store(sqlite_url)
     gm = Gamesmaster(store)
-    gm.create_game("g", players=SEVEN, assign=dict(zip(SEVEN, POWERS)), rules="graustark",
-                   position=Position.from_dict(load_variant("standard"), ONE_WAY))
+    seven_at(gm, "graustark", ONE_WAY)
     gm.submit_orders("g", "RUSSIA", "A Gal-Boh\nA Sil S A Gal-Boh", by_gm=True)
     gm.process("g", force=True)
     result = gm.result("g", "S1901R")
@@ -148,14 +153,9 @@ GM_CREDENTIAL = "gm.test-credential-0123456789"
 
 
 def test_removals_left_to_the_gm_are_shown_as_waiting_for_the_gm_on_the_console_and_the_game_page(sqlite_url, capsys):
-    from sitetools import post
-    from gamesmaster.rules import Position
-    from gamesmaster.variants import load_variant
-
     store = Store(sqlite_url)
     gm = Gamesmaster(store)
-    gm.create_game("g", players=SEVEN, assign=dict(zip(SEVEN, POWERS)), rules="armageddonia",
-                   position=Position.from_dict(load_variant("standard"), OWING))
+    seven_at(gm, "armageddonia", OWING)
     gm.submit_orders("g", "FRANCE", "Build F Bre", by_gm=True)
     assert main(["process", "g", "--now", "--db", sqlite_url]) == 0
     out = capsys.readouterr().out
@@ -177,3 +177,59 @@ def test_removals_left_to_the_gm_are_shown_as_waiting_for_the_gm_on_the_console_
     assert client.get("/api/games/g").json()["awaiting"] is None
     assert gm.verify("g").ok
     store.dispose()
+
+
+# -- corrections until the next movement result is published (procedure 5) --------------------------------
+
+def retreat_published_early(gm: Gamesmaster) -> dict[str, str]:
+    """Russia dislodges the Austrian army in Bohemia (ONE_WAY, under 2023: Austria orders its retreat), Austria's
+    retreat publishes the retreats at once, and Germany has sent orders for the Fall."""
+    cred = seven_at(gm, "2023", ONE_WAY)
+    gm.submit_orders("g", "RUSSIA", "A Gal-Boh\nA Sil S A Gal-Boh", credential=cred["RUSSIA"])
+    gm.process("g", force=True)
+    sub = gm.submit_orders("g", "AUSTRIA", "A Boh-Mun", credential=cred["AUSTRIA"])
+    assert sub.processed == ("S1901R",) and str(gm.game("g").phase) == "F1901M"  # the retreat published early
+    gm.submit_orders("g", "GERMANY", "A Ber-Kie", credential=cred["GERMANY"])  # Fall orders already sent
+    return cred
+
+
+def test_the_movement_behind_a_retreat_published_early_can_be_corrected_and_what_followed_is_withdrawn(
+        sqlite_url, capsys):
+    store = Store(sqlite_url)
+    gm = Gamesmaster(store)
+    retreat_published_early(gm)
+    with open(f"{sqlite_url[len('sqlite:///'):]}.russia.txt", "w") as f:
+        f.write("A Gal-Boh\nA Sil H\n")  # the slip had no support: the attack on Bohemia fails
+    assert main(["correct", "g", "--phase", "S1901M", "--reason", "transcription: Russia's slip reads A Sil H",
+                 "--orders", "Russia", f.name, "--db", sqlite_url]) == 0, capsys.readouterr()
+    out = capsys.readouterr().out
+    assert "Spring 1901 movement corrected" in out and "Now: Fall 1901 movement" in out
+    units = gm.game("g").position.to_dict()["units"]
+    assert "A BOH" in units["AUSTRIA"] and "A MUN" not in units["AUSTRIA"]  # the retreat withdrawn with the phase
+    assert [str(r.phase) for r in gm.results("g")] == ["S1901M"]  # Spring 1901 retreats is no longer published
+    assert gm.orders_on_record("g", "GERMANY", by_gm=True)[0].orders == ("A Ber-Kie",)  # the Fall's orders stand
+    assert any("What was published since (Spring 1901 retreats) is withdrawn" in p.text for p in gm.press("g"))
+    assert gm.verify("g").ok
+    store.dispose()
+
+
+def test_what_followed_a_corrected_movement_stands_when_it_started_from_the_same_position(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    retreat_published_early(gm)
+    fix = gm.correct("g", "transcription: Austria's slip had A Vie-Boh", phase="S1901M",
+                     orders={"AUSTRIA": "A Vie-Boh\nA Tyr H\nA Boh H"})  # bounces: the position after is the same
+    assert fix.next_phase == "F1901M" and any("A Vie-Boh" in d for d in fix.differences)
+    assert [str(r.phase) for r in gm.results("g")] == ["S1901M", "S1901R"]
+    assert gm.results("g")[0].revision == 1 and "A MUN" in gm.game("g").position.to_dict()["units"]["AUSTRIA"]
+    assert gm.orders_on_record("g", "GERMANY", by_gm=True)[0].orders == ("A Ber-Kie",)
+    assert gm.verify("g").ok
+
+
+def test_a_movement_result_stands_once_the_next_movement_result_is_published(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    retreat_published_early(gm)
+    gm.process("g", force=True)  # Fall 1901 movement published
+    with pytest.raises(GMError, match="Spring 1901 movement stands: Fall 1901 movement has been published since"):
+        gm.correct("g", "too late", phase="S1901M", orders={"RUSSIA": "A Gal-Boh\nA Sil H"})
+    with pytest.raises(GMError, match="Spring 1901 retreats stands"):
+        gm.correct("g", "too late", phase="S1901R", orders={"AUSTRIA": "A Boh-Sil"})

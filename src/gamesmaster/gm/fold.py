@@ -286,6 +286,18 @@ def _corrected(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow
     rows.append(Superseded(s.id, p["phase"], int(p["number"])))
     rows.append(_phase_row(s, p, e, int(p["number"])))
     phase = p["phase"]
+    if p.get("then") == "stand":
+        return s  # the phases published since started from the corrected position: they, and the game, go on
+    following = p.get("following") or ()
+    for number in following:  # published since, from the position before the correction: withdrawn
+        rows.append(Superseded(s.id, "", int(number)))
+    if following:
+        # Conditional orders filed with the phases withdrawn go with them (those of the corrected phase are
+        # chosen again below, from the corrected results).
+        def withdrawn(filed: str | None) -> bool:
+            return filed is not None and order_key(Phase.parse(filed)) > order_key(Phase.parse(phase))
+        s = s.evolve(pending=tuple(x for x in s.pending if not withdrawn(x.filed_phase)),
+                     orders=tuple(o for o in s.orders if not withdrawn(o.filed_phase)))
     s = s.evolve(last_published=e.seq, pending=_filed(s, p), rules_spec=p["rules"], disorder=_disorder(s, p),
                  orders=tuple(o for o in s.orders if o.filed_phase != phase))
     if s.status == "finished":
