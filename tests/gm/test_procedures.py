@@ -194,14 +194,14 @@ def retreat_published_early(gm: Gamesmaster) -> dict[str, str]:
 
 
 def test_the_movement_behind_a_retreat_published_early_can_be_corrected_and_what_followed_is_withdrawn(
-        sqlite_url, capsys):
-    store = Store(sqlite_url)
+        store_url, tmp_path, capsys):
+    store = Store(store_url)  # SQLite and PostgreSQL: the withdrawn phases' rows are superseded in the store
     gm = Gamesmaster(store)
     retreat_published_early(gm)
-    with open(f"{sqlite_url[len('sqlite:///'):]}.russia.txt", "w") as f:
-        f.write("A Gal-Boh\nA Sil H\n")  # the slip had no support: the attack on Bohemia fails
+    slip = tmp_path / "russia.txt"
+    slip.write_text("A Gal-Boh\nA Sil H\n")  # the slip had no support: the attack on Bohemia fails
     assert main(["correct", "g", "--phase", "S1901M", "--reason", "transcription: Russia's slip reads A Sil H",
-                 "--orders", "Russia", f.name, "--db", sqlite_url]) == 0, capsys.readouterr()
+                 "--orders", "Russia", str(slip), "--db", store_url]) == 0, capsys.readouterr()
     out = capsys.readouterr().out
     assert "Spring 1901 movement corrected" in out and "Now: Fall 1901 movement" in out
     units = gm.game("g").position.to_dict()["units"]

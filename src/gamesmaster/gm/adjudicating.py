@@ -119,8 +119,9 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
     tell_plans(tx, plans, lapsing, adj.next.phase)
     for standby in _called(state):
         if any(u.source == STANDBY for p, u in used.items() if p in standby.acts_for()):
-            # The stand-by's orders were used: the stand-by takes the player's whole seat over.
-            reassign(tx, standby.acts_for()[0], standby.number, "the stand-by's orders were used")
+            # The stand-by's orders were used: the stand-by takes over what it stood by for (the whole seat).
+            reassign(tx, standby.acts_for()[0], standby.number, "the stand-by's orders were used",
+                     powers=standby.acts_for())
     # A power the rules left nothing to choose (its only retreat made for it, every unit removed)
     # missed nothing by not ordering.
     choosers = powers_to_choose(position, state.options)
@@ -374,16 +375,17 @@ def finish(tx: Transaction, result: Result) -> None:
     tx.notice(f"The game is over: {ended.headline} ({ended.reason}).")
 
 
-def reassign(tx: Transaction, power: str, new: int, why: str) -> None:
+def reassign(tx: Transaction, power: str, new: int, why: str, *, powers: Sequence[str] | None = None) -> None:
     """Put the player numbered `new` on a power's seat (its player, if any, becomes a former player).
 
-    The new player takes over every power the old one commanded: a pair is one seat,
-    whether it goes to a replacement, a successor or a stand-by whose orders were used."""
+    The new player takes over every power the old one commanded (a pair is one seat, whether it
+    goes to a replacement, a successor or a stand-by called for it), or only `powers`, those a
+    stand-by called for fewer stood by for (a DAIDE bot standing in for one power)."""
     state = tx.state
     old = state.holder(power)
     seat = state.seat(new)
     assert seat is not None
-    powers = list(old.powers) if old else [power]
+    powers = list(powers) if powers else list(old.powers) if old else [power]
     tx.record("player-replaced", {"power": power, "powers": powers, "old": old.number if old else None, "new": new,
                                   "old_name": old.name if old else None, "name": seat.name, "reason": why})
     named = "/".join(p.capitalize() for p in powers)

@@ -103,10 +103,10 @@ def retreats_by_rule(position: Position, nxt: Position, options: RuleOptions) ->
 
 
 def answered(state: GameState, power: str) -> bool:
-    """Whether the player of this power sent orders for any power of his seat (a pair is one seat: if he
-    answers for one, he keeps them all, and a stand-by called for the seat is not used)."""
-    holder = state.holder(power)
-    return holder is not None and any(state.order_set(p, PLAYER) is not None for p in holder.powers)
+    """Whether the player sent orders for any power the stand-by called for this one stands by for: a pair
+    is one seat, so if he answers for one power of it he keeps them all, and the stand-by is not used."""
+    standby = state.standby_for(power)
+    return any(state.order_set(p, PLAYER) is not None for p in (standby.acts_for() if standby else (power,)))
 
 
 def answer(state: GameState, power: str, lines: list[str]) -> tuple[tuple[Answer, ...], tuple[str, ...]]:
