@@ -8,6 +8,7 @@ import pytest
 
 from gamesmaster.cli import main
 from gamesmaster.gm import Gamesmaster, GMError, Settings
+from gamesmaster.gm.report import status
 from gamesmaster.rules import Position
 from gamesmaster.store import Store
 from gamesmaster.variants import load_variant
@@ -52,6 +53,7 @@ def test_a_stand_by_is_called_for_the_whole_seat_and_takes_it_over_whole(sqlite_
     assert called == {"AUSTRIA": "Sam", "FRANCE": "Sam"}  # one stand-by, for the seat: Tom is still free
     assert any("Sam, the stand-by, is asked to send the next move for Austria/France" in p.text
                for p in gm.press("g4"))
+    assert "stand-bys: Sam (for Austria/France), Tom" in status(st)
     # Ann sends nothing for Fall 1901; Sam sends the move for both powers: Sam takes the seat, both powers
     gm.submit_orders("g4", "AUSTRIA", holds(gm, "AUSTRIA"), credential=cred["Sam"])
     gm.submit_orders("g4", "FRANCE", holds(gm, "FRANCE"), credential=cred["Sam"])

@@ -119,8 +119,8 @@ def status(g: GameView) -> str:
                    + (f"  [{'; '.join(extra)}]" if extra else ""))
     standbys = [s for s in g.seats if s.role == "standby"]
     if standbys:
-        out.append("  stand-bys: " + ", ".join(s.name + (f" (for {s.standby_for.capitalize()})" if s.standby_for else "")
-                                              for s in standbys))
+        out.append("  stand-bys: " + ", ".join(s.name + (f" (for {'/'.join(p.capitalize() for p in s.acts_for())})"
+                                                        if s.standby_for else "") for s in standbys))
     for prop in g.proposals:
         out.append(f"  open proposal {prop.id}: {prop.kind} {', '.join(x.capitalize() for x in prop.powers)}")
     if g.deadlock_pending:
