@@ -586,7 +586,7 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
                 if not eq:
                     raise GMError("a corrected rule is written OPTION=VALUE, e.g. koning=false")
                 rules = gm.game(game).rules_spec.changed({name.strip(): site.rule_value(value)})
-            c = gm.correct(game, reason, orders=orders, rules=rules)
+            c = gm.correct(game, reason, orders=orders, rules=rules, phase=_field(data, "phase")[:16] or None)
             _flash(request, f"{site.phase_title(c.phase)} corrected: " + ("; ".join(c.differences) or "results unchanged"))
         elif action == "verify":
             receipts = [r.strip() for r in _field(data, "receipts").splitlines() if r.strip()]
