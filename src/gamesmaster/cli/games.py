@@ -266,7 +266,7 @@ def cmd_correct(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     if args.rule:
         rules = gm.game(args.game).rules_spec.changed(
             {k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()})
-    c = gm.correct(args.game, args.reason, orders=orders or None, rules=rules)
+    c = gm.correct(args.game, args.reason, orders=orders or None, rules=rules, phase=args.phase)
     out.write(report.correction(c) + "\n")
     return 0
 
@@ -498,8 +498,9 @@ def register(sub: Any) -> None:
     p.add_argument("--retreats", metavar="DURATION", help="retreats due this long after results (default 24h)")
     p.add_argument("--adjustments", metavar="DURATION", help="builds and removals due this long after results (default 24h)")
     p.add_argument("--grace", metavar="DURATION", help="NMR grace period: one extension of a movement deadline")
-    p.add_argument("--replacement", default="none", choices=("none", "standby", "successor", "gm"),
-                   help="replacement policy: standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)")
+    p.add_argument("--replacement", default="preset", choices=("none", "standby", "successor", "gm"),
+                   help="replacement policy: standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia); "
+                        "default: the rule preset's (a magazine's own), else none")
     p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
     p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
     p.add_argument("--end-year", type=int, help="short game: after this year the player with the most pieces on the board wins")
@@ -590,13 +591,16 @@ def register(sub: Any) -> None:
     p.add_argument("who", metavar="PLAYER-OR-POWER")
     p.add_argument("--reason")
 
-    p = add("correct", "correct the last published phase before the next is published",
+    p = add("correct", "correct a published phase before the next movement result is published",
             "  gamesmaster correct club7 --reason 'transcription: France sent A Par-Bur' --orders France fixed.txt\n"
+            "  gamesmaster correct club7 --phase S1901M --reason 'ruling: the support was cut' --orders Italy it.txt\n"
             "  gamesmaster correct club7 --reason 'ruling' --rule koning=false", cmd_correct)
     p.add_argument("game", metavar="GAME")
     p.add_argument("--reason", required=True)
     p.add_argument("--orders", nargs=2, action="append", metavar=("POWER", "FILE"), help="the power's corrected orders")
     p.add_argument("--rule", action="append", metavar="OPTION=VALUE", help="a corrected rule option")
+    p.add_argument("--phase", metavar="PHASE", help="the phase to correct (default: the last published), e.g. S1901M "
+                                                    "behind retreats or builds published since")
 
     p = add("press", "send a GM notice or enter a press release; or read the press",
             "  gamesmaster press club7 'Deadlines move to Wednesdays from Spring 1902.'\n"

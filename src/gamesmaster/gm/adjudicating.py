@@ -18,16 +18,14 @@ from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act, po
 from ..rules.conditional import ConditionalError, Section, order_key, read_sections
 from ..rules.options import RuleOptions
 from ..rules.orders import describe_unit
-from ..rules.position import Unit
-from ..rules.retreats import retreat_options
 from ..rules.victory import deadlock, most_pieces, short_game_over, side_of, victory
 from .cointoss import toss_and_join
 from .games import deadline_text
 from .settings import show_time
-from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, to_act
-from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending
+from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, retreats_by_rule, to_act
+from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending, Seat
 from .tx import Transaction
-from .views import OrderResult, Processed
+from .views import AwaitingGM, OrderResult, Processed
 
 # Test hook: a worker sleeps this many seconds inside the adjudication transaction,
 # after writing everything and before the commit (and touches the file, if named).
@@ -90,10 +88,11 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
             tx.notice(f"No orders yet from {', '.join(p.capitalize() for p in missing)}: the deadline for "
                       f"{position.phase.title} is extended by the grace period to {deadline_text(tx.state)}.")
             return Processed(state.id, phase, "grace", phase, deadline)
-    for power, u in used.items():
-        standby = state.standby_for(power)
-        if u.source != STANDBY and standby is not None:
-            tx.record("standby-released", {"power": power, "standby": standby.number, "name": standby.name,
+    for standby in _called(state):
+        if any(u.source != STANDBY for p, u in used.items() if p in standby.acts_for()):
+            # The player answered for his seat (for any power of it): he keeps it all (Graustark).
+            tx.record("standby-released", {"power": standby.standby_for, "powers": list(standby.acts_for()),
+                                           "standby": standby.number, "name": standby.name,
                                            "reason": "the player ordered"})
     tx.record("deadline-closed", {"phase": phase, "trigger": trigger,
                                   "used": {p: u.record() for p, u in used.items()},
@@ -107,7 +106,7 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
         tx.record("gm-action", {"action": "awaiting-removals", "phase": phase, "removals": dict(adj.waiting)})
         tx.notice(f"{position.phase.title} waits for the GM to choose removals ({due}); the GM enters them as "
                   "that power's orders and processes the phase.")
-        return Processed(state.id, phase, "waiting", phase, None)
+        return Processed(state.id, phase, "waiting", phase, None, awaiting=AwaitingGM.of(tx.state))
     results = [o.as_dict() for o in adj.outcomes]
     dislodged = [str(d.unit) for d in adj.dislodged]
     plans = read_plans(state, {p: u.orders for p, u in used.items()}, position)
@@ -118,11 +117,11 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
         "dislodged": dislodged, "next": adj.next.to_dict(), "winner": adj.winner, "plans": plans,
         "removed": [str(u) for u in adj.removed]})
     tell_plans(tx, plans, lapsing, adj.next.phase)
-    for power, u in used.items():
-        if u.source == STANDBY:  # the stand-by's orders were used: the stand-by takes the country over
-            standby = state.standby_for(power)
-            assert standby is not None
-            reassign(tx, power, standby.number, "the stand-by's orders were used", whole=False)
+    for standby in _called(state):
+        if any(u.source == STANDBY for p, u in used.items() if p in standby.acts_for()):
+            # The stand-by's orders were used: the stand-by takes over what it stood by for (the whole seat).
+            reassign(tx, standby.acts_for()[0], standby.number, "the stand-by's orders were used",
+                     powers=standby.acts_for())
     # A power the rules left nothing to choose (its only retreat made for it, every unit removed)
     # missed nothing by not ordering.
     choosers = powers_to_choose(position, state.options)
@@ -135,7 +134,7 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
     kept = kept_in_disorder(state)
     counted: set[int] = set()  # a player of several powers misses a move once, not once per power
     for power in civil_disorder:
-        holder = state.holder(power)
+        holder = tx.state.holder(power)  # after a stand-by took the seat over, the stand-by
         if holder is not None and power in choosers:
             _civil_disorder(tx, power, position, kept=power in kept, count=holder.number not in counted)
             counted.add(holder.number)
@@ -146,6 +145,11 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
     return Processed(state.id, phase, "adjudicated", None if ended else tx.state.phase,
                      None if ended else tx.state.deadline_at, tuple(civil_disorder),
                      tx.state.result if ended else None, tuple(OrderResult.from_dict(r) for r in results))
+
+
+def _called(state: GameState) -> list[Seat]:
+    """The stand-bys called for a seat."""
+    return [s for s in state.seats if s.role == STANDBY and s.standby_for]
 
 
 class Result(TypedDict):
@@ -370,16 +374,17 @@ def finish(tx: Transaction, result: Result) -> None:
     tx.notice(f"The game is over: {ended.headline} ({ended.reason}).")
 
 
-def reassign(tx: Transaction, power: str, new: int, why: str, *, whole: bool = True) -> None:
-    """Put the player numbered `new` on a power (its player, if any, becomes a former player).
+def reassign(tx: Transaction, power: str, new: int, why: str, *, powers: Sequence[str] | None = None) -> None:
+    """Put the player numbered `new` on a power's seat (its player, if any, becomes a former player).
 
-    `whole`: the new player takes over every power the old one commanded (a replacement
-    or a successor); otherwise only this one (a stand-by's orders were used for it)."""
+    The new player takes over every power the old one commanded (a pair is one seat, whether it
+    goes to a replacement, a successor or a stand-by called for it), or only `powers`, those a
+    stand-by called for fewer stood by for (a DAIDE bot standing in for one power)."""
     state = tx.state
     old = state.holder(power)
     seat = state.seat(new)
     assert seat is not None
-    powers = list(old.powers) if whole and old else [power]
+    powers = list(powers) if powers else list(old.powers) if old else [power]
     tx.record("player-replaced", {"power": power, "powers": powers, "old": old.number if old else None, "new": new,
                                   "old_name": old.name if old else None, "name": seat.name, "reason": why})
     named = "/".join(p.capitalize() for p in powers)
@@ -400,16 +405,20 @@ def _civil_disorder(tx: Transaction, power: str, position: Position, *, kept: bo
                 f"({CIVIL_DISORDER_EFFECT[position.phase.kind]}).")
     if position.phase.is_movement:
         policy = state.settings.replacement
-        if policy == "standby" and state.standby_for(power) is None:
+        seat = "/".join(p.capitalize() for p in holder.powers)
+        if policy == "standby" and count and tx.state.standby_for(power) is None:
+            # One stand-by for the seat: a player of several powers who misses any of them missed the move.
             free = sorted((s for s in tx.state.seats if s.role == STANDBY and not s.standby_for),
                           key=lambda s: (s.rank, s.number))
             if free:
-                tx.record("standby-called", {"power": power, "standby": free[0].number, "name": free[0].name,
-                                             "player": holder.number, "phase": str(position.phase)})
-                text += (f" {free[0].name}, the stand-by, is asked to send the next move for {power.capitalize()};"
-                         f" if {holder.name} sends it instead, {holder.name} keeps the country.")
+                tx.record("standby-called", {"power": power, "powers": list(holder.powers), "standby": free[0].number,
+                                             "name": free[0].name, "player": holder.number,
+                                             "phase": str(position.phase)})
+                text += (f" {free[0].name}, the stand-by, is asked to send the next move for {seat};"
+                         f" if {holder.name} sends it instead, {holder.name} keeps "
+                         + ("the country." if len(holder.powers) == 1 else f"{seat}: they are one seat."))
             else:
-                text += f" Every stand-by is taken: volunteers are called for to stand by for {power.capitalize()}."
+                text += f" Every stand-by is taken: volunteers are called for to stand by for {seat}."
         elif policy == "successor":
             text += f" {holder.name} plays on until resigning, and then names a successor."
         elif policy == "gm":
@@ -421,11 +430,11 @@ def _settled_by_rule(position: Position, nxt: Position, options: RuleOptions) ->
     """What the rules did in a retreat or adjustment phase that left no one a choice (seed 004 s16)."""
     fates = []
     if position.phase.is_retreat:
+        made = dict(retreats_by_rule(position, nxt, options))
         for d in position.dislodged:
             who = f"{describe_unit(d.unit)} ({d.unit.power.capitalize()})"
-            open_ = retreat_options(position, d, options)
-            if len(open_) == 1 and nxt.units.get(open_[0].province) == Unit(d.unit.power, d.unit.type, open_[0]):
-                fates.append(f"{who} makes its only retreat, to {position.map.name(open_[0])}")
+            if d.unit in made:
+                fates.append(f"{who} makes its only retreat, to {position.map.name(made[d.unit])}")
             else:
                 fates.append(f"{who} has no retreat open and is disbanded")
     else:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from ..ledger import canonical
 from ..rules import Phase, Position, adjudicate, powers_to_act
+from ..store.repo import PhaseRow
 from . import limits
 from ..rules.conditional import order_key, split_submission
 from .adjudicating import advance, install_conditionals, read_plans, tell_plans
@@ -12,6 +14,7 @@ from .desk import Desk, power_of
 from .errors import GMError
 from .games import deadline_text
 from .state import OrderSet
+from .tx import Transaction
 from .settings import RuleSpec
 from .views import Correction, OrderResult
 
@@ -53,10 +56,14 @@ class Corrections(Desk):
 
     def correct(self, game_id: str, reason: str, *, orders: Mapping[str, str | Sequence[str]] | None = None,
                 rules: RuleSpec | None = None, phase: str | None = None) -> Correction:
-        """Correct the last published phase (an error in transcription or ruling) before the next is published.
+        """Correct a published phase (an error in transcription or ruling) before the next movement result is published.
 
-        The phase is adjudicated again with the corrected orders (and rules); the record
-        keeps the original, the correction, the reason and the difference; everyone is told."""
+        The last published phase by default, or the one named: any phase published since the
+        last movement result, that one included (Brobdingnag procedure 5). The phase is
+        adjudicated again with the corrected orders (and rules); the record keeps the
+        original, the correction, the reason and the difference; everyone is told. The
+        phases published after it stand if the correction leaves the position they started
+        from as it was; otherwise they are withdrawn and played again from the corrected one."""
         reason = limits.reason(reason)
         if not reason.strip():
             raise GMError("a correction needs a reason")
@@ -64,17 +71,12 @@ class Corrections(Desk):
             state = tx.state
             if state.last_published is None:
                 raise GMError(f"{game_id}: no phase has been published yet, so there is nothing to correct")
-            original = tx.rec.entry(game_id, state.last_published)
+            target, following = _target(tx, game_id, phase)
+            original = tx.rec.entry(game_id, target.ledger_seq)
             assert original is not None
             last = original.payload
             corrected = last["phase"]
-            if phase is not None and phase.strip().upper() != corrected:
-                wanted = phase.strip().upper()
-                if any(r.phase == wanted for r in tx.rec.phases(game_id)):
-                    raise GMError(f"{Phase.parse(wanted).title} stands: {Phase.parse(corrected).title} has been "
-                                  "published since, and only the last published phase can be corrected")
-                raise GMError(f"{phase} has not been published in {game_id}")
-            if state.status == "finished" and (state.result is None or state.result.phase != corrected):
+            if state.status == "finished" and (following or state.result is None or state.result.phase != corrected):
                 raise GMError(f"{game_id} ended by agreement after {corrected}: its last phase can no longer be corrected")
             position = Position.from_dict(state.variant, last["position"])
             rules_spec = rules.to_json() if rules is not None else last["rules"]
@@ -84,10 +86,12 @@ class Corrections(Desk):
             for name, given in (orders or {}).items():
                 pw = power_of(state, name)
                 if pw not in powers_to_act(position):
-                    raise GMError(f"{pw.capitalize()} had no orders to give in {position.phase.title}")
+                    hint = "" if position.phase.is_movement else _movement_hint(tx, game_id, target)
+                    raise GMError(f"{pw.capitalize()} had no orders to give in {position.phase.title}{hint}")
                 given = limits.orders_text(given if isinstance(given, str) else "\n".join(map(str, given)))
                 texts[pw] = split_submission(given)[0]
                 used[pw] = {"source": "correction"}
+            texts = dict(sorted(texts.items()))  # as the ledger keeps them, so that verify reads them in this order
             adj = adjudicate(position, texts, options, state.sides())
             results = [o.as_dict() for o in adj.outcomes]
             dislodged = [str(d.unit) for d in adj.dislodged]
@@ -96,6 +100,9 @@ class Corrections(Desk):
                                   [OrderResult.from_dict(r) for r in results], adj.next)
             if not changed and rules is None and not orders:
                 raise GMError("the correction changes nothing")
+            # What followed stands only if it started from the position the correction leads to, under the same rules.
+            stands = bool(following) and rules is None and canonical(adj.next.to_dict()) == canonical(last["next"]) \
+                and not adj.winner and not adj.ended
             sets = {}
             for power, u in used.items():
                 sub = tx.rec.entry(game_id, int(u["seq"])) if u.get("seq") else None
@@ -103,16 +110,26 @@ class Corrections(Desk):
                 if conditional:
                     sets[power] = OrderSet(sub.seq, 0, power, "player", (), conditional, "", "", "", "")  # type: ignore[union-attr]
             plans = read_plans(state.evolve(rules_spec=rules_spec), sets, position)
-            lapsing = [x for x in state.pending if x.filed_phase != corrected and
-                       order_key(x.target) < order_key(adj.next.phase)]
+            lapsing = [] if stands else [x for x in state.pending if x.filed_phase != corrected and
+                                         order_key(x.target) < order_key(adj.next.phase)]
             was, reopened = state.phase, state.status == "finished"
             tx.record("correction", {
-                "phase": corrected, "revision": int(last["revision"]) + 1, "number": state.published,
+                "phase": corrected, "revision": int(last["revision"]) + 1, "number": target.number,
                 "reason": reason, "rules": rules_spec, "position": position.to_dict(), "orders": texts, "used": used,
                 "civil_disorder": last.get("civil_disorder") or [], "results": results, "dislodged": dislodged,
                 "next": adj.next.to_dict(), "winner": adj.winner, "plans": plans,
                 "removed": [str(u) for u in adj.removed],
-                "original": {"seq": original.seq, "revision": last["revision"]}, "difference": changed})
+                "original": {"seq": original.seq, "revision": last["revision"]}, "difference": changed,
+                **({"following": [r.number for r in following],
+                    "then": "stand" if stands else "withdrawn"} if following else {})})
+            titles = ", ".join(Phase.parse(r.phase).title for r in following)
+            text = [f"Correction of {position.phase.title}: {reason}."]
+            text += [f"  {d}" for d in changed] or ["  (the results are unchanged)"]
+            if stands:
+                text.append(f"  What was published since ({titles}) stands: the corrected results lead to the "
+                            "position it started from.")
+                tx.notice("\n".join(text))
+                return Correction(game_id, corrected, reason, tuple(changed), tx.state.phase)
             tell_plans(tx, plans, lapsing, adj.next.phase)
             ended = False
             if tx.state.phase == was and not adj.winner and not adj.ended and not reopened:
@@ -120,8 +137,9 @@ class Corrections(Desk):
             else:
                 ended = advance(tx, adj, corrected)
             now = tx.state
-            text = [f"Correction of {position.phase.title}: {reason}."]
-            text += [f"  {d}" for d in changed] or ["  (the results are unchanged)"]
+            if following:
+                text.append(f"  What was published since ({titles}) is withdrawn: it started from the position "
+                            "before the correction. The game goes on from the corrected position.")
             if now.phase != was and not ended:
                 text.append(f"  The next phase is now {now.position.phase.title if now.position else now.phase}; "  # type: ignore[union-attr]
                             f"orders sent for {was} are void. Orders are due {deadline_text(now)}.")
@@ -129,3 +147,35 @@ class Corrections(Desk):
                 text.append("  Orders already sent for the next phase stand; check them against the corrected position.")
             tx.notice("\n".join(text))
             return Correction(game_id, corrected, reason, tuple(changed), None if ended else tx.state.phase)
+
+
+def _target(tx: Transaction, game_id: str, phase: str | None) -> tuple[PhaseRow, list[PhaseRow]]:
+    """The published phase to correct (the last, or the one named) and the phases published after it.
+
+    Any phase published since the last movement result may be corrected, that one included:
+    "If an error ... is caught before the publication of the following move, it can always
+    be corrected. Once a later move has been published, however, it must stand." (Brobdingnag
+    procedure 5); retreats and adjustments are not moves."""
+    published = tx.rec.phases(game_id)
+    if phase is None:
+        return published[-1], []
+    wanted = phase.strip().upper()
+    at = next((i for i in range(len(published) - 1, -1, -1) if published[i].phase == wanted), None)
+    if at is None:
+        raise GMError(f"{phase} has not been published in {game_id}")
+    later = published[at + 1:]
+    moves = [r for r in later if Phase.parse(r.phase).is_movement]
+    if moves:
+        raise GMError(f"{Phase.parse(wanted).title} stands: {Phase.parse(moves[0].phase).title} has been published "
+                      "since, and a phase can be corrected only until the next movement result is published")
+    return published[at], later
+
+
+def _movement_hint(tx: Transaction, game_id: str, target: PhaseRow) -> str:
+    """How to name the movement phase behind a retreat or adjustment phase, which may still be corrected."""
+    published = tx.rec.phases(game_id)
+    before = [r for r in published if r.number < target.number and Phase.parse(r.phase).is_movement]
+    if not before:
+        return ""
+    move = before[-1]
+    return f" (to correct {Phase.parse(move.phase).title}, name it: phase {move.phase})"

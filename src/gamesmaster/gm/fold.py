@@ -136,11 +136,13 @@ def _started(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow])
 
 
 def _standby_called(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
-    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=p["power"]))
+    # Called for a seat, the stand-by may order for every power of it (older entries name one power).
+    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=p["power"],
+                                       stands_for=_powers(p.get("powers") or ())))
 
 
 def _standby_released(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
-    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=None))
+    return s.evolve(seats=replace_seat(s.seats, int(p["standby"]), standby_for=None, stands_for=()))
 
 
 def _replaced(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
@@ -156,7 +158,7 @@ def _replaced(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]
     new = s.seat(int(p["new"]))
     had = new.powers if new is not None and new.role == PLAYER else ()
     seats = replace_seat(seats, int(p["new"]), role=PLAYER, powers=had + tuple(x for x in moved if x not in had),
-                         standby_for=None, missed=0)
+                         standby_for=None, stands_for=(), missed=0)
     return s.evolve(seats=seats)
 
 
@@ -255,6 +257,7 @@ def _new_phase(s: GameState, nxt: Mapping[str, Any]) -> GameState:
     # round's, so that every set's receipt names one set.
     counts = s.counts if str(phase) == s.phase else {}
     return s.evolve(phase=str(phase), position_doc=nxt, orders=(), counts=counts, grace_used=False, deadline=None,
+                    awaiting={},
                     deadlock_year=None if new_year else s.deadlock_year, spring_centres=spring,
                     seats=tuple(replace(x, ready=False) if x.ready else x for x in s.seats))
 
@@ -283,6 +286,18 @@ def _corrected(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow
     rows.append(Superseded(s.id, p["phase"], int(p["number"])))
     rows.append(_phase_row(s, p, e, int(p["number"])))
     phase = p["phase"]
+    if p.get("then") == "stand":
+        return s  # the phases published since started from the corrected position: they, and the game, go on
+    following = p.get("following") or ()
+    for number in following:  # published since, from the position before the correction: withdrawn
+        rows.append(Superseded(s.id, "", int(number)))
+    if following:
+        # Conditional orders filed with the phases withdrawn go with them (those of the corrected phase are
+        # chosen again below, from the corrected results).
+        def withdrawn(filed: str | None) -> bool:
+            return filed is not None and order_key(Phase.parse(filed)) > order_key(Phase.parse(phase))
+        s = s.evolve(pending=tuple(x for x in s.pending if not withdrawn(x.filed_phase)),
+                     orders=tuple(o for o in s.orders if not withdrawn(o.filed_phase)))
     s = s.evolve(last_published=e.seq, pending=_filed(s, p), rules_spec=p["rules"], disorder=_disorder(s, p),
                  orders=tuple(o for o in s.orders if o.filed_phase != phase))
     if s.status == "finished":
@@ -318,7 +333,8 @@ def _gm_action(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow
     if action == "resume":
         return s.evolve(status="active", deadline=p["deadline"], paused_remaining=None)
     if action == "awaiting-removals":
-        return s.evolve(deadline=None)
+        return s.evolve(deadline=None, awaiting={"seq": e.seq, "phase": p["phase"],
+                                                 "removals": {str(k): int(v) for k, v in p["removals"].items()}})
     if action == "deadlock":
         return s.evolve(deadlock_year=int(p["year"]))
     if action == "civil-disorder":

@@ -5,17 +5,18 @@ from __future__ import annotations
 import random
 import re
 import secrets
+from dataclasses import replace
 from typing import Mapping, Sequence
 
 from ..ledger import fingerprint
 from ..rules import Position
-from ..variants import VariantError, load_variant
+from ..variants import VariantError, load_variant, preset_procedures
 from . import credentials as cred
 from . import limits
 from .cointoss import toss_and_join
 from .desk import Desk, power_of
 from .errors import GMError, NotFound
-from .settings import RuleSpec, Settings, show_time
+from .settings import PRESET_POLICY, RuleSpec, Settings, show_time
 from .state import PLAYER, STANDBY, GameState
 from .tx import Transaction
 from .views import Created
@@ -121,6 +122,10 @@ class Games(Desk):
         opts = spec.options(var.default_rules)
         if spec.preset is None and not spec.values:
             spec = RuleSpec(opts.preset)
+        if sett.replacement == PRESET_POLICY:
+            # A magazine's preset brings its replacement policy (seed 004); an explicit one overrides it.
+            sett = replace(sett, replacement=preset_procedures(opts.preset).get("replacement", "none"))
+            sett.check()
         if position is not None and position.variant.name != var.name:
             raise GMError(f"starting position: a position of {position.variant.name}, not of {var.name}")
         creds: dict[str, str] = {}

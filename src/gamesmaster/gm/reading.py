@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Mapping, Sequence
 
 from ..ledger import Entry, JSONValue
-from ..rules import Phase, Position
+from ..rules import Phase, Position, RuleOptions
 from ..store import Records
 from ..store.repo import PhaseRow
 from ..variants import load_variant
@@ -16,11 +16,18 @@ from .errors import GMError
 from .games import deadline_text
 from .settings import RuleSpec
 from .press import press_item
-from .standing import to_act
+from .standing import retreats_by_rule, to_act
 from .state import GM, PLAYER, STANDBY, GameState
-from .views import GameView, LedgerHead, OrderResult, OrdersUsed, PhaseResult, PowerStatus, PressItem
+from .views import AwaitingGM, GameView, LedgerHead, OrderResult, OrdersUsed, PhaseResult, PowerStatus, PressItem
 
 CIVIL_DISORDER_REMOVAL = "removed by the civil-disorder rule: too few removals were ordered"
+# A retreat the rule set made (seed 004 s16): what the results say of it, by the rule's value.
+RULE_RETREAT_TEXT = "(retreat made by the rules)"
+RULE_RETREAT = {
+    "single": "its only retreat, made by the gamesmaster: a dislodged unit with one space open is retreated there "
+              "whatever was ordered (Graustark's automatic retreat, seed 004 s16)",
+    "single-unless-disbanded": "its only retreat, made for its player, who sent no order to disband it instead "
+                               "(Brobdingnag's retreat, seed 004 s16)"}
 
 
 @dataclass(frozen=True)
@@ -52,7 +59,8 @@ def game_view(state: GameState) -> GameView:
                     state.settings, state.phase_value, position, state.deadline_at, deadline_text(state),
                     state.seats, tuple(powers), tuple(p for p in state.proposals if p.status == "open"),
                     state.result, state.live, state.deadlock_year is not None, state.published,
-                    LedgerHead(state.public_seq, state.public_hash), state.head_hash, state.joining)
+                    LedgerHead(state.public_seq, state.public_hash), state.head_hash, state.joining,
+                    AwaitingGM.of(state))
 
 
 def phase_result(row: PhaseRow) -> PhaseResult:
@@ -63,18 +71,29 @@ def phase_result(row: PhaseRow) -> PhaseResult:
     position, nxt = Position.from_dict(variant, row.position), Position.from_dict(variant, row.next)
     rules = RuleSpec.read(row.rules).options(variant.default_rules)
     return PhaseResult(row.game_id, Phase.parse(row.phase), row.revision, row.number, row.current, variant, rules,
-                       position, nxt, orders, tuple(with_removals(row.results, position, nxt)),
+                       position, nxt, orders, tuple(with_rule_results(row.results, position, nxt, rules)),
                        row.winner, tuple(row.civil_disorder or ()), row.adjudicated_at, row.ledger_seq, row.entry_hash)
 
 
-def with_removals(results: Sequence[Mapping[str, JSONValue]], position: Position, nxt: Position) -> list[OrderResult]:
-    """A phase's results and, after them, the units the civil-disorder rule removed.
+def with_rule_results(results: Sequence[Mapping[str, JSONValue]], position: Position, nxt: Position,
+                      options: RuleOptions) -> list[OrderResult]:
+    """A phase's results and, after them, what the rules did that no order said: the retreats the rule set
+    made, and the units the civil-disorder rule removed.
 
-    In an adjustment phase a power that orders too few removals loses units by the rule
-    set's rule; no order of its own says so, but the position after the phase does: a
-    unit gone that no successful removal named was removed by the rule.
+    No order of the player's says so, but the positions before and after the phase do: in a
+    retreat phase a unit with one space open found there (seed 004 s16, Graustark's automatic
+    retreat); in an adjustment phase a unit gone that no successful removal named was removed
+    by the rule set's civil-disorder rule (a power that ordered too few removals).
     """
     out = [OrderResult.from_dict(r) for r in results]
+    if position.phase.is_retreat:
+        ordered = {r.order for r in out if r.result == "succeeds" and r.order}
+        for unit, where in retreats_by_rule(position, nxt, options):
+            order = f"{unit} R {where}"
+            if order not in ordered:
+                out.append(OrderResult(unit.power, RULE_RETREAT_TEXT, order, "succeeds",
+                                       RULE_RETREAT[options.auto_retreat], by_rule=True))
+        return out
     if not position.phase.is_adjustment:
         return out
     ordered = {r.order for r in out if r.result == "succeeds" and r.order}
@@ -182,4 +201,4 @@ def parse_phase(text: str) -> str:
 
 
 __all__ = ["CIVIL_DISORDER_REMOVAL", "History", "Reading", "Records", "game_view", "parse_phase", "phase_result",
-           "with_removals"]
+           "with_rule_results"]

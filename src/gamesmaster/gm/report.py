@@ -59,7 +59,8 @@ def processed(items: Sequence[Processed]) -> str:
                        f"{p.deadline.isoformat() if p.deadline else '-'}")
             continue
         if p.action == "waiting":
-            out.append(f"{p.game}: {phase_title(p.phase)} waits for the GM to choose removals.")
+            out.append(f"{p.game}: {p.awaiting.text}" if p.awaiting else
+                       f"{p.game}: {phase_title(p.phase)} waits for the GM to choose removals.")
             continue
         out.append(f"{p.game}: {phase_title(p.phase)} adjudicated.")
         out.extend(f"  {r.power}: {r.order or r.text} {r.result} ({r.reason})" for r in p.results)
@@ -94,6 +95,8 @@ def status(g: GameView) -> str:
         return "\n".join(out)
     if g.status == "paused":
         out.append(f"  {g.phase_title}: the game is paused (gamesmaster resume {g.id} to restart the clock)")
+    elif g.status == "active" and g.awaiting:
+        out.append(f"  waiting for the gamesmaster: {g.awaiting.text}")
     elif g.status == "active":
         out.append(f"  {g.phase_title}: orders due {g.deadline_text}")
     out.append(f"  {'POWER':9} {'PLAYER':18} SC UNITS ORDERS")
@@ -116,8 +119,8 @@ def status(g: GameView) -> str:
                    + (f"  [{'; '.join(extra)}]" if extra else ""))
     standbys = [s for s in g.seats if s.role == "standby"]
     if standbys:
-        out.append("  stand-bys: " + ", ".join(s.name + (f" (for {s.standby_for.capitalize()})" if s.standby_for else "")
-                                              for s in standbys))
+        out.append("  stand-bys: " + ", ".join(s.name + (f" (for {'/'.join(p.capitalize() for p in s.acts_for())})"
+                                                        if s.standby_for else "") for s in standbys))
     for prop in g.proposals:
         out.append(f"  open proposal {prop.id}: {prop.kind} {', '.join(x.capitalize() for x in prop.powers)}")
     if g.deadlock_pending:

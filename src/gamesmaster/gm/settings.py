@@ -20,6 +20,8 @@ from .errors import GMError
 
 PRESS = ("none", "public", "full", "anonymous")
 REPLACEMENT = ("none", "standby", "successor", "gm")
+# Not a policy: "the rule preset's" (a magazine's, seed 004), which the game is given when it is created.
+PRESET_POLICY = "preset"
 DRAW_VOTES = ("unanimous", "majority")
 # DAIDE's press levels (its language's syntax levels: 0 no press, 10 peace and alliances, ... 8000 free text)
 DAIDE_LEVELS = (*range(0, 170, 10), 8000)
@@ -89,7 +91,7 @@ class Settings:
     press: str = "full"
     schedule: Schedule = field(default_factory=Schedule)
     grace_hours: float = 0.0  # NMR: one extension of a movement deadline when a player has not ordered
-    replacement: str = "none"  # none, standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)
+    replacement: str = PRESET_POLICY  # none, standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)
     early_movement: bool = False  # movement processed early once every player is ready
     draw_vote: str = "unanimous"
     end_year: int | None = None  # short game: after this year the player with most pieces on the board wins
@@ -139,8 +141,9 @@ class Settings:
     def check(self) -> None:
         if self.press not in PRESS:
             raise GMError(f"press setting {self.press!r}: choose {', '.join(PRESS)}")
-        if self.replacement not in REPLACEMENT:
-            raise GMError(f"replacement policy {self.replacement!r}: choose {', '.join(REPLACEMENT)}")
+        if self.replacement not in REPLACEMENT + (PRESET_POLICY,):
+            raise GMError(f"replacement policy {self.replacement!r}: choose {', '.join(REPLACEMENT)}, or "
+                          f"{PRESET_POLICY} (the rule preset's)")
         if self.draw_vote not in DRAW_VOTES:
             raise GMError(f"draw vote {self.draw_vote!r}: choose {', '.join(DRAW_VOTES)}")
         if not 0 <= self.grace_hours <= MAX_HOURS:

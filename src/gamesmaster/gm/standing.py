@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import check_orders, powers_to_act, still_in_disorder
+from ..rules import Location, Position, RuleOptions, Unit, check_orders, powers_to_act, still_in_disorder
+from ..rules.retreats import retreat_options
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
 from .views import Answer
 
@@ -81,11 +82,31 @@ def orders_in_force(state: GameState) -> tuple[dict[str, Used], list[str]]:
         theirs = state.order_set(power, STANDBY)
         if mine is not None:
             used[power] = Used(mine, source_of(mine))
-        elif theirs is not None and state.standby_for(power) is not None:
+        elif theirs is not None and state.standby_for(power) is not None and not answered(state, power):
             used[power] = Used(theirs, STANDBY)
         else:
             civil_disorder.append(power)
     return used, civil_disorder
+
+
+def retreats_by_rule(position: Position, nxt: Position, options: RuleOptions) -> list[tuple[Unit, Location]]:
+    """The retreats the rule set made in a retreat phase (seed 004 s16, `auto_retreat`): each dislodged unit
+    with exactly one space open that is found there after the phase, with that space."""
+    if not position.phase.is_retreat or options.auto_retreat == "never":
+        return []
+    made = []
+    for d in position.dislodged:
+        open_ = retreat_options(position, d, options)
+        if len(open_) == 1 and nxt.units.get(open_[0].province) == Unit(d.unit.power, d.unit.type, open_[0]):
+            made.append((d.unit, open_[0]))
+    return made
+
+
+def answered(state: GameState, power: str) -> bool:
+    """Whether the player sent orders for any power the stand-by called for this one stands by for: a pair
+    is one seat, so if he answers for one power of it he keeps them all, and the stand-by is not used."""
+    standby = state.standby_for(power)
+    return any(state.order_set(p, PLAYER) is not None for p in (standby.acts_for() if standby else (power,)))
 
 
 def answer(state: GameState, power: str, lines: list[str]) -> tuple[tuple[Answer, ...], tuple[str, ...]]:

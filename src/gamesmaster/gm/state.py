@@ -24,12 +24,15 @@ from .settings import Settings
 
 GM = "GM"
 PLAYER, STANDBY, FORMER = "player", "standby", "former"
+# A field written to the snapshot only once it holds something, so the snapshots of older games stay as they were.
+OMIT_EMPTY = "omit-empty"
 
 
 def _plain(value: object) -> JSONValue:
     """A value as JSON: dataclasses field by field, tuples as lists, mappings with text keys."""
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value) if f.init}
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)
+                if f.init and not (f.metadata.get(OMIT_EMPTY) and not getattr(value, f.name))}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):
@@ -52,11 +55,13 @@ class Seat:
     name: str
     role: str  # player, standby or former
     powers: tuple[str, ...] = ()  # the powers played (role player): one, or several in a small set-up
-    standby_for: str | None = None  # the power a called stand-by may order for
+    standby_for: str | None = None  # the power a called stand-by was called for
     rank: int = 0  # a stand-by's place in the queue
     key: str = ""  # the fingerprint of the credential's stored hash (what the ledger records)
     ready: bool = False
     missed: int = 0  # movement phases missed
+    # A called stand-by stands by for the whole seat of the player who missed: every power he commands.
+    stands_for: tuple[str, ...] = field(default=(), metadata={OMIT_EMPTY: True})
 
     @property
     def power(self) -> str | None:
@@ -68,14 +73,14 @@ class Seat:
         if self.role == PLAYER:
             return self.powers
         if self.role == STANDBY and self.standby_for:
-            return (self.standby_for,)
+            return self.stands_for or (self.standby_for,)
         return ()
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Seat":
         """Read to_dict's form."""
         d = _fields(doc)
-        return cls(**{**d, "powers": tuple(d.get("powers") or ())})
+        return cls(**{**d, "powers": tuple(d.get("powers") or ()), "stands_for": tuple(d.get("stands_for") or ())})
 
 
 @dataclass(frozen=True)
@@ -169,6 +174,14 @@ class CoinTossDoc(TypedDict, total=False):
     name: str  # that side's name
     joins: str  # the phase the power joins it in
     joined: bool
+
+
+class AwaitingDoc(TypedDict, total=False):
+    """`GameState.awaiting` as recorded: a phase waiting for the GM's decision; empty when none is."""
+
+    seq: int  # the gm-action entry that said so
+    phase: str
+    removals: dict[str, int]  # power -> removals the GM is to choose for it (seed 004 s24, Armageddonia)
 
 
 class BotsDoc(TypedDict, total=False):
@@ -317,6 +330,8 @@ class GameState:
     # Open to players with accounts, as the GM last set it: {"open": bool, "seats": "lot"|"choice",
     # "choices": {player number: power}} (gm.joining; see `joining`).
     seeking: SeekingDoc = field(default_factory=lambda: SeekingDoc())
+    # The phase waits for the GM to decide (a civil-disorder power's removals left to the GM's judgment).
+    awaiting: AwaitingDoc = field(default_factory=lambda: AwaitingDoc())
 
     # -- derived values ------------------------------------------------------------------------
 
@@ -368,8 +383,8 @@ class GameState:
         return sides_of(self.variant, [s.powers for s in self.seats if s.role == PLAYER and s.powers])
 
     def standby_for(self, power: str) -> Seat | None:
-        """The stand-by called for a power."""
-        return next((s for s in self.seats if s.role == STANDBY and s.standby_for == power), None)
+        """The stand-by called for a power (for the whole seat it belongs to)."""
+        return next((s for s in self.seats if s.role == STANDBY and power in s.acts_for()), None)
 
     def seat_named(self, name: str) -> Seat | None:
         """A current player or stand-by by name (any case)."""
@@ -419,7 +434,7 @@ class GameState:
         return new
 
 
-_OMITTED_EMPTY = ("claims", "seeking")
+_OMITTED_EMPTY = ("claims", "seeking", "awaiting")
 
 
 def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:  # Any: as in evolve

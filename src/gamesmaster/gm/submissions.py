@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Sequence
 
 from ..ledger import Receipt, parse_stamp
-from ..rules import Phase, PhaseError, Position, RuleOptions, powers_to_act
+from ..rules import Phase, PhaseError, Position, RuleOptions, check_orders, powers_to_act
 from ..rules.adjustments import balance
 from ..rules.conditional import ConditionalError, read_sections, split_submission
 from ..rules.possible import possible_orders
@@ -43,7 +44,18 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
     reason = None
     # why, in terms verify can check against the ledger: a refusal is a ruling like any other
     cause: dict[str, object] = {}
-    if phase is not None and phase.strip().upper() != state.phase:
+    early = published_early(tx)
+    if early is not None and text is not None and (
+            (phase is not None and phase.strip().upper() == early.phase) or
+            (phase is None and written_at is not None and _written_for(tx, written_at, answering)) or
+            (phase is None and reads_for_published(state, early, actor.power or "", text))):
+        # Brobdingnag procedure 3: the same refusal at every door, however the orders name their phase.
+        cause = {"cause": "published-early", "published": early.phase}
+        reason = (f"refused: these orders are for {early.title}, published early "
+                  f"({show_time(early.at, state.settings.schedule.tz)}), as soon as every power concerned had "
+                  "ordered; revisions received after that publication are not considered (Brobdingnag "
+                  f"procedure 3). {position.phase.title} is open now: orders for it are taken as usual")
+    elif phase is not None and phase.strip().upper() != state.phase:
         cause = {"cause": "other-phase", "named": phase.strip().upper()[:16]}
         try:
             title = Phase.parse(phase).title
@@ -69,6 +81,49 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
                                          "text": text, **cause})
     # Only the GM is told the entry: its number would tell a player how many hidden entries came before it.
     return Refused(reason, entry.seq if actor.is_gm else None)
+
+
+@dataclass(frozen=True)
+class EarlyPublication:
+    """The last published phase, when it was published before its deadline (every power concerned had ordered)."""
+
+    phase: str
+    title: str
+    at: datetime
+    position: Position  # the position it was played from
+
+
+def published_early(tx: Transaction) -> EarlyPublication | None:
+    """The phase published just before the one now open, if it was published early (its deadline closed
+    'early'); None otherwise, once a later phase has opened, or when the same phase is played again."""
+    state = tx.state
+    last = state.last_published
+    if last is None or state.phase_opened <= last:
+        return None
+    published = tx.rec.entry(state.id, last)
+    closed = tx.rec.entry(state.id, last - 1)  # the deadline closed in the entry just before the results
+    if published is None or published.kind != "phase-adjudicated" or published.payload is None or closed is None \
+            or closed.kind != "deadline-closed" or closed.payload is None or closed.payload.get("trigger") != "early":
+        return None
+    phase = str(published.payload["phase"])
+    if phase == state.phase:
+        return None  # a retreat phase played again (Calhamer's rounds): the orders are for the round now open
+    return EarlyPublication(phase, Phase.parse(phase).title, parse_stamp(published.at),
+                            Position.from_dict(state.variant, published.payload["position"]))
+
+
+def reads_for_published(state: GameState, early: EarlyPublication, power: str, text: str) -> bool:
+    """Whether orders sent with no phase named are for the phase published early: some line reads as an
+    order of it, and none as an order for the phase now open (builds sent once the movement is open)."""
+    lines = split_submission(text)[0]
+    if not lines or power not in powers_to_act(early.position):
+        return False
+    position = state.position
+    assert position is not None
+    if power in powers_to_act(position) and any(c.accepted for c in
+                                                check_orders(position, power, lines, state.options).orders):
+        return False
+    return any(c.accepted for c in check_orders(early.position, power, lines, state.options).orders)
 
 
 def _written_for(tx: Transaction, written_at: datetime, answering: int | None) -> tuple[str, str] | None:

@@ -8,7 +8,8 @@ Every problem names the ledger entry it breaks. What is checked:
 - every entry against the game as the entries before it left it (`gm.fold`): who acted
   (the credential used is one the record issued, for a power that seat may order for),
   each submission's number and commitment, no orders accepted after the deadline, each
-  refusal's cause (late only after the deadline, another phase only if another was named),
+  refusal's cause (late only after the deadline, another phase only if another was named,
+  a revision only after its phase was published early),
   each deadline closed when it fell (after the grace period due) or early only as the
   game allows, the lot drawn from its seed, each deadline set by the game's schedule;
 - every deadline: the orders used are the last accepted submission of each power
@@ -31,7 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..ledger import Entry, Receipt, canonical, check_chain, commitment, fingerprint, parse_stamp, stamp
-from ..rules import OptionError, Position, PositionError, adjudicate
+from ..rules import OptionError, Phase, Position, PositionError, adjudicate
 from ..store.repo import GameRow, PhaseRow, PressRow
 from ..variants import VariantError, load_rules
 from ..rules.conditional import Section
@@ -232,14 +233,21 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
 
 
 def _check_refusal(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
-    """A refusal's cause holds on the ledger: late after the deadline, another phase named, or written before
-    the phase opened (entries from before causes were recorded say only why in words)."""
+    """A refusal's cause holds on the ledger: late after the deadline, another phase named, written before
+    the phase opened, or a revision of the phase last published early (entries from before causes were
+    recorded say only why in words)."""
     cause = p.get("cause")
     at = parse_stamp(e.at)
     if cause == "late" and not (s.status == "active" and s.deadline_at is not None and at > s.deadline_at):
         r.bad(e, f"orders of {p.get('power')} refused as late, but the deadline ({s.deadline}) had not passed")
     elif cause == "other-phase" and p.get("named") == s.phase:
         r.bad(e, f"orders of {p.get('power')} refused as for another phase, but they named the phase open ({s.phase})")
+    elif cause == "published-early":
+        closed = r.closed or {}
+        if closed.get("trigger") != "early" or closed.get("phase") != p.get("published") or \
+                s.last_published is None or s.phase_opened <= s.last_published:
+            r.bad(e, f"orders of {p.get('power')} refused as revisions of {p.get('published')} after its early "
+                     "publication, but that is not the phase last published, or it was not published early")
     elif cause == "written-earlier":
         opened = r.opened_at.get(s.phase_opened)
         last = s.last_published
@@ -405,11 +413,33 @@ def _check_adjudication(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any])
     _readjudicate(r, s, e, p, {pw: u.orders for pw, u in used.items()})
 
 
+def _published_now(r: Replay) -> list[PhaseRow]:
+    """The current revision of every phase published so far, in play order (what the cache rows say)."""
+    current: dict[int, PhaseRow] = {}
+    for row in r.rows:
+        if isinstance(row, Superseded):
+            current.pop(row.number, None)
+        elif isinstance(row, PhaseRow):
+            current[row.number] = row
+    return [current[n] for n in sorted(current)]
+
+
 def _check_correction(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
     original = r.payloads.get(int(p["original"]["seq"])) if isinstance(p.get("original"), Mapping) else None
-    if original is None or s.last_published != int(p["original"]["seq"]):
-        r.bad(e, f"corrects {p['phase']}, which is not the last published phase")
+    published = _published_now(r)
+    at = next((i for i, row in enumerate(published) if original is not None and
+               row.ledger_seq == int(p["original"]["seq"]) and row.number == int(p["number"])), None)
+    if original is None or at is None:
+        r.bad(e, f"corrects {p['phase']}, which is not a phase as it stands published")
         return
+    later = published[at + 1:]
+    if any(Phase.parse(row.phase).is_movement for row in later):
+        r.bad(e, f"corrects {p['phase']} after a later movement result was published")
+    if [row.number for row in later] != [int(n) for n in p.get("following") or ()]:
+        r.bad(e, f"the phases published after {p['phase']} are not those the correction names as following")
+    if p.get("then") == "stand" and (canonical(p["next"]) != canonical(original["next"]) or
+                                     canonical(p["rules"]) != canonical(original["rules"])):
+        r.bad(e, f"what was published after {p['phase']} is kept, but the correction changes where it started from")
     if original["phase"] != p["phase"] or canonical(original["position"]) != canonical(p["position"]):
         r.bad(e, f"the corrected {p['phase']} does not start from the position the original started from")
     for power, u in (p.get("used") or {}).items():

@@ -15,7 +15,7 @@ from ..rules import Order, Outcome, Phase, Position, RuleOptions, parse_order
 from ..rules.variant import Variant
 from ..rules.victory import Victory, victory
 from .settings import RuleSpec, Settings
-from .state import Ending, Live, Proposal, Seat, Seeking
+from .state import Ending, GameState, Live, Proposal, Seat, Seeking
 
 __all__ = ["plain", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
            "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
@@ -102,7 +102,7 @@ class OrderResult:
     result: str  # succeeds, fails, invalid
     reason: str
     notes: tuple[str, ...] = ()
-    by_rule: bool = False  # a unit the civil-disorder rule removed (no order said so)
+    by_rule: bool = False  # what the rules did that no order said: a retreat made, a civil-disorder removal
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, object]) -> "OrderResult":
@@ -124,6 +124,40 @@ class OrderResult:
 
 
 @dataclass(frozen=True)
+class AwaitingGM:
+    """A phase that waits for the gamesmaster's decision, with no deadline: what the GM must decide, and how."""
+
+    game: str
+    seq: int  # the ledger entry that said so
+    phase: Phase
+    removals: Mapping[str, int]  # power -> removals the GM chooses for it (seed 004 s24)
+
+    @classmethod
+    def of(cls, state: GameState) -> "AwaitingGM | None":
+        """What the game waits for the GM to decide, if anything."""
+        aw = state.awaiting
+        if not aw:
+            return None
+        return cls(state.id, int(aw.get("seq") or 0), Phase.parse(aw.get("phase") or ""), dict(aw.get("removals") or {}))
+
+    @property
+    def short(self) -> str:
+        """What the game waits for, in a few words, for everyone."""
+        owed = ", ".join(f"{n} for {p.capitalize()}" for p, n in self.removals.items())
+        return f"the gamesmaster's choice of removals ({owed})"
+
+    @property
+    def text(self) -> str:
+        """What to decide, in words, for the GM."""
+        owed = "; ".join(f"{p.capitalize()} owes {n} removal{'s' if n != 1 else ''}" for p, n in self.removals.items())
+        powers = ", ".join(p.capitalize() for p in self.removals)
+        return (f"{self.phase.title} waits for the gamesmaster, with no deadline: {owed}, and the rules leave the "
+                "choice to the gamesmaster's judgment of which removal does least damage to the power's position "
+                f"(seed 004 s24, Armageddonia). Enter the removals as {powers}'s orders (gamesmaster orders "
+                f"{self.game} POWER, or the GM console) and process the phase (gamesmaster process {self.game} --now).")
+
+
+@dataclass(frozen=True)
 class Processed:
     """One phase adjudicated (or a deadline extended by the grace period)."""
 
@@ -135,6 +169,7 @@ class Processed:
     civil_disorder: tuple[str, ...] = ()
     ended: Ending | None = None
     results: tuple[OrderResult, ...] = ()
+    awaiting: AwaitingGM | None = None  # waiting: what the GM must decide
 
 
 @dataclass(frozen=True)
@@ -204,6 +239,7 @@ class GameView:
     head: LedgerHead  # where the last results were published: everything before is public
     version: str = ""  # the ledger head this view is at: a view with the same version is the same view
     seeking: Seeking = field(default_factory=Seeking)  # open to players with accounts (gm.joining)
+    awaiting: AwaitingGM | None = None  # the phase waits for the GM's decision
 
     @property
     def phase_title(self) -> str | None:

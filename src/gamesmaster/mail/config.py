@@ -68,6 +68,8 @@ class MailConfig:
     # The GM credential's hash (from $GAMESMASTER_GM_CREDENTIAL): the GM signs on by mail with it to
     # answer questions; None: the GM does not act by mail.
     gm_credential_hash: str | None = None
+    # The GM's own mailbox ($GAMESMASTER_MAIL_GM_TO): told when a game waits for the GM's decision.
+    gm_to: str | None = None
 
     @property
     def local(self) -> str:
@@ -165,6 +167,11 @@ class MailConfig:
             if not url.startswith(("http://", "https://")):
                 raise MailConfigError(f"GAMESMASTER_SITE_URL {url!r}: write it as https://host[:port]")
             kw["site_url"] = url
+        if get("GAMESMASTER_MAIL_GM_TO"):
+            gm_to = (get("GAMESMASTER_MAIL_GM_TO") or "").strip()
+            if "@" not in gm_to or any(c in gm_to for c in " ,<>\r\n"):
+                raise MailConfigError(f"GAMESMASTER_MAIL_GM_TO {gm_to[:80]!r}: write one address, name@domain")
+            kw["gm_to"] = gm_to
         if get("GAMESMASTER_MAIL_MAPS"):
             kw["maps"] = _bool(get("GAMESMASTER_MAIL_MAPS") or "")
         return cls(**kw)  # type: ignore[arg-type]

@@ -171,6 +171,7 @@ class Dispatcher:
                     else:
                         mails.append(m)
                 counts["press"] += 1
+        mails.extend(self._gm_decision(game, st, news.entries))
         addresses = {p.number: a for p, a in readers}
         for number, items in notices.items():
             text = "\n\n".join(f"{x}" for _, x in items)
@@ -198,6 +199,15 @@ class Dispatcher:
         if mails:
             log.info("game %s: %d mails queued (ledger %d-%d)", game, len(mails), old_seq + 1, new_seq)
         return counts
+
+    def _gm_decision(self, game: str, st: GameView, entries: tuple[tuple[int, str], ...]) -> list[_Mail]:
+        """The GM told, at the GM's own address, that the game waits for a decision (once: the entry that said so)."""
+        waiting = st.awaiting
+        if waiting is None or not self.config.gm_to or not any(seq == waiting.seq for seq, _ in entries):
+            return []
+        body = f"{st.title} ({game}): for the gamesmaster\n\n{waiting.text}\n"
+        return [_Mail(self.config.gm_to, f"{game}: {waiting.phase.title} waits for your decision", body,
+                      "gm-decision", f"gm-decision:{game}:{waiting.seq}")]
 
     # -- results -------------------------------------------------------------------------------
 

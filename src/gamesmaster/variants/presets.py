@@ -42,6 +42,16 @@ def load_preset(name: str) -> RuleOptions:
     return options
 
 
+def preset_procedures(name: str | None) -> dict[str, str]:
+    """A preset's gamesmaster's procedures (its `[procedures]` block, e.g. the magazine's replacement policy);
+    empty for a preset without one, or no preset."""
+    key = str(name or "").strip().lower()
+    if key not in _shipped_presets():
+        return {}
+    doc = tomllib.loads((PRESETS / f"{key}.toml").read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in (doc.get("procedures") or {}).items()}
+
+
 def _rules_key(spec: str | Mapping[str, Any] | None, default: str) -> object:
     """A hashable key for a rules spec, or None when it has none (it is then built each time)."""
     if spec is None or isinstance(spec, str):

@@ -164,7 +164,7 @@ class SettingsIn(Strict):
     retreats: str | None = None
     adjustments: str | None = None
     grace: str | None = Field(None, description="NMR grace period, e.g. 24h")
-    replacement: Literal["none", "standby", "successor", "gm"] = "none"
+    replacement: Literal["preset", "none", "standby", "successor", "gm"] = "preset"  # preset: the rule preset's
     early_movement: bool = False
     draw_vote: Literal["unanimous", "majority"] = "unanimous"
     end_year: int | None = None
@@ -221,6 +221,8 @@ class CorrectIn(Strict):
     reason: str
     orders: dict[str, str | list[str]] | None = Field(None, description="power -> corrected orders")
     rules: dict[str, Any] | None = Field(None, description="corrected rule options (over the game's)")
+    phase: str | None = Field(None, max_length=16, description="the phase to correct (default: the last published); "
+                                                              "any since the last movement result")
 
 
 class DrawIn(Strict):
@@ -558,14 +560,14 @@ def post_replace(game: str, body: ReplaceIn, request: Request, who: Caller = Dep
 
 
 @router.post("/games/{game}/correct", response_model=schemas.CorrectionOut,
-             tags=["GM"], summary="Correct the last published phase")
+             tags=["GM"], summary="Correct a published phase, until the next movement result")
 def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
     rules = None
     if body.rules:
         rules = gm.game(game).rules_spec.changed({k: site.rule_value(v) for k, v in body.rules.items()})
     orders = {p: _text(o) for p, o in (body.orders or {}).items()} or None
-    c = gm.correct(game, body.reason, orders=orders, rules=rules)
+    c = gm.correct(game, body.reason, orders=orders, rules=rules, phase=body.phase)
     return {"phase": c.phase, "reason": c.reason, "differences": list(c.differences), "next_phase": c.next_phase}
 
 

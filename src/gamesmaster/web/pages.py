@@ -479,7 +479,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
         settings = site.build_settings(
             press=_field(data, "press") or "full", tz=_field(data, "tz") or "UTC", movement=_field(data, "movement"),
             min_gap=_field(data, "min_gap"), retreats=_field(data, "retreats"), adjustments=_field(data, "adjustments"),
-            grace=_field(data, "grace"), replacement=_field(data, "replacement") or "none",
+            grace=_field(data, "grace"), replacement=_field(data, "replacement") or "preset",
             early_movement=_field(data, "early_movement") == "1", draw_vote=_field(data, "draw_vote") or "unanimous",
             end_year=int(end_year) if end_year.isdigit() else None, end_at=_field(data, "end_at") or None)
     except site.FormProblems as exc:
@@ -592,7 +592,7 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
                 if not eq:
                     raise GMError("a corrected rule is written OPTION=VALUE, e.g. koning=false")
                 rules = gm.game(game).rules_spec.changed({name.strip(): site.rule_value(value)})
-            c = gm.correct(game, reason, orders=orders, rules=rules)
+            c = gm.correct(game, reason, orders=orders, rules=rules, phase=_field(data, "phase")[:16] or None)
             _flash(request, f"{site.phase_title(c.phase)} corrected: " + ("; ".join(c.differences) or "results unchanged"))
         elif action == "verify":
             receipts = [r.strip() for r in _field(data, "receipts").splitlines() if r.strip()]

@@ -99,7 +99,7 @@ class OrderResultOut(Out):
     result: str = Field(description="succeeds, fails or invalid")
     reason: str
     notes: list[str] | None = Field(None, description="sent only when there are notes")
-    by_rule: bool | None = Field(None, description="sent (true) only for a unit the civil-disorder rule removed")
+    by_rule: bool | None = Field(None, description="sent (true) only for what the rules did that no order said: a retreat the rule set made, a unit the civil-disorder rule removed")
 
 
 class AnswerOut(Out):
@@ -185,6 +185,8 @@ class _GameBase(Out):
     victory_centres: int = Field(description="the set-up's winning number (centres, or units where the criterion counts units)")
     victory: str = Field(description="the victory criterion in force, in words: '18 supply centres win'")
     head: HeadOut = Field(description="where the last results were published: everything before is public")
+    awaiting: str | None = Field(None, description="the phase waits, with no deadline, for the gamesmaster's "
+                                                   "decision (removals the rules leave to the GM): what it waits for")
 
 
 class GameSummaryOut(_GameBase):
@@ -628,6 +630,15 @@ class StartedOut(Out):
     seed: int | None
 
 
+class AwaitingOut(Out):
+    """A phase waiting, with no deadline, for the gamesmaster's decision."""
+
+    game: str
+    seq: int = Field(description="the ledger entry that said so")
+    phase: str
+    removals: dict[str, int] = Field(description="power -> removals the GM chooses for it (seed 004 s24)")
+
+
 class ProcessedOut(Out):
     """One phase adjudicated (or a deadline extended by the grace period)."""
 
@@ -639,6 +650,7 @@ class ProcessedOut(Out):
     civil_disorder: list[str]
     ended: EndingOut | None
     results: list[OrderResultOut]
+    awaiting: AwaitingOut | None = Field(None, description="waiting: what the GM must decide")
 
 
 class ResumedOut(Out):

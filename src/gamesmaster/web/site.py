@@ -87,7 +87,8 @@ def summary(view: GameView) -> dict[str, Any]:
             "phase_title": view.phase_title, "deadline": _iso(view.deadline), "deadline_text": view.deadline_text,
             "powers": powers, "result": plain(view.result), "press": view.settings.press,
             "victory_centres": variant.victory_centres, "victory": view.victory.headline,
-            "head": {"seq": view.head.seq, "hash": view.head.hash}}
+            "head": {"seq": view.head.seq, "hash": view.head.hash},
+            "awaiting": view.awaiting.short if view.awaiting else None}
 
 
 def games(gm: Gamesmaster) -> list[dict[str, Any]]:
@@ -618,7 +619,7 @@ def catalogue() -> dict[str, Any]:
     variants = [{"name": v.name, "title": v.title, "powers": list(v.powers), "default_rules": v.default_rules}
                 for v in cat.variants]
     return {"variants": variants, "presets": presets, "options": options,
-            "press": ["none", "public", "full", "anonymous"], "replacement": ["none", "standby", "successor", "gm"],
+            "press": ["none", "public", "full", "anonymous"], "replacement": ["preset", "none", "standby", "successor", "gm"],
             "draw_vote": ["unanimous", "majority"]}
 
 
@@ -640,7 +641,7 @@ def rule_value(text: Any) -> Any:
 
 def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None = None, min_gap: str | None = None,
                    retreats: str | None = None, adjustments: str | None = None, grace: str | None = None,
-                   replacement: str = "none", early_movement: bool = False, draw_vote: str = "unanimous",
+                   replacement: str = "preset", early_movement: bool = False, draw_vote: str = "unanimous",
                    end_year: int | None = None, end_at: str | None = None) -> Settings:
     """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00').
 
