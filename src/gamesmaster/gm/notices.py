@@ -58,6 +58,11 @@ class NoticeSettings:
     mail: tuple[str, ...] = KINDS
     warnings: tuple[float, ...] = (24.0, 2.0)  # hours before the deadline, while orders are due
 
+    @property
+    def warnings_text(self) -> str:
+        """The warning times as a player writes them, and parse() reads them back: '24, 2, 30m'."""
+        return ", ".join(f"{h:g}" if h >= 1 else f"{round(h * 60, 1):g}m" for h in self.warnings)
+
     def to_record(self) -> SettingsRecord:
         """As stored."""
         return SettingsRecord(self.mail, self.warnings)

@@ -20,6 +20,15 @@ def phase_title(phase: object) -> str:
         return str(phase)
 
 
+SOURCES = {"gm": "the GM", "standby": "the stand-by", "correction": "the GM's correction",
+           "conditional": "conditional orders", "player": "the player"}
+
+
+def source_words(source: str) -> str:
+    """Where a power's orders came from, in words: 'gm' -> 'the GM'."""
+    return SOURCES.get(source, source)
+
+
 def submission(sub: Submission) -> str:
     """A power's orders as received: each answered, the warnings, the receipt."""
     how = "" if sub.entered_by != "GM" else " (entered by the gamesmaster"
@@ -166,7 +175,7 @@ def history(h: History, ledger: bool = False) -> str:
         out.append(f"{head}: adjudicated {show_time(ph.adjudicated_at, tz)}, ledger entry {ph.seq}")
         for power, used in ph.orders.items():
             if used.source != "player":
-                out.append(f"  {power.capitalize()}: orders from {used.source}")
+                out.append(f"  {power.capitalize()}: orders from {source_words(used.source)}")
         for r in ph.results:
             out.append(f"  {r.power}: {r.text!r} -> {r.order or '?'} {r.result} ({r.reason})")
         if ph.civil_disorder and ph.phase.is_movement:

@@ -1,0 +1,68 @@
+"""Over real SMTP on loopback, issue 22 ("a club's first season without a rough edge"): greetings and
+signatures are not orders, the wording players read, the late refusal to the second."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from gamesmaster.gm import Settings
+
+from mailhelp import NAMES, POWERS, new_game, who
+
+
+def test_greetings_and_signatures_are_not_orders_but_orders_are_never_swallowed(mailroom):
+    room = mailroom
+    cred = new_game(room)
+    text = room.answer(who("ENGLAND"), f"Hi GM,\n\nSIGNON club England {cred['ENGLAND']}\nF Lon-Nth\nA Lvp-Yor\n\n"
+                       "Cheers, Cat\n\nSent from my iPhone\n")
+    assert "Refused" not in text and "INVALID" not in text
+    assert "'F Lon-Nth' read as 'F LON - NTH'" in text and "'A Lvp-Yor' read as 'A LVP - YOR'" in text
+    assert "Not read as orders (greetings and signatures): 'Hi GM,', 'Cheers, Cat', 'Sent from my iPhone'." in text
+    [rec] = room.gm.orders_on_record("club", "ENGLAND", by_gm=True)
+    assert rec.orders == ("F Lon-Nth", "A Lvp-Yor")
+    # To the game's own address, a greeting before the sign-on is no refusal either; a closing and a name
+    # on the next line are the signature.
+    text = room.answer(who("FRANCE"), f"Hello!\nSIGNON France {cred['FRANCE']}\nA Par-Bur\nThanks,\nBob\n",
+                       to="gm+club@diplomacy.test")
+    assert "Refused" not in text and "INVALID" not in text and "'Hello!', 'Thanks,', 'Bob'" in text
+    # A line after a closing that reads as an order is an order, even an invalid one: never swallowed.
+    text = room.answer(who("GERMANY"), f"SIGNON club Germany {cred['GERMANY']}\nThanks\nA Mun-Ruh\nA Ber Yor\n")
+    assert "'A Mun-Ruh' read as 'A MUN - RUH'" in text
+    assert "'A Ber Yor' INVALID" in text
+    # A mail of courtesies alone sends no set of orders: Germany's set stands.
+    text = room.answer(who("GERMANY"), f"SIGNON club Germany {cred['GERMANY']}\nThanks!\nCat\n")
+    assert "Orders of Germany" not in text and "'Thanks!', 'Cat'" in text
+    assert len(room.gm.orders_on_record("club", "GERMANY", by_gm=True)) == 1
+
+
+def test_help_names_the_game_address_in_use_and_resign_reads_a_bare_name(mailroom):
+    room = mailroom
+    created = room.gm.create_game("club", title="Club game", players=NAMES, assign=dict(zip(NAMES, POWERS)),
+                                  settings=Settings.from_dict({"replacement": "successor"}))
+    cred = {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
+    text = room.answer(who("ITALY"), "HELP\n")
+    assert "gm+GAME@diplomacy.test" in text and "gamesmaster+GAME" not in text
+    text = room.answer(who("AUSTRIA"), f"SIGNON club Austria {cred['AUSTRIA']}\nRESIGN Ken Davidson\n")
+    assert "You have resigned Austria; Ken Davidson plays it now." in text
+    assert room.gm.game("club").power("AUSTRIA").player == "Ken Davidson"
+
+
+def test_the_gm_is_written_gm_and_a_late_refusal_shows_the_seconds_that_decide(mailroom):
+    room = mailroom
+    cred = new_game(room)
+    room.answer(who("ITALY"), f"SIGNON club Italy {cred['ITALY']}\nQUESTION: May I convoy through Kiel?\n")
+    text = room.answer(who("ITALY"), f"SIGNON club Italy {cred['ITALY']}\nHISTORY\n")
+    assert "Italy to GM:" in text and "to Gm" not in text
+    room.gm.submit_orders("club", "FRANCE", "A Par-Bur", by_gm=True)
+    st = room.gm.game("club")
+    room.clock.set(st.deadline + timedelta(seconds=7))
+    text = room.answer(who("ENGLAND"), f"SIGNON club England {cred['ENGLAND']}\nF Lon-Nth\n")
+    assert ("Orders for Spring 1901 movement were due by Thu 09 May 2024 12:00:00 UTC; "
+            "these arrived Thu 09 May 2024 12:00:07 UTC") in text
+    room.clock.advance(minutes=5)  # a refusal minutes late needs no seconds
+    text = room.answer(who("ENGLAND"), f"SIGNON club England {cred['ENGLAND']}\nF Lon-Nth\n")
+    assert "were due by Thu 09 May 2024 12:00 UTC; these arrived Thu 09 May 2024 12:05 UTC" in text
+    room.gm.process_due()
+    room.server.wake()
+    body = room.sink.wait(who("ITALY"), "results of Spring 1901 movement")[0].text
+    assert "France (orders from the GM):" in body and "the gm" not in body
