@@ -66,3 +66,29 @@ def test_the_gm_is_written_gm_and_a_late_refusal_shows_the_seconds_that_decide(m
     room.server.wake()
     body = room.sink.wait(who("ITALY"), "results of Spring 1901 movement")[0].text
     assert "France (orders from the GM):" in body and "the gm" not in body
+
+
+def test_the_gm_is_told_of_each_question_by_mail(make_mailroom):
+    room = make_mailroom(by_hand=True, gm_email="gm-inbox@club.test", site_url="https://games.club.test")
+    cred = new_game(room)
+
+    def a_pass() -> None:
+        room.server.dispatcher.run_once()
+        room.server.sender.send_due()
+
+    room.send(who("ITALY"), f"SIGNON club Italy {cred['ITALY']}\nQUESTION: May I convoy through Kiel?\n")
+    a_pass()
+    [told] = room.sink.wait("gm-inbox@club.test", "club: a question for the gamesmaster from Italy")
+    assert "Question 1 from Italy" in told.text and "> May I convoy through Kiel?" in told.text
+    assert "gamesmaster question club --answer 1 'your answer'" in told.text
+    assert "https://games.club.test/gm/games/club#questions" in told.text
+    # Asked on the site (or by the API), the same; two questions in one pass make one mail.
+    room.gm.ask("club", "Is Kiel a canal?", credential=cred["FRANCE"], channel="web")
+    room.gm.ask("club", "And Constantinople?", credential=cred["TURKEY"], channel="web")
+    a_pass()
+    [both] = room.sink.wait("gm-inbox@club.test", "club: 2 questions for the gamesmaster")
+    assert "Question 2 from France" in both.text and "Question 3 from Turkey" in both.text
+    a_pass()
+    assert len(room.sink.to("gm-inbox@club.test")) == 2  # each question told once
+    # Nobody but the GM is told.
+    assert not any("Is Kiel a canal?" in c.text for p in POWERS for c in room.sink.to(who(p)))

@@ -157,6 +157,13 @@ def cmd_start(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_games(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """List the games."""
     out.write(report.games(gm.games()) + "\n")
+    waiting = gm.unanswered()
+    if waiting:
+        out.write("Questions waiting for an answer: " + ", ".join(f"{g} {n}" for g, n in waiting.items())
+                  + " (gamesmaster question GAME)\n")
+    trouble = report.undelivered(gm.mail_trouble())
+    if trouble:
+        out.write(trouble + "\n")
     return 0
 
 

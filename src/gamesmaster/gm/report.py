@@ -7,6 +7,7 @@ from typing import Sequence
 from ..rules.phase import Phase, PhaseError
 from .reading import History
 from .settings import show_time
+from .mailroom import MailTrouble
 from .views import Correction, GameView, PhaseResult, Processed, Submission, VerifyReport
 
 
@@ -18,6 +19,22 @@ def phase_title(phase: object) -> str:
         return Phase.parse(str(phase)).title
     except PhaseError:
         return str(phase)
+
+
+def undelivered(trouble: MailTrouble, shown: int = 10) -> str:
+    """Mail the relay has not taken, for the GM at the console ('' when there is none)."""
+    mails = trouble.undelivered
+    if not mails:
+        return ""
+    out = [f"Undelivered mail: {len(trouble.waiting)} waiting to be tried again, {len(trouble.failed)} refused for good"
+           + (" (mail is not going out: the relay has taken none since they were queued)" if trouble.failing else "")
+           + ". gamesmaster mail outbox shows them; --retry sends them again."]
+    for m in mails[:shown]:
+        out.append(f"  mail {m.id} ({m.kind}) to {', '.join(m.recipients)[:60]}: {m.subject[:60]!r}, "
+                   f"{m.attempts} tr{'y' if m.attempts == 1 else 'ies'}, {m.status}: {(m.last_error or '')[:100]}")
+    if len(mails) > shown:
+        out.append(f"  ... and {len(mails) - shown} more")
+    return "\n".join(out)
 
 
 SOURCES = {"gm": "the GM", "standby": "the stand-by", "correction": "the GM's correction",

@@ -68,6 +68,7 @@ class MailConfig:
     # The GM credential's hash (from $GAMESMASTER_GM_CREDENTIAL): the GM signs on by mail with it to
     # answer questions; None: the GM does not act by mail.
     gm_credential_hash: str | None = None
+    gm_email: str | None = None  # where the GM is told of questions and undelivered mail (none: the console only)
 
     @property
     def local(self) -> str:
@@ -112,6 +113,11 @@ class MailConfig:
             if "@" not in address:
                 raise MailConfigError(f"GAMESMASTER_MAIL_ADDRESS {address!r} is not an address (local@domain)")
             kw["address"] = address.strip()
+        if get("GAMESMASTER_GM_EMAIL"):
+            gm_email = (get("GAMESMASTER_GM_EMAIL") or "").strip()
+            if "@" not in gm_email or any(c in gm_email for c in " ,;<>\r\n"):
+                raise MailConfigError(f"GAMESMASTER_GM_EMAIL {gm_email[:80]!r} is not one address (local@domain)")
+            kw["gm_email"] = gm_email
         if get("GAMESMASTER_MAIL_NAME"):
             kw["name"] = get("GAMESMASTER_MAIL_NAME")
         if get("GAMESMASTER_MAIL_LISTEN"):

@@ -157,6 +157,7 @@ class Dispatcher:
         readers = [(p, contacts[p.number].address) for p in st.players() if p.number in contacts]
         tz = st.settings.schedule.tz
         notices: dict[int, list[tuple[int, str]]] = {}  # player number -> GM notices of this pass (seq, text)
+        asked: list[PressItem] = []  # questions to the GM in this pass: one mail tells the GM of them all
         results: dict[int, _Mail] = {}  # player number -> the last results mail of this pass
         for seq, kind in news.entries:
             if kind in ("phase-adjudicated", "correction") and seq in news.phases:
@@ -166,6 +167,8 @@ class Dispatcher:
                 counts["results"] += 1
             elif kind == "press" and seq in news.press:
                 item = news.press[seq]
+                if item.sender != GM and item.to == (GM,):
+                    asked.append(item)
                 for number, m in self._press(game, st, item, readers, tz):
                     if item.sender == GM:
                         notices.setdefault(number, []).append((seq, item.text))
@@ -183,6 +186,8 @@ class Dispatcher:
             body = f"{st.title} ({game}): from the gamesmaster\n\n{text}\n"
             mails.append(_Mail(addresses[number], subject, body, "notice",
                                f"notice:{game}:{items[0][0]}-{items[-1][0]}:{number}"))
+        if asked and self.config.gm_email:
+            mails.append(self._questions_to_gm(game, st, asked))
         new_reminded, reminders = self._reminders(game, st, readers, reminded, now)
         mails.extend(reminders)
         counts["reminders"] = len(reminders)
@@ -260,6 +265,29 @@ class Dispatcher:
             out.append((player.number, _Mail(address, subject, texts.press_letter(game, st.title, shown, tz), "press",
                                              f"press:{game}:{p.seq}:{player.number}")))
         return out
+
+    def _questions_to_gm(self, game: str, st: GameView, asked: list[PressItem]) -> _Mail:
+        """One mail telling the GM of the questions asked since the last pass, with how to answer each."""
+        numbers = {(q.power, q.asked_at, q.text): q.number for q in self.gm.questions(game)}
+        parts = []
+        for item in asked:
+            n = numbers.get((item.sender, item.sent_at, item.text))
+            label = f"Question {n}" if n else "A question"
+            parts.append(f"{label} from {texts.cap(item.sender)}, {show_time(item.sent_at, st.settings.schedule.tz)}:\n"
+                         + "\n".join(f"> {line}" for line in item.text.splitlines()))
+        first = numbers.get((asked[0].sender, asked[0].sent_at, asked[0].text)) or "N"
+        how = ["To answer (privately; add PUBLIC, or --public, to answer everyone without naming the asker):",
+               f"  at the console: gamesmaster question {game} --answer {first} 'your answer'"]
+        if self.config.site_url:
+            how.append(f"  on the site: {self.config.site_url}/gm/games/{game}#questions")
+        if self.config.gm_credential_hash:
+            how.append(f"  by mail to {self.config.game_address(game)}: SIGNON GM YOUR-GM-CREDENTIAL, then "
+                       f"ANSWER {first}, the answer, END")
+        subject = (f"{game}: a question for the gamesmaster from {texts.cap(asked[0].sender)}" if len(asked) == 1
+                   else f"{game}: {len(asked)} questions for the gamesmaster")
+        body = f"{st.title} ({game}): waiting for your answer\n\n" + "\n\n".join(parts) + "\n\n" + "\n".join(how) + "\n"
+        return _Mail(self.config.gm_email or "", subject, body, "question",
+                     f"question:{game}:{asked[0].seq}-{asked[-1].seq}")
 
     # -- reminders -------------------------------------------------------------------------------
 

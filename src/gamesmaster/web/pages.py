@@ -417,8 +417,9 @@ def _require_gm(request: Request) -> None:
 def gm_page(request: Request) -> HTMLResponse:
     if not is_gm(request):
         return _render(request, "gm_sign_in.html", {})
-    return _render(request, "gm_console.html", {"games": site.games(_gm(request)), "cat": site.catalogue(),
-                                                "form": {}})
+    gm = _gm(request)
+    return _render(request, "gm_console.html", {"games": site.games(gm), "cat": site.catalogue(), "form": {},
+                                                "questions": gm.unanswered(), "mail": gm.mail_trouble()})
 
 
 @router.post("/gm/sign-in")
