@@ -92,3 +92,104 @@ def test_the_gm_is_told_of_each_question_by_mail(make_mailroom):
     assert len(room.sink.to("gm-inbox@club.test")) == 2  # each question told once
     # Nobody but the GM is told.
     assert not any("Is Kiel a canal?" in c.text for p in POWERS for c in room.sink.to(who(p)))
+
+
+def _club(room, **settings):  # noqa: ANN001, ANN003
+    """new_game, each player also holding the seat with a site account at the address they mail from."""
+    from gamesmaster.store.accounts import AccountRecords
+    cred = new_game(room, **settings)
+    for name, power in zip(NAMES, POWERS):
+        room.gm.sign_up(who(power), name, "https://games.club.test")
+        with room.gm.reading() as rec:
+            account = AccountRecords(rec.conn).by_email(who(power)).id
+        number = room.gm.claim_seat("club", cred[power], account)
+        with room.gm.mailroom.open() as books:
+            books.set_contact("club", number, who(power), room.clock(), "mail")
+    return cred
+
+
+def test_one_event_one_mail_to_each_player_and_a_digest_where_several_fall_together(make_mailroom):
+    room = make_mailroom(by_hand=True, site_url="https://games.club.test")
+    cred = _club(room, schedule={"hours": 24})  # a 24-hour phase: the 24-hour reminder time has passed at its start
+
+    def a_pass() -> dict[str, list[str]]:
+        before = {p: len(room.sink.to(who(p))) for p in POWERS}
+        room.server.dispatcher.run_once()
+        room.server.sender.send_due()
+        return {p: [c.subject for c in room.sink.to(who(p))[before[p]:]] for p in POWERS}
+
+    a_pass()  # the sign-in links
+    room.gm.propose("club", kind="draw", power="ITALY", credential=cred["ITALY"])
+    got = a_pass()
+    assert all(len(subjects) == 1 for subjects in got.values()), got  # was two: the GM's notice and the vote
+    room.gm.post_press("club", "Shall we talk?", power="FRANCE", to=["GERMANY"], credential=cred["FRANCE"])
+    room.clock.set(room.gm.game("club").deadline + timedelta(seconds=1))
+    room.gm.process_due()
+    got = a_pass()
+    assert all(len(subjects) == 1 for subjects in got.values()), got  # results, and no reminder nor warning
+    assert got["GERMANY"] == ["club: results of Spring 1901 movement (and 1 more: a letter)"]
+    body = room.sink.to(who("GERMANY"))[-1].text
+    assert "Orders and results:" in body and "Shall we talk?" in body
+    assert a_pass() == {p: [] for p in POWERS}  # the reminder time passed before the phase opened: none later
+    room.clock.advance(hours=22, minutes=30)  # the warning 2 hours before, as each player chose on the site
+    got = a_pass()
+    assert all(subjects == ["club: orders due in 2 hours (Fall 1901 movement)"] for subjects in got.values()), got
+
+
+def test_the_game_begins_mail_names_the_power_and_the_war_room(make_mailroom):
+    room = make_mailroom(by_hand=True, site_url="https://games.club.test")
+    created = room.gm.create_game("club", title="Club game", players=NAMES, start=False)
+    room.server.dispatcher.run_once()
+    with room.gm.mailroom.open() as books:  # the GM gave the players' addresses beforehand
+        for seat in room.gm.game("club").seats:
+            books.set_contact("club", seat.number, f"{seat.name.lower()}@players.test", room.clock(), "gm")
+    room.gm.assign_powers("club", dict(zip(NAMES, POWERS)))
+    room.server.dispatcher.run_once()
+    room.server.sender.send_due()
+    [mail] = room.sink.wait(who("ITALY"), "the game begins")
+    assert mail.subject == "club: the game begins; you play Italy"
+    assert "Dan, you play Italy." in mail.text and "SIGNON club Italy YOUR-CREDENTIAL" in mail.text
+    assert "gm+club@diplomacy.test" in mail.text and "https://games.club.test/games/club/war-room" in mail.text
+    assert created.credentials["Dan"] not in mail.text  # the credential is given by the GM, never by mail
+
+
+def test_a_players_site_notifications_of_one_pass_come_as_one_mail(make_mailroom):
+    from gamesmaster.store.accounts import AccountRecords
+    room = make_mailroom(by_hand=True, site_url="https://games.club.test")
+    cred = new_game(room)
+    for name, power in zip(NAMES, POWERS):  # site accounts only: nobody plays by mail
+        room.gm.sign_up(who(power), name, "https://games.club.test")
+        with room.gm.reading() as rec:
+            room.gm.claim_seat("club", cred[power], AccountRecords(rec.conn).by_email(who(power)).id)
+    room.server.dispatcher.run_once()
+    room.server.sender.send_due()
+    before = {p: len(room.sink.to(who(p))) for p in POWERS}
+    room.gm.post_press("club", "Shall we talk?", power="FRANCE", to=["GERMANY"], credential=cred["FRANCE"])
+    room.clock.set(room.gm.game("club").deadline + timedelta(seconds=1))
+    room.gm.process_due()
+    room.server.dispatcher.run_once()
+    room.server.sender.send_due()
+    got = {p: [c for c in room.sink.to(who(p))[before[p]:]] for p in POWERS}
+    assert all(len(mails) == 1 for mails in got.values()), {p: [c.subject for c in m] for p, m in got.items()}
+    [mail] = got["GERMANY"]
+    assert mail.subject == "club: results of Spring 1901 movement (and 1 more)"
+    assert "Orders and results:" in mail.text and "Shall we talk?" in mail.text and mail.text.count("\n-- \n") == 1
+
+
+def test_a_site_players_game_begins_mail_names_the_power_and_the_war_room(make_mailroom):
+    from gamesmaster.store.accounts import AccountRecords
+    room = make_mailroom(by_hand=True, site_url="https://games.club.test")
+    created = room.gm.create_game("club", title="Club game", players=NAMES, start=False)
+    room.server.dispatcher.run_once()
+    for name in NAMES:
+        email = f"{name.lower()}@players.test"
+        room.gm.sign_up(email, name, "https://games.club.test")
+        with room.gm.reading() as rec:
+            room.gm.claim_seat("club", created.credentials[name], AccountRecords(rec.conn).by_email(email).id)
+    room.server.dispatcher.run_once()
+    room.gm.assign_powers("club", dict(zip(NAMES, POWERS)))
+    room.server.dispatcher.run_once()
+    room.server.sender.send_due()
+    [mail] = room.sink.wait(who("ITALY"), "the game begins")
+    assert mail.subject == "club: the game begins; you play Italy"
+    assert "Dan, you play Italy." in mail.text and "https://games.club.test/games/club/war-room" in mail.text
