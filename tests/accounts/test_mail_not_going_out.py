@@ -70,3 +70,18 @@ def test_questions_waiting_show_on_the_consoles_game_list(tmp_path, capsys, monk
         assert "Questions waiting for an answer: club 1 (gamesmaster question GAME)" in capsys.readouterr().out
     finally:
         site.stop()
+
+
+def test_warning_times_are_shown_as_a_player_writes_them(tmp_path):
+    site = Site(tmp_path)
+    try:
+        created = site.gm.create_game("club", players=["Ann", "Bob"], assign={"Ann": "ENGLAND", "Bob": "FRANCE"})
+        c = site.sign_up("ann@players.test", "Ann")
+        r = site.post(c, "/account/claim", {"game": "club", "credential": created.credentials["Ann"]})
+        assert r.status_code == 200, r.text[:500]
+        page = c.get("/account").text
+        assert 'name="warnings" value="24, 2"' in page  # was "24.0, 2.0"
+        r = site.post(c, "/account/games/club/settings", {"mail": ["results"], "warnings": "36, 90m, 0.25"})
+        assert 'name="warnings" value="36, 1.5, 15m"' in c.get("/account").text  # and they read back the same
+    finally:
+        site.stop()

@@ -21,8 +21,14 @@ from ..store.accounts import AccountRecord, AccountRecords, NoticeRecord
 from ..store.mailbox import ContactRecord, CursorRecord, DueMail, InboxRecord, MailRecords, OutboxLine, OutboxRecord
 from .desk import Desk
 
-__all__ = ["Mailroom", "MailBooks", "MailDesk", "MailTrouble", "AccountRecord", "ContactRecord", "CursorRecord", "DueMail",
+__all__ = ["Mailroom", "MailBooks", "MailDesk", "MailTrouble", "game_address", "AccountRecord", "ContactRecord", "CursorRecord", "DueMail",
            "InboxRecord", "NoticeRecord", "OutboxLine", "OutboxRecord"]
+
+
+def game_address(address: str, game: str) -> str:
+    """A game's own address, from the gamesmaster's: gm@club.example -> gm+GAME@club.example."""
+    local, _, domain = address.rpartition("@")
+    return f"{local}+{game}@{domain}"
 
 
 class MailBooks:

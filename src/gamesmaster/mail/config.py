@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Mapping
 
 from ..gm.credentials import hash_secret
+from ..gm.mailroom import game_address
 
 
 class MailConfigError(ValueError):
@@ -80,8 +81,7 @@ class MailConfig:
 
     def game_address(self, game: str) -> str:
         """The game's own address: gamesmaster+GAME@domain."""
-        local, _, domain = self.address.rpartition("@")
-        return f"{local}+{game}@{domain}"
+        return game_address(self.address, game)
 
     def accepts(self, address: str) -> tuple[bool, str | None]:
         """Whether mail to this address is ours, and the game its +tag names (if any)."""

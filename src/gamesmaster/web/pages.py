@@ -17,6 +17,7 @@ from starlette.datastructures import FormData
 from ..gm import Forbidden, Gamesmaster, GMError, Refused
 from ..gm.settings import RuleSpec, Settings, parse_duration, parse_time
 from ..gm.games import GAME_ID
+from ..gm.mailroom import game_address
 from ..gm.catalogue import rules_for
 from . import site
 from .app import WebError, drawing
@@ -219,7 +220,9 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
         mine = view["mine"]["orders"] if view.get("mine") else None
         svg = site.inline_svg(site.map_svg(gm, game, orders={view["power"]: mine} if mine and view["power"] else None,
                                            highlight=view["power"]))
-    return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"]})
+    address = request.app.state.mail_address
+    return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"],
+                                              "mail_to": game_address(address, game) if address else None})
 
 
 @router.post("/games/{game}/sign-in")
