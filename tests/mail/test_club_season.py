@@ -42,6 +42,8 @@ def test_help_names_the_game_address_in_use_and_resign_reads_a_bare_name(mailroo
     cred = {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
     text = room.answer(who("ITALY"), "HELP\n")
     assert "gm+GAME@diplomacy.test" in text and "gamesmaster+GAME" not in text
+    text = room.answer(who("AUSTRIA"), f"SIGNON club Austria {cred['AUSTRIA']}\nResign if I lose Munich\n")
+    assert "You have resigned" not in text and room.gm.game("club").power("AUSTRIA").player == "Eve"
     text = room.answer(who("AUSTRIA"), f"SIGNON club Austria {cred['AUSTRIA']}\nRESIGN Ken Davidson\n")
     assert "You have resigned Austria; Ken Davidson plays it now." in text
     assert room.gm.game("club").power("AUSTRIA").player == "Ken Davidson"

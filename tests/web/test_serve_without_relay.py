@@ -37,6 +37,7 @@ def test_serve_without_a_relay_says_so_and_promises_no_mail(tmp_path):
         out = server.output
         assert f"Mail out: no relay answers at 127.0.0.1:{relay}" in out
         assert "set GAMESMASTER_SMTP_RELAY=HOST:PORT" in out
+        assert "Questions to the GM: shown on the GM console; set GAMESMASTER_GM_EMAIL" in out
         browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
 
         def sign_up(url: str, email: str) -> str:

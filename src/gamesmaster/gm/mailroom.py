@@ -21,8 +21,8 @@ from ..store.accounts import AccountRecord, AccountRecords, NoticeRecord
 from ..store.mailbox import ContactRecord, CursorRecord, DueMail, InboxRecord, MailRecords, OutboxLine, OutboxRecord
 from .desk import Desk
 
-__all__ = ["Mailroom", "MailBooks", "MailDesk", "MailTrouble", "game_address", "AccountRecord", "ContactRecord", "CursorRecord", "DueMail",
-           "InboxRecord", "NoticeRecord", "OutboxLine", "OutboxRecord"]
+__all__ = ["Mailroom", "MailBooks", "MailDesk", "MailTrouble", "game_address", "AccountRecord", "ContactRecord",
+           "CursorRecord", "DueMail", "InboxRecord", "NoticeRecord", "OutboxLine", "OutboxRecord"]
 
 
 def game_address(address: str, game: str) -> str:

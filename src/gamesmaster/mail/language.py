@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, Literal
 
 _CREDENTIAL = re.compile(r"^\d+\.[A-Za-z0-9_\-]{4,}$")
 
@@ -89,8 +89,10 @@ _STATUS = re.compile(r"^status(?:\s+(?:of\s+)?(\S+))?$", re.I)
 _HISTORY = re.compile(r"^(?:history|results)(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
 _RECEIPT = re.compile(r"^(?:check\s+)?receipt\s*:?\s+(\S+)$", re.I)
 _RECORD = re.compile(r"^record(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
-# RESIGN, RESIGN SUCCESSOR Ken Davidson, or simply RESIGN Ken Davidson (the successor named)
-_RESIGN = re.compile(r"^resign(?:\s+(?:(?:successor|in\s+favou?r\s+of|naming)\s*:?\s+)?(.+))?$", re.I)
+_RESIGN = re.compile(r"^resign(?:\s+(?:successor|in\s+favou?r\s+of|naming)\s*:?\s+(.+))?$", re.I)
+# RESIGN Ken Davidson: the successor named without the keyword, when the words are a name (capitals, no digits),
+# so that a sentence beginning "Resign if ..." is never taken for one
+_RESIGN_NAME = re.compile(r"^(?i:resign)\s+([^\W\d_a-z][\w.'\-]*(?:\s+[^\W\d_a-z][\w.'\-]*){0,3})$")
 
 
 def _press_header(rest: str, broadcast: bool) -> dict[str, Any]:
@@ -160,7 +162,10 @@ def _courtesy() -> dict[str, re.Pattern[str]]:
 _NAME = re.compile(r"^[^\W\d_][\w.'\-]*(?:\s+[^\W\d_][\w.'\-]*){0,2}$")
 
 
-def courtesy(line: str, after_closing: bool) -> str | None:
+Courtesy = Literal["greeting", "closing", "signature"]
+
+
+def courtesy(line: str, after_closing: bool) -> Courtesy | None:
     """What kind of courtesy a line is ('greeting', 'closing', 'signature'), or None. after_closing: a closing
     came before it (so a bare name is the writer's). The caller still reads such a line as an order if it reads
     as one: this only says it need not be one."""
@@ -234,7 +239,7 @@ def _statement(n: int, line: str) -> Statement:
     m = _RECORD.match(bare)
     if m:
         return Statement(n, "record", {"args": [a for a in (m.group(1), m.group(2)) if a]}, line)
-    m = _RESIGN.match(bare)
+    m = _RESIGN.match(bare) or _RESIGN_NAME.match(bare)
     if m:
         return Statement(n, "resign", {"successor": m.group(1).strip() if m.group(1) else None}, line)
     return Statement(n, "text", {"text": line}, line)

@@ -46,7 +46,7 @@ class _Mail:
     idstring: str | None = None  # for the Message-ID (mail.headers.results_idstring)
 
 
-def _digests(game: str, mails: list[_Mail]) -> list[_Mail]:
+def _digests(mails: list[_Mail]) -> list[_Mail]:
     """At most one mail to each address from one pass: several together become one digest, the first (the results,
     where there are any) leading, its subject saying how many more things it holds."""
     by_address: dict[str, list[_Mail]] = {}
@@ -133,7 +133,8 @@ class Dispatcher:
             parts.sort(key=lambda p: p[0].kind != "results")  # the results lead a digest
             now = self.gm.now()
             with mailroom.open() as books:
-                taken = [p for p in parts if books.notice_mailed(p[0].id, forget_text=p[0].kind in ("sign-in", "invitation"))]
+                taken = [p for p in parts
+                         if books.notice_mailed(p[0].id, forget_text=p[0].kind in ("sign-in", "invitation"))]
                 if not taken:
                     continue  # another dispatcher has them
                 lead, subject, body, attachments = taken[0]
@@ -254,7 +255,7 @@ class Dispatcher:
         if opened:
             reminders = []  # the reminder time had passed when the phase opened: the results just gave the deadline
         mails.extend(reminders)
-        mails = _digests(game, mails)
+        mails = _digests(mails)
         counts["reminders"] = len(reminders)
         new_seq = news.entries[-1][0] if news.entries else old_seq
         if new_seq == old_seq and new_reminded == reminded:

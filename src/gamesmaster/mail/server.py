@@ -129,6 +129,13 @@ class MailServer:
                 "set GAMESMASTER_SMTP_RELAY=HOST:PORT (and GAMESMASTER_SMTP_USER/PASSWORD/TLS if it wants them; "
                 "docs/mail.md). The GM console and `gamesmaster mail outbox` show what waits.")
 
+    def gm_notice(self) -> str:
+        """Where the GM is told of players' questions, for the start-up message."""
+        if self.config.gm_email:
+            return f"Questions to the GM: mailed to {self.config.gm_email}, and shown on the GM console."
+        return ("Questions to the GM: shown on the GM console; set GAMESMASTER_GM_EMAIL to have each mailed to you "
+                "as well (docs/mail.md).")
+
     def _dispatch(self) -> None:
         counts = self.dispatcher.run_once()
         if any(counts.values()) and self.send_loop is not None:

@@ -47,6 +47,7 @@ def serve(gm: Gamesmaster, settings: MailConfig, host: str | None, port: int | N
     notice = server.relay_notice() if send else None
     if notice:
         out.write(notice + "\n")
+    out.write(server.gm_notice() + "\n")
     out.flush()
     done = threading.Event()
     try:

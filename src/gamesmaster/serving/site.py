@@ -175,6 +175,8 @@ def start_mail(gm: Gamesmaster, host: str, port: int, out: TextIO) -> Any:
     notice = handle.relay_notice() if hasattr(handle, "relay_notice") else None
     if notice:
         print(notice, file=out, flush=True)
+    if hasattr(handle, "gm_notice"):
+        print(handle.gm_notice(), file=out, flush=True)
     return handle
 
 

@@ -186,7 +186,8 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.state.poll_seconds = 20  # how often pages ask for the unread count of notifications
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(phase_title=site.phase_title)
-    templates.env.filters["cap"] = lambda s: "/".join("GM" if x.upper() == "GM" else x.capitalize() for x in str(s).split("/")) if s else ""
+    templates.env.filters["cap"] = lambda s: "/".join("GM" if x.upper() == "GM" else x.capitalize()  # not 'Gm'
+                                                      for x in str(s).split("/")) if s else ""
     app.state.templates = templates
 
     def error_response(request: Request, status: int, message: str) -> Response:
