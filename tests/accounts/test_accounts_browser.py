@@ -98,7 +98,8 @@ def test_a_new_player_signs_up_joins_orders_and_is_told_of_the_results(world, br
     page.fill("#su-email", address)
     page.fill("#su-name", name)
     page.click("#sign-up button")
-    page.wait_for_selector(f"text=A sign-in link is on its way to {address}")
+    # on a site that has delivered no mail yet the link is said to be queued, not on its way (docs/mail.md)
+    page.wait_for_selector(f"text=/A sign-in link (is on its way to|for) {re.escape(address)}/")
 
     # The link comes through the site's own outgoing mail to the SMTP catcher; opening it signs in.
     mail = sink.wait(address, "Your sign-in link")[0]

@@ -33,7 +33,7 @@ def test_export_then_import_under_a_new_id(store, clock):
     c = played(gm)
     doc = json.loads(json.dumps(export_game(gm, "x")))  # through JSON text and back
     assert doc["format"] == "gamesmaster-archive" and len(doc["ledger"]) > 20
-    assert import_game(gm, doc, "y") == "y"
+    assert import_game(gm, doc, "y", seated=True) == "y"  # the GM says: the copy keeps the original's seats
     a, b = gm.game("x"), gm.game("y")
     for key in ("phase", "status", "position", "deadline", "powers", "rules", "settings", "seats", "head"):
         assert getattr(a, key) == getattr(b, key), key

@@ -72,7 +72,7 @@ def test_a_game_from_the_console(gm_cli, tmp_path):
     code, _, _ = gm_cli("export", "club", str(archive))
     assert code == 0 and json.loads(archive.read_text())["game"] == "club"
     code, out, _ = gm_cli("import", str(archive), "--as", "club2")
-    assert code == 0 and "Imported club2" in out
+    assert code == 0 and "Imported club as club2, a new game with its seats empty" in out
     code, out, _ = gm_cli("games")
     assert "club " in out and "club2" in out
 

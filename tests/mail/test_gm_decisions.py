@@ -15,7 +15,7 @@ OWING = {"phase": "W1901A", "units": {"GERMANY": ["A BER", "A BUR", "A TYR"], "F
 
 
 def test_the_gm_is_told_by_mail_what_to_decide(make_mailroom):
-    room = make_mailroom(by_hand=True, gm_to=GM_TO)  # the test runs each pass itself
+    room = make_mailroom(by_hand=True, gm_email=GM_TO)  # the test runs each pass itself
     room.gm.create_game("arm", players=NAMES, assign=dict(zip(NAMES, POWERS)), rules="armageddonia",
                         position=Position.from_dict(load_variant("standard"), OWING))
     room.server.dispatcher.run_once()  # the mail door knows the game from here on

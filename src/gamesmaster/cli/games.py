@@ -158,6 +158,13 @@ def cmd_start(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_games(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """List the games."""
     out.write(report.games(gm.games()) + "\n")
+    waiting = gm.unanswered()
+    if waiting:
+        out.write("Questions waiting for an answer: " + ", ".join(f"{g} {n}" for g, n in waiting.items())
+                  + " (gamesmaster question GAME)\n")
+    trouble = report.undelivered(gm.mail_trouble())
+    if trouble:
+        out.write(trouble + "\n")
     return 0
 
 
@@ -423,7 +430,13 @@ def cmd_import(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     if is_saved_game(doc):
         out.write(describe_import(import_saved_game(gm, doc, args.as_id, rules=args.rules)) + "\n")
         return 0
-    game = import_game(gm, doc, args.as_id)
+    source = doc.get("game") if isinstance(doc, dict) else None
+    game = import_game(gm, doc, args.as_id, seated=True if args.seated else None)
+    if game != source and not args.seated:
+        out.write(f"Imported {source} as {game}, a new game with its seats empty: the original's credentials and "
+                  f"the players' accounts do not act in it. Seat a player with: gamesmaster credential {game} NAME "
+                  "(or import again with --seated to keep the original's seats).\n")
+        return 0
     out.write(f"Imported {game}.\n")
     return 0
 
@@ -680,6 +693,9 @@ def register(sub: Any) -> None:
             "  gamesmaster import club7.json --as club7-copy\n  gamesmaster import --sample\n"
             "  gamesmaster import webdip-123.json --as webdip-123   # a saved game of the diplomacy package", cmd_import)
     p.add_argument("file", nargs="?", metavar="FILE")
-    p.add_argument("--as", dest="as_id", metavar="GAME", help="the id to import under")
+    p.add_argument("--as", dest="as_id", metavar="GAME",
+                   help="the id to import under: a copy, a new game with its seats empty (unless --seated)")
+    p.add_argument("--seated", action="store_true",
+                   help="a copy keeps the original's seats: its players' credentials and accounts act in it too")
     p.add_argument("--sample", action="store_true", help="the 1971 rulebook's sample game (Spring 1901 to Winter 1902)")
     p.add_argument("--rules", metavar="PRESET", help="for a saved game: the rule preset it is replayed by (default 2023)")

@@ -21,6 +21,7 @@ from typing import TypedDict, cast
 from ..ledger import Entry, JSONObject, JSONValue, fingerprint, parse_stamp
 from ..store import Records
 from . import values as read
+from .credentials import hash_secret, new_secret
 from .desk import Desk
 from .errors import GMError
 from .fold import FoldError, fold
@@ -89,8 +90,14 @@ def check_archive(doc: JSONValue) -> tuple[str, list[Entry], dict[int, str]]:
     return game, entries, creds
 
 
-def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None) -> str:
-    """Import an archive (as a new game id, if given); returns the game id."""
+def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None, *, seated: bool | None = None) -> str:
+    """Import an archive (as a new game id, if given); returns the game id.
+
+    Under its own id (a restore) the game keeps its seats: the players' credentials and the
+    accounts that hold them. Under another id it is a copy, a new game: unseated (seated=False,
+    the default), every seat's credential is replaced and no account holds it, so that the
+    original's players neither find it among their games nor act in it (nor get its mail) until the
+    GM gives each a credential; seated=True keeps them, when the GM says so."""
     source, entries, creds = check_archive(doc)
     new_id = game_id or source
     if not GAME_ID.match(new_id):
@@ -106,7 +113,22 @@ def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None) -> str:
         for number, stored in creds.items():
             rec.put_credential(new_id, number, stored)
         rebuild(rec, new_id, gm.now())
+    if not (new_id == source if seated is None else seated):
+        _unseat(gm, new_id, source)
     return new_id
+
+
+def _unseat(gm: Desk, game_id: str, source: str) -> None:
+    """A copy's seats emptied: each gets a new credential nobody is shown, which also ends any account's hold."""
+    with gm.transaction(game_id) as tx:
+        for seat in tx.state.seats:
+            if seat.role == "former":
+                continue
+            stored = hash_secret(new_secret())
+            tx.record("credential-replaced", {"player": seat.number, "name": seat.name, "key": fingerprint(stored),
+                                              "reason": f"{game_id} is a copy of {source}: the seat waits for the "
+                                                        "gamesmaster to give its player a credential"})
+            tx.rec.put_credential(game_id, seat.number, stored)
 
 
 class SampleStep(TypedDict):

@@ -10,6 +10,7 @@ with its mark as mailed). Every read returns the store's typed records.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Iterable, Iterator, Mapping, Sequence
 
@@ -20,8 +21,14 @@ from ..store.accounts import AccountRecord, AccountRecords, NoticeRecord
 from ..store.mailbox import ContactRecord, CursorRecord, DueMail, InboxRecord, MailRecords, OutboxLine, OutboxRecord
 from .desk import Desk
 
-__all__ = ["Mailroom", "MailBooks", "MailDesk", "AccountRecord", "ContactRecord", "CursorRecord", "DueMail",
-           "InboxRecord", "NoticeRecord", "OutboxLine", "OutboxRecord"]
+__all__ = ["Mailroom", "MailBooks", "MailDesk", "MailTrouble", "game_address", "AccountRecord", "ContactRecord",
+           "CursorRecord", "DueMail", "InboxRecord", "NoticeRecord", "OutboxLine", "OutboxRecord"]
+
+
+def game_address(address: str, game: str) -> str:
+    """A game's own address, from the gamesmaster's: gm@club.example -> gm+GAME@club.example."""
+    local, _, domain = address.rpartition("@")
+    return f"{local}+{game}@{domain}"
 
 
 class MailBooks:
@@ -139,6 +146,37 @@ class MailBooks:
         return self._accounts.mailed(notice_id, forget_text=forget_text)
 
 
+@dataclass(frozen=True)
+class MailTrouble:
+    """What the GM (and a page about to promise a mail) needs to know of mail not delivered."""
+
+    waiting: tuple[OutboxLine, ...]  # tried and not taken by the relay, to be tried again (newest first)
+    failed: tuple[OutboxLine, ...]  # refused for good, held for the GM (newest first)
+    sent: int  # mails the relay has taken, ever
+    last_sent_at: datetime | None
+
+    @property
+    def undelivered(self) -> tuple[OutboxLine, ...]:
+        """Every mail the relay has not taken although it was tried, newest first."""
+        return tuple(sorted(self.waiting + self.failed, key=lambda m: m.id, reverse=True))
+
+    @property
+    def failing(self) -> bool:
+        """Whether mail is not going out now: a mail was tried and not taken, and none has been taken since."""
+        oldest = min((m.created_at for m in self.waiting), default=None)
+        return oldest is not None and (self.last_sent_at is None or self.last_sent_at < oldest)
+
+    @property
+    def error(self) -> str | None:
+        """The latest reason a mail was not taken."""
+        return next((m.last_error for m in self.undelivered if m.last_error), None)
+
+    @property
+    def since(self) -> datetime | None:
+        """When the oldest undelivered mail was queued."""
+        return min((m.created_at for m in self.undelivered), default=None)
+
+
 class Mailroom:
     """The mail door's way to its books in a store."""
 
@@ -159,3 +197,13 @@ class MailDesk(Desk):
     def mailroom(self) -> Mailroom:
         """The mail door's books in this gamesmaster's store."""
         return Mailroom(self.store)
+
+    def mail_trouble(self, limit: int = 50) -> MailTrouble:
+        """Mail the relay has not taken (tried at least once), for the GM's console and before promising a mail."""
+        with self.mailroom.open(write=False) as books:
+            pending = books.outbox(["queued", "sending", "failed"], limit)
+            last = books.outbox(["sent"], 1)
+            sent = books.outbox_counts().get("sent", 0)
+        waiting = tuple(m for m in pending if m.status != "failed" and m.attempts > 0)
+        failed = tuple(m for m in pending if m.status == "failed")
+        return MailTrouble(waiting, failed, sent, last[0].sent_at if last else None)

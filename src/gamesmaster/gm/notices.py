@@ -58,6 +58,11 @@ class NoticeSettings:
     mail: tuple[str, ...] = KINDS
     warnings: tuple[float, ...] = (24.0, 2.0)  # hours before the deadline, while orders are due
 
+    @property
+    def warnings_text(self) -> str:
+        """The warning times as a player writes them, and parse() reads them back: '24, 2, 30m'."""
+        return ", ".join(f"{h:g}" if h >= 1 else f"{round(h * 60, 1):g}m" for h in self.warnings)
+
     def to_record(self) -> SettingsRecord:
         """As stored."""
         return SettingsRecord(self.mail, self.warnings)
@@ -154,6 +159,18 @@ class Notifications(Joining):
                 log.exception("notifications for game %s: this pass failed; it is tried again at the next", head.id)
         return made
 
+    def seat_addresses(self, game_id: str) -> dict[int, str]:
+        """The address of the account holding each seat of a game that one holds: {player number: address}."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            ar = AccountRecords(rec.conn)
+            out = {}
+            for number, ref in state.claims.items():
+                seat, account = state.seat(int(number)), ar.by_ref(ref)
+                if seat is not None and seat.role != "former" and account is not None:
+                    out[seat.number] = account.email
+            return out
+
     def _notify_game(self, game_id: str, head_seq: int) -> int:
         with self.reading() as rec:
             state = self.snapshot(rec, game_id)
@@ -169,12 +186,14 @@ class Notifications(Joining):
         now = self.now()
         made: list[NewNotice] = []
         view: GameView
+        opened = False  # a phase opened in this pass: its players are told its deadline with the results
         if head_seq > cursor:
             news = self.changes(game_id, cursor)  # type: ignore[attr-defined]
             view = news.game
             results: dict[int, int] = {}  # account -> where in `made` its last results notification of this pass is
             notices: list[PressItem] = []  # the GM's notices of this pass: one notification, not one each
             for seq, kind in news.entries:
+                opened = opened or kind in ("phase-adjudicated", "game-started")
                 if kind in ("phase-adjudicated", "correction") and seq in news.phases:
                     for h in holders:
                         results[h.account.id] = len(made)
@@ -185,10 +204,11 @@ class Notifications(Joining):
                     made += [n for h in holders if (n := self._press(view, news.press[seq], h, now)) is not None]
                 elif kind == "draw-proposed":
                     made += self._votes(view, holders, now)
-            self._gm_notices(view, notices, holders, made, results, now)
+            started = any(kind == "game-started" for _, kind in news.entries)
+            self._gm_notices(view, notices, holders, made, results, now, started)
         else:
             view = self.game(game_id)  # type: ignore[attr-defined]
-        made += self._warnings(view, holders, now)
+        made += self._warnings(view, holders, now, opened)
         if not made and head_seq <= cursor:
             return 0
         count = 0
@@ -235,9 +255,9 @@ class Notifications(Joining):
                             f"/games/{quote(view.id)}/war-room#press", now, item.seq)
 
     def _gm_notices(self, view: GameView, items: list[PressItem], holders: list[_Holder], made: list[NewNotice],
-                    results: dict[int, int], now: datetime) -> None:
+                    results: dict[int, int], now: datetime, started: bool = False) -> None:
         """The GM's notices of a pass: added to the results they came with (made[results[account]]), else made
-        as one notification."""
+        as one notification (started: the game began in this pass, so it names the player's power and war room)."""
         for h in holders:
             mine = [i for i in items if i.to is None or set(i.to) & set(h.seat.acts_for())]
             if not mine:
@@ -247,9 +267,14 @@ class Notifications(Joining):
                 at = results[h.account.id]
                 made[at] = replace(made[at], text=made[at].text + "\n\nFrom the gamesmaster:\n" + text)
                 continue
+            subject, url = f"{view.id}: notice from the gamesmaster", f"/games/{quote(view.id)}"
+            powers = "/".join(p.capitalize() for p in h.seat.acts_for())
+            if started and powers:
+                subject, url = f"{view.id}: the game begins; you play {powers}", f"/games/{quote(view.id)}/war-room"
+                text = (f"{h.seat.name}, you play {powers}. {view.phase_title}: orders due {view.deadline_text}. "
+                        "Give your orders in your war room (the link below).\n\n" + text)
             made.append(self._notice(view, h, "press", f"notice:{view.id}:{mine[0].seq}-{mine[-1].seq}:{h.account.id}",
-                                     f"{view.id}: notice from the gamesmaster", text,
-                                     f"/games/{quote(view.id)}", now, mine[-1].seq))
+                                     subject, text, url, now, mine[-1].seq))
 
     def _votes(self, view: GameView, holders: list[_Holder], now: datetime) -> list[NewNotice]:
         out = []
@@ -266,7 +291,9 @@ class Notifications(Joining):
                             f"/games/{quote(view.id)}/war-room#votes", now))
         return out
 
-    def _warnings(self, view: GameView, holders: list[_Holder], now: datetime) -> list[NewNotice]:
+    def _warnings(self, view: GameView, holders: list[_Holder], now: datetime, opened: bool = False) -> list[NewNotice]:
+        """Deadline warnings crossed now; opened: the phase opened in this pass, so a warning time already passed
+        (24 hours before the deadline of a 24-hour phase) is kept silent: the results just said the deadline."""
         deadline = view.deadline
         if view.status != "active" or deadline is None or view.phase is None:
             return []
@@ -278,10 +305,12 @@ class Notifications(Joining):
                 continue
             w = min(crossed)  # the latest warning time passed: one warning, not one for each time passed
             left = (deadline - now).total_seconds() / 3600
-            out.append(self._notice(
+            made = self._notice(
                 view, h, "warning", f"warning:{view.id}:{view.phase}:{w:g}:{h.account.id}",
                 f"{view.id}: orders due in {_hours(left)} ({view.phase_title})",
                 f"No orders yet from {', '.join(p.capitalize() for p in due)} for {view.phase_title}. "
                 f"They are due {view.deadline_text}; a power that sends none is in civil disorder.",
-                f"/games/{quote(view.id)}/war-room", now))
+                f"/games/{quote(view.id)}/war-room", now)
+            # made silent, not skipped: its key is then taken, so no later pass makes it either
+            out.append(replace(made, show=False, mail="no") if opened else made)
         return out

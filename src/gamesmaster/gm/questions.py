@@ -86,6 +86,16 @@ class Questions(Desk):
             tx.press(GM, body, None if public else [q.power], False, GM, {"answers": q.id})
             return tx.state.press_count
 
+    def unanswered(self) -> dict[str, int]:
+        """For the GM's console: how many questions wait for an answer, by game (games with none left out)."""
+        out = {}
+        with self.reading() as rec:
+            for game_id in rec.game_ids():
+                waiting = sum(1 for q in self.snapshot(rec, game_id).questions if not q.answers)
+                if waiting:
+                    out[game_id] = waiting
+        return out
+
     def questions(self, game_id: str, power: str | None = None, *, credential: str | None = None) -> tuple[QuestionView, ...]:
         """The questions a reader may see: the GM (no power, no credential) every one; a power its own."""
         with self.reading() as rec:

@@ -7,6 +7,7 @@ from typing import Sequence
 from ..rules.phase import Phase, PhaseError
 from .reading import History
 from .settings import show_time
+from .mailroom import MailTrouble
 from .views import Correction, GameView, PhaseResult, Processed, Submission, VerifyReport
 
 
@@ -18,6 +19,31 @@ def phase_title(phase: object) -> str:
         return Phase.parse(str(phase)).title
     except PhaseError:
         return str(phase)
+
+
+def undelivered(trouble: MailTrouble, shown: int = 10) -> str:
+    """Mail the relay has not taken, for the GM at the console ('' when there is none)."""
+    mails = trouble.undelivered
+    if not mails:
+        return ""
+    out = [f"Undelivered mail: {len(trouble.waiting)} waiting to be tried again, {len(trouble.failed)} refused for good"
+           + (" (mail is not going out: the relay has taken none since they were queued)" if trouble.failing else "")
+           + ". gamesmaster mail outbox shows them; --retry sends them again."]
+    for m in mails[:shown]:
+        out.append(f"  mail {m.id} ({m.kind}) to {', '.join(m.recipients)[:60]}: {m.subject[:60]!r}, "
+                   f"{m.attempts} tr{'y' if m.attempts == 1 else 'ies'}, {m.status}: {(m.last_error or '')[:100]}")
+    if len(mails) > shown:
+        out.append(f"  ... and {len(mails) - shown} more")
+    return "\n".join(out)
+
+
+SOURCES = {"gm": "the GM", "standby": "the stand-by", "correction": "the GM's correction",
+           "conditional": "conditional orders", "player": "the player"}
+
+
+def source_words(source: str) -> str:
+    """Where a power's orders came from, in words: 'gm' -> 'the GM'."""
+    return SOURCES.get(source, source)
 
 
 def submission(sub: Submission) -> str:
@@ -169,7 +195,7 @@ def history(h: History, ledger: bool = False) -> str:
         out.append(f"{head}: adjudicated {show_time(ph.adjudicated_at, tz)}, ledger entry {ph.seq}")
         for power, used in ph.orders.items():
             if used.source != "player":
-                out.append(f"  {power.capitalize()}: orders from {used.source}")
+                out.append(f"  {power.capitalize()}: orders from {source_words(used.source)}")
         for r in ph.results:
             out.append(f"  {r.power}: {r.text!r} -> {r.order or '?'} {r.result} ({r.reason})")
         if ph.civil_disorder and ph.phase.is_movement:

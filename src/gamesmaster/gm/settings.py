@@ -299,8 +299,14 @@ def end_setting(text: str, tz: str) -> str:
     return parse_time(text, tz).astimezone(timezone.utc).isoformat()
 
 
-def show_time(when: datetime | None, tz: str) -> str:
-    """A UTC time as the GM's zone shows it: 'Tue 07 May 2024 22:00 BST'."""
+def show_time(when: datetime | None, tz: str, seconds: bool = False) -> str:
+    """A UTC time as the GM's zone shows it: 'Tue 07 May 2024 22:00 BST' (seconds: '22:00:07')."""
     if when is None:
         return "no deadline"
-    return when.astimezone(ZoneInfo(tz)).strftime("%a %d %b %Y %H:%M %Z")
+    return when.astimezone(ZoneInfo(tz)).strftime("%a %d %b %Y %H:%M:%S %Z" if seconds else "%a %d %b %Y %H:%M %Z")
+
+
+def show_times(first: datetime, second: datetime, tz: str) -> tuple[str, str]:
+    """Two times as the GM's zone shows them, to the second where the minute alone would not tell them apart."""
+    same = first.replace(second=0, microsecond=0) == second.replace(second=0, microsecond=0)
+    return show_time(first, tz, seconds=same), show_time(second, tz, seconds=same)

@@ -17,7 +17,7 @@ from .desk import Actor, Desk, acting, authenticate
 from .errors import GMError, Refused
 from .fold import fold
 from .games import deadline_text
-from .settings import show_time
+from .settings import show_time, show_times
 from .standing import answer, disorder_words, kept_in_disorder
 from .state import GameState
 from .tx import Transaction
@@ -72,8 +72,9 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
                   f"or as an answer to the mail with the results of {title}")
     elif state.status == "active" and state.deadline_at is not None and tx.now > state.deadline_at:
         cause = {"cause": "late"}
-        reason = (f"refused: late. Orders for {position.phase.title} were due by {deadline_text(state)}; "
-                  f"these arrived {show_time(tx.now, state.settings.schedule.tz)}")
+        # to the second when both fall in one minute: "due by 11:55, arrived 11:55" would explain nothing
+        due, came = show_times(state.deadline_at, tx.now, state.settings.schedule.tz)
+        reason = f"refused: late. Orders for {position.phase.title} were due by {due}; these arrived {came}"
     if reason is None:
         return None
     entry = tx.record("orders-refused", {"phase": state.phase, "power": actor.power, "by": actor.by,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Mapping
 
 from ..gm.credentials import hash_secret
+from ..gm.mailroom import game_address
 
 
 class MailConfigError(ValueError):
@@ -68,8 +69,9 @@ class MailConfig:
     # The GM credential's hash (from $GAMESMASTER_GM_CREDENTIAL): the GM signs on by mail with it to
     # answer questions; None: the GM does not act by mail.
     gm_credential_hash: str | None = None
-    # The GM's own mailbox ($GAMESMASTER_MAIL_GM_TO): told when a game waits for the GM's decision.
-    gm_to: str | None = None
+    # The GM's own address ($GAMESMASTER_GM_EMAIL): told of questions and of phases waiting for the GM's
+    # decision (none: the console only).
+    gm_email: str | None = None
 
     @property
     def local(self) -> str:
@@ -81,8 +83,7 @@ class MailConfig:
 
     def game_address(self, game: str) -> str:
         """The game's own address: gamesmaster+GAME@domain."""
-        local, _, domain = self.address.rpartition("@")
-        return f"{local}+{game}@{domain}"
+        return game_address(self.address, game)
 
     def accepts(self, address: str) -> tuple[bool, str | None]:
         """Whether mail to this address is ours, and the game its +tag names (if any)."""
@@ -114,6 +115,11 @@ class MailConfig:
             if "@" not in address:
                 raise MailConfigError(f"GAMESMASTER_MAIL_ADDRESS {address!r} is not an address (local@domain)")
             kw["address"] = address.strip()
+        if get("GAMESMASTER_GM_EMAIL"):
+            gm_email = (get("GAMESMASTER_GM_EMAIL") or "").strip()
+            if "@" not in gm_email or any(c in gm_email for c in " ,;<>\r\n"):
+                raise MailConfigError(f"GAMESMASTER_GM_EMAIL {gm_email[:80]!r} is not one address (local@domain)")
+            kw["gm_email"] = gm_email
         if get("GAMESMASTER_MAIL_NAME"):
             kw["name"] = get("GAMESMASTER_MAIL_NAME")
         if get("GAMESMASTER_MAIL_LISTEN"):
@@ -167,11 +173,6 @@ class MailConfig:
             if not url.startswith(("http://", "https://")):
                 raise MailConfigError(f"GAMESMASTER_SITE_URL {url!r}: write it as https://host[:port]")
             kw["site_url"] = url
-        if get("GAMESMASTER_MAIL_GM_TO"):
-            gm_to = (get("GAMESMASTER_MAIL_GM_TO") or "").strip()
-            if "@" not in gm_to or any(c in gm_to for c in " ,<>\r\n"):
-                raise MailConfigError(f"GAMESMASTER_MAIL_GM_TO {gm_to[:80]!r}: write one address, name@domain")
-            kw["gm_to"] = gm_to
         if get("GAMESMASTER_MAIL_MAPS"):
             kw["maps"] = _bool(get("GAMESMASTER_MAIL_MAPS") or "")
         return cls(**kw)  # type: ignore[arg-type]

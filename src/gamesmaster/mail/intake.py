@@ -26,7 +26,7 @@ from ..gm.views import QuestionView
 from ..rules.position import power_id
 from . import headers, texts
 from .config import MailConfig
-from .language import HELP, Statement, is_credential, mask, read_commands
+from .language import Statement, help_text, is_credential, mask, read_commands
 from .mime import Incoming, read_message
 from .outbox import Attachment, compose, queue
 
@@ -59,6 +59,7 @@ class _Section:
     start: int = 0
     slot: int | None = None  # where in the answer the orders' block goes
     submitted: list[str] = field(default_factory=list)  # order lines already submitted from this mail
+    courtesy: list[int] = field(default_factory=list)  # which of `orders` may be greetings or signatures
     is_gm: bool = False  # signed on as the gamesmaster (to answer questions)
 
 
@@ -66,8 +67,9 @@ class _Session:
     """Carries out one mail's statements and writes the answer."""
 
     def __init__(self, gm: Gamesmaster, reply_to: str, default_game: str | None, limits: "MailLimits",
-                 mail: Incoming | None = None, gm_hash: str | None = None) -> None:
+                 mail: Incoming | None = None, gm_hash: str | None = None, help: str = "") -> None:
         self.gm = gm
+        self.help = help  # the list of commands, with this door's addresses
         self.gm_hash = gm_hash  # the GM credential's hash, when the GM may act by mail
         self.written_at = mail.written_at if mail else None  # when the player wrote it (the Date header)
         self.answers = list(mail.answers) if mail else []  # the mails it answers (In-Reply-To, References)
@@ -80,6 +82,7 @@ class _Session:
         self.did_something = False
         self._variants: dict[str, Any] = {}
         self.attachments: list[Attachment] = []  # files the answer carries (the public record)
+        self.passed_over: list[str] = []  # greetings and signatures, not read as orders
 
     # -- output ------------------------------------------------------------------------------
 
@@ -234,6 +237,13 @@ class _Session:
             return False
         return self.authenticate(st.echo)
 
+    def _signed_on(self, st: Statement) -> bool:
+        """Whether the section is signed on (checking a credential given on its own lines first)."""
+        s = self.section
+        if s.who is None and s.failed is None and s.game is not None and s.credential is not None:
+            self.authenticate(st.echo)
+        return s.who is not None
+
     def _power(self, st: Statement) -> str | None:
         s = self.section
         if s.power is None:
@@ -256,6 +266,8 @@ class _Session:
         line = _debullet(text)
         if s.orders is None:
             s.orders = []
+        if st.args.get("courtesy"):
+            s.courtesy.append(len(s.orders))
         if s.slot is None:
             self.blocks.append("")
             s.slot = len(self.blocks) - 1
@@ -273,6 +285,13 @@ class _Session:
             return False
         self.switch_power(st, power)
         return True
+
+    def _names_power(self, text: str) -> str | None:
+        """The power a text names in the section's game, if it is a power's name."""
+        try:
+            return power_id(self._variant(self.section.game or ""), text.strip())
+        except Exception:  # noqa: BLE001 - not a power's name
+            return None
 
     def _variant(self, game: str) -> Any:
         if game not in self._variants:
@@ -306,6 +325,11 @@ class _Session:
         if s.skipped:
             self.say([], f"({s.skipped} more line{'s' if s.skipped > 1 else ''} not carried out: not signed on.)")
             s.skipped = 0
+        if s.orders is not None and s.who is not None and s.courtesy:
+            self._pass_over_courtesy()
+            if not s.orders and s.slot is not None and not self.blocks[s.slot]:
+                s.orders = None  # only a greeting or a signature: no set of orders to send
+        s.courtesy = []
         if s.orders is None or s.who is None:
             s.orders, s.order_echo = None, []
             if s.slot is not None:
@@ -337,6 +361,25 @@ class _Session:
                      "These orders are not on record.", slot)
         except (GMError, ValueError) as exc:
             self.say(echo, f"Not accepted: {exc}", slot)
+
+    def _pass_over_courtesy(self) -> None:
+        """Take the greetings and signatures that do not read as orders out of the section's order lines (a line
+        that reads as an order, even an invalid one, stays: an order is never swallowed)."""
+        s = self.section
+        assert s.orders is not None
+        maybe = [s.orders[i] for i in s.courtesy]
+        checking = self.gm.check(s.game or "", s.power or "", "\n".join(maybe), credential=s.credential)
+        def bare(text: str) -> str:
+            return text.strip().rstrip(",.!;:").strip()
+
+        unread = {bare(a.text) for a in checking.answers if a.status != "accepted" and a.message.startswith("unreadable")}
+        dropped = [i for i in s.courtesy if bare(s.orders[i]) in unread]
+        self.passed_over += [s.orders[i] for i in dropped]
+        for i in reversed(dropped):
+            line = s.orders.pop(i)
+            written = next((w for w in s.order_echo if _debullet(w.strip()) == line), None)
+            if written is not None:
+                s.order_echo.remove(written)
 
     def _kept_as_question(self, lines: list[str], echo: list[str], slot: int | None) -> bool:
         """A mail whose lines are all unreadable is a letter, not a set of orders: it never replaces
@@ -394,6 +437,9 @@ class _Session:
                 return
             self.switch_power(st, power)
         elif kind == "text":
+            if st.args.get("courtesy") and not self._signed_on(st):
+                self.passed_over.append(st.written)  # 'Hi GM,' before the SIGNON: no refusal for a greeting
+                return
             self.order_line(st)
         elif kind == "orders":
             self.orders_marker(st)
@@ -404,7 +450,7 @@ class _Session:
             self.flush()
             self.record(st)
         elif kind == "help":
-            self.say([st.echo], HELP)
+            self.say([st.echo], self.help)
         elif kind == "signoff":
             self.flush()
         elif kind == "endpress":
@@ -557,11 +603,14 @@ class _Session:
             return
         s = self.section
         self.flush()
-        secret = self.gm.resign(s.game or "", power, st.args.get("successor"), credential=s.credential)
+        successor = st.args.get("successor")
+        if successor and self._names_power(successor) == power:
+            successor = None  # 'RESIGN England': the power resigned, not a successor's name
+        secret = self.gm.resign(s.game or "", power, successor, credential=s.credential)
         self.did_something = True
         if secret:
-            self.say([st.echo], f"You have resigned {texts.cap(power)}; {st.args['successor']} plays it now. "
-                     f"Give {st.args['successor']} this credential (it is shown only this once): {secret}")
+            self.say([st.echo], f"You have resigned {texts.cap(power)}; {successor} plays it now. "
+                     f"Give {successor} this credential (it is shown only this once): {secret}")
         else:
             self.say([st.echo], f"You have resigned {texts.cap(power)}. The gamesmaster will appoint a replacement.")
         s.who = None
@@ -740,7 +789,8 @@ class Intake:
             return Received(inbox_id, "ignored")
         try:
             self.limits.answers.failed(mail.reply_to.lower())  # every answer takes one
-            session = _Session(self.gm, mail.reply_to, game, self.limits, mail, self.config.gm_credential_hash)
+            session = _Session(self.gm, mail.reply_to, game, self.limits, mail, self.config.gm_credential_hash,
+                               help_text(self.config.game_address("GAME")))
             statements = read_commands(mail.text)
             session.run(statements)
             body = self._answer(mail, session, statements)
@@ -778,11 +828,14 @@ class Intake:
                 + (f" of {headers.subject(mail.date)}" if mail.date else "") + (f", '{mail.subject}'" if mail.subject else "") + "."]
         if not statements:
             head.append("It holds no commands and no orders, so nothing was done. The commands are:\n")
-            head.append(HELP)
+            head.append(help_text(self.config.game_address("GAME")))
         body = "\n".join(head)
         blocks = [b for b in session.blocks if b]
         if blocks:
             body += "\n\n" + "\n\n".join(blocks)
+        if session.passed_over:
+            body += ("\n\nNot read as orders (greetings and signatures): "
+                     + ", ".join(repr(mask(x.strip())[:80]) for x in session.passed_over[:10]) + ".")
         if mail.notes:
             body += "\n\nAbout your mail:\n" + "\n".join(f"  - {n}" for n in mail.notes)
         body += ("\n\n-- \nThe gamesmaster. Send HELP for the commands; every mail is answered. "

@@ -8,9 +8,12 @@ them out through the gm API.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from importlib.resources import files
+from typing import Any, Literal
 
 _CREDENTIAL = re.compile(r"^\d+\.[A-Za-z0-9_\-]{4,}$")
 
@@ -87,6 +90,9 @@ _HISTORY = re.compile(r"^(?:history|results)(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
 _RECEIPT = re.compile(r"^(?:check\s+)?receipt\s*:?\s+(\S+)$", re.I)
 _RECORD = re.compile(r"^record(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
 _RESIGN = re.compile(r"^resign(?:\s+(?:successor|in\s+favou?r\s+of|naming)\s*:?\s+(.+))?$", re.I)
+# RESIGN Ken Davidson: the successor named without the keyword, when the words are a name (capitals, no digits),
+# so that a sentence beginning "Resign if ..." is never taken for one
+_RESIGN_NAME = re.compile(r"^(?i:resign)\s+([^\W\d_a-z][\w.'\-]*(?:\s+[^\W\d_a-z][\w.'\-]*){0,3})$")
 
 
 def _press_header(rest: str, broadcast: bool) -> dict[str, Any]:
@@ -113,6 +119,7 @@ def read_commands(text: str) -> list[Statement]:
     press: dict[str, Any] | None = None
     press_lines: list[str] = []
     press_start = 0
+    closed = False  # a closing ('Cheers,') was read: a bare name after it is a signature
     for n, raw in enumerate(lines, 1):
         line = raw.strip()
         if press is not None:
@@ -129,6 +136,9 @@ def read_commands(text: str) -> list[Statement]:
         if not line:
             continue
         st = _statement(n, line)
+        if st.kind == "text" and (kind := courtesy(line, closed)):
+            st = Statement(n, "text", {"text": line, "courtesy": kind}, line)
+        closed = closed or (st.kind == "text" and st.args.get("courtesy") == "closing")
         if st.kind in ("press", "question", "answer") and st.args.get("text") is None:
             press, press_lines, press_start = {**st.args, "written": line, "kind": st.kind}, [], n
             continue
@@ -140,6 +150,34 @@ def read_commands(text: str) -> list[Statement]:
         out.append(Statement(press_start, kind, {**press, "text": "\n".join(press_lines).strip(), "unended": True},
                              written))
     return out
+
+
+@cache
+def _courtesy() -> dict[str, re.Pattern[str]]:
+    """The patterns of greetings, closings and mail programs' signature lines (data/pleasantries.json)."""
+    doc = json.loads(files(__package__).joinpath("data/pleasantries.json").read_text(encoding="utf-8"))
+    return {kind: re.compile("^(?:" + "|".join(doc[kind]) + ")$", re.I) for kind in ("greetings", "closings", "device")}
+
+
+_NAME = re.compile(r"^[^\W\d_][\w.'\-]*(?:\s+[^\W\d_][\w.'\-]*){0,2}$")
+
+
+Courtesy = Literal["greeting", "closing", "signature"]
+
+
+def courtesy(line: str, after_closing: bool) -> Courtesy | None:
+    """What kind of courtesy a line is ('greeting', 'closing', 'signature'), or None. after_closing: a closing
+    came before it (so a bare name is the writer's). The caller still reads such a line as an order if it reads
+    as one: this only says it need not be one."""
+    text = line.strip()
+    pats = _courtesy()
+    if pats["greetings"].match(text):
+        return "greeting"
+    if pats["closings"].match(text):
+        return "closing"
+    if pats["device"].match(text) or (after_closing and _NAME.match(text)):
+        return "signature"
+    return None
 
 
 def _statement(n: int, line: str) -> Statement:
@@ -201,17 +239,18 @@ def _statement(n: int, line: str) -> Statement:
     m = _RECORD.match(bare)
     if m:
         return Statement(n, "record", {"args": [a for a in (m.group(1), m.group(2)) if a]}, line)
-    m = _RESIGN.match(bare)
+    m = _RESIGN.match(bare) or _RESIGN_NAME.match(bare)
     if m:
         return Statement(n, "resign", {"successor": m.group(1).strip() if m.group(1) else None}, line)
     return Statement(n, "text", {"text": line}, line)
 
 
 HELP = """\
-Commands, one a line (any case); after SIGNON every other line is an order.
+Commands, one a line (any case); after SIGNON every other line is an order (greetings and
+signatures such as 'Cheers, Ann' are passed over, unless they read as orders).
 
   SIGNON GAME POWER CREDENTIAL   sign on (POWER may be left out; GAME too when you write
-                                 to the game's own address, gamesmaster+GAME@...)
+                                 to the game's own address, {game_address})
   POWER NAME                     orders that follow are for that power (a stand-by's second power)
   ORDERS [PHASE]                 optional: the orders follow; with a phase (S1901M) they are
                                  refused if the game has moved on. Orders without a phase,
@@ -240,7 +279,7 @@ Commands, one a line (any case); after SIGNON every other line is an order.
   RECORD [GAME] [PHASE]          a published phase's whole record: every set of orders as sent,
                                  with times and commitments; the public record is attached
   RECEIPT GAME/PHASE/POWER/N:... check a receipt against the record
-  RESIGN [SUCCESSOR NAME]        resign your power (naming a successor where the game allows)
+  RESIGN [[SUCCESSOR] NAME]      resign your power (naming a successor where the game allows)
   HELP                           this list
 The gamesmaster (signed on with SIGNON GAME GM GM-CREDENTIAL, where the mail door knows it):
   ANSWER N [PUBLIC]              answer question N: to its asker, or (PUBLIC) to everyone with
@@ -248,3 +287,8 @@ The gamesmaster (signed on with SIGNON GAME GM GM-CREDENTIAL, where the mail doo
   END                            at END
   SIGNOFF                        stop reading (anything after it is ignored)
 """
+
+
+def help_text(game_address: str) -> str:
+    """The list of commands, naming the game's own address as this door writes it ('gm+GAME@club.example')."""
+    return HELP.replace("{game_address}", game_address)

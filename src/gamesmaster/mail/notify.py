@@ -18,6 +18,7 @@ import logging
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Mapping
+from urllib.parse import quote
 
 from ..gm import GM, Gamesmaster, GameView, PhaseResult, PressItem, Seat
 from ..gm.mailroom import AccountRecord, NoticeRecord
@@ -43,6 +44,37 @@ class _Mail:
     key: str
     attachments: tuple[Attachment, ...] = ()
     idstring: str | None = None  # for the Message-ID (mail.headers.results_idstring)
+
+
+def _digests(mails: list[_Mail]) -> list[_Mail]:
+    """At most one mail to each address from one pass: several together become one digest, the first (the results,
+    where there are any) leading, its subject saying how many more things it holds."""
+    by_address: dict[str, list[_Mail]] = {}
+    for m in mails:
+        by_address.setdefault(m.to.lower(), []).append(m)
+    out = []
+    for group in by_address.values():
+        if len(group) == 1:
+            out.append(group[0])
+            continue
+        group.sort(key=lambda m: m.kind != "results")
+        lead = group[0]
+        rest = group[1:]
+        body = lead.body + "".join(f"\n{'=' * 72}\n{m.subject}\n\n{m.body}" for m in rest)
+        subject = f"{lead.subject} (and {len(rest)} more: {', '.join(_what(m) for m in rest)})"
+        out.append(_Mail(lead.to, subject, body, "digest" if lead.kind != "results" else "results",
+                         "+".join(m.key for m in group)[:250], tuple(a for m in group for a in m.attachments),
+                         lead.idstring))
+    return out
+
+
+def _powers(seat: Seat) -> str:
+    return "/".join(texts.cap(p) for p in seat.acts_for()) or "no power yet"
+
+
+def _what(m: _Mail) -> str:
+    return {"press": "a letter", "notice": "a notice", "reminder": "a reminder", "results": "results",
+            "question": "a question"}.get(m.kind, m.kind)
 
 
 class Dispatcher:
@@ -73,28 +105,48 @@ class Dispatcher:
     # -- players with accounts ----------------------------------------------------------------------
 
     def _accounts(self) -> int:
-        """Mail the notifications marked for mail (sign-in links, invitations, and what each player chose)."""
+        """Mail the notifications marked for mail (sign-in links, invitations, and what each player chose): what
+        one pass finds for one account in one game goes as one mail, a digest where there are several."""
         mailroom = self.gm.mailroom
         with mailroom.open(write=False) as books:
             waiting = books.notices_to_mail()
-        sent = 0
+        groups: dict[tuple[int, str | None, int], list[NoticeRecord]] = {}
         for n in waiting:
+            alone = n.kind in ("sign-in", "invitation") or n.game_id is None
+            groups.setdefault((n.account_id, n.game_id, n.id if alone else 0), []).append(n)
+        sent = 0
+        for (account_id, game, _), notices in groups.items():
             with mailroom.open(write=False) as books:
-                account = books.account(n.account_id)
+                account = books.account(account_id)
             if account is None:
                 continue
-            if n.kind in ("results", "press") and self._mailed_as_contact(n.game_id, account):
-                with mailroom.open() as books:
-                    books.notice_mailed(n.id)  # the seat's mail contact is this address: mailed already
+            parts = []
+            for n in notices:
+                if n.kind in ("results", "press", "vote") and self._mailed_as_contact(n.game_id, account):
+                    with mailroom.open() as books:  # the seat's mail contact is this address: mailed already (a
+                        books.notice_mailed(n.id)   # vote with the GM's notice of the proposal)
+                    continue
+                parts.append((n, *self._notice_mail(n, account)))
+            if not parts:
                 continue
-            subject, body, attachments = self._notice_mail(n, account)
+            parts.sort(key=lambda p: p[0].kind != "results")  # the results lead a digest
             now = self.gm.now()
             with mailroom.open() as books:
-                if not books.notice_mailed(n.id, forget_text=n.kind in ("sign-in", "invitation")):
-                    continue  # another dispatcher has it
-                msg = compose(self.config, [account.email], subject, body, now=now, attachments=attachments,
-                              game=n.game_id)
-                queue(books, self.config, msg, kind=n.kind, now=now, game=n.game_id, key=f"account:{n.id}")
+                taken = [p for p in parts
+                         if books.notice_mailed(p[0].id, forget_text=p[0].kind in ("sign-in", "invitation"))]
+                if not taken:
+                    continue  # another dispatcher has them
+                lead, subject, body, attachments = taken[0]
+                if len(taken) > 1:
+                    rest = taken[1:]
+                    subject += f" (and {len(rest)} more)"
+                    bodies = [b.split("\n-- \n", 1)[0] for _, _, b, _ in taken]  # one signature, at the end
+                    body = bodies[0] + "".join(f"\n{'=' * 72}\n{p[1]}\n\n{b}" for p, b in zip(rest, bodies[1:]))
+                    body += "\n-- \n" + taken[-1][2].split("\n-- \n", 1)[-1]
+                    attachments = tuple(a for p in taken for a in p[3])
+                msg = compose(self.config, [account.email], subject, body, now=now, attachments=attachments, game=game)
+                queue(books, self.config, msg, kind=lead.kind if len(taken) == 1 else "digest", now=now, game=game,
+                      key=f"account:{lead.id}")
             sent += 1
         return sent
 
@@ -156,8 +208,11 @@ class Dispatcher:
         readers = [(p, contacts[p.number].address) for p in st.players() if p.number in contacts]
         tz = st.settings.schedule.tz
         notices: dict[int, list[tuple[int, str]]] = {}  # player number -> GM notices of this pass (seq, text)
+        opened = False  # a phase opened in this pass: the results (or the game's start) say its deadline
+        asked: list[PressItem] = []  # questions to the GM in this pass: one mail tells the GM of them all
         results: dict[int, _Mail] = {}  # player number -> the last results mail of this pass
         for seq, kind in news.entries:
+            opened = opened or kind in ("phase-adjudicated", "game-started")
             if kind in ("phase-adjudicated", "correction") and seq in news.phases:
                 for number, m in self._results(game, st, news.phases[seq], readers, tz):
                     mails.append(m)
@@ -165,6 +220,8 @@ class Dispatcher:
                 counts["results"] += 1
             elif kind == "press" and seq in news.press:
                 item = news.press[seq]
+                if item.sender != GM and item.to == (GM,):
+                    asked.append(item)
                 for number, m in self._press(game, st, item, readers, tz):
                     if item.sender == GM:
                         notices.setdefault(number, []).append((seq, item.text))
@@ -173,6 +230,8 @@ class Dispatcher:
                 counts["press"] += 1
         mails.extend(self._gm_decision(game, st, news.entries))
         addresses = {p.number: a for p, a in readers}
+        seats = {p.number: p for p, _ in readers}
+        started = any(kind == "game-started" for _, kind in news.entries)
         for number, items in notices.items():
             text = "\n\n".join(f"{x}" for _, x in items)
             if number in results:  # the notices of an adjudication go with its results
@@ -181,10 +240,22 @@ class Dispatcher:
             subject = (f"{game}: notice from the gamesmaster" if len(items) == 1
                        else f"{game}: {len(items)} notices from the gamesmaster")
             body = f"{st.title} ({game}): from the gamesmaster\n\n{text}\n"
+            seat = seats.get(number)
+            if started and seat is not None:  # the game begins: whose power, and where to send the orders
+                subject = f"{game}: the game begins; you play {_powers(seat)}"
+                body = f"{st.title} ({game}): the game begins\n\n{self._welcome(game, st, seat)}\n\n{text}\n"
             mails.append(_Mail(addresses[number], subject, body, "notice",
                                f"notice:{game}:{items[0][0]}-{items[-1][0]}:{number}"))
-        new_reminded, reminders = self._reminders(game, st, readers, reminded, now)
+        if asked and self.config.gm_email:
+            mails.append(self._questions_to_gm(game, st, asked))
+        # A player whose site account holds the seat at this same address has the warnings chosen there instead
+        held = self.gm.seat_addresses(game)
+        own = [(p, a) for p, a in readers if held.get(p.number, "").lower() != a.lower()]
+        new_reminded, reminders = self._reminders(game, st, own, reminded, now)
+        if opened:
+            reminders = []  # the reminder time had passed when the phase opened: the results just gave the deadline
         mails.extend(reminders)
+        mails = _digests(mails)
         counts["reminders"] = len(reminders)
         new_seq = news.entries[-1][0] if news.entries else old_seq
         if new_seq == old_seq and new_reminded == reminded:
@@ -203,10 +274,10 @@ class Dispatcher:
     def _gm_decision(self, game: str, st: GameView, entries: tuple[tuple[int, str], ...]) -> list[_Mail]:
         """The GM told, at the GM's own address, that the game waits for a decision (once: the entry that said so)."""
         waiting = st.awaiting
-        if waiting is None or not self.config.gm_to or not any(seq == waiting.seq for seq, _ in entries):
+        if waiting is None or not self.config.gm_email or not any(seq == waiting.seq for seq, _ in entries):
             return []
         body = f"{st.title} ({game}): for the gamesmaster\n\n{waiting.text}\n"
-        return [_Mail(self.config.gm_to, f"{game}: {waiting.phase.title} waits for your decision", body,
+        return [_Mail(self.config.gm_email, f"{game}: {waiting.phase.title} waits for your decision", body,
                       "gm-decision", f"gm-decision:{game}:{waiting.seq}")]
 
     # -- results -------------------------------------------------------------------------------
@@ -260,6 +331,39 @@ class Dispatcher:
             out.append((player.number, _Mail(address, subject, texts.press_letter(game, st.title, shown, tz), "press",
                                              f"press:{game}:{p.seq}:{player.number}")))
         return out
+
+    def _welcome(self, game: str, st: GameView, seat: Seat) -> str:
+        """What a player needs when the game begins: the power, the deadline, the address for orders, the war room."""
+        powers = seat.acts_for()
+        lines = [f"{seat.name}, you play {_powers(seat)}. {st.phase_title}: orders due {st.deadline_text}.",
+                 f"Send your orders to {self.config.game_address(game)}, one a line after your sign-on:",
+                 f"  SIGNON {game} {texts.cap(powers[0]) if powers else 'POWER'} YOUR-CREDENTIAL"]
+        if self.config.site_url:
+            lines.append(f"or give them in your war room: {self.config.site_url}/games/{quote(game)}/war-room")
+        return "\n".join(lines)
+
+    def _questions_to_gm(self, game: str, st: GameView, asked: list[PressItem]) -> _Mail:
+        """One mail telling the GM of the questions asked since the last pass, with how to answer each."""
+        numbers = {(q.power, q.asked_at, q.text): q.number for q in self.gm.questions(game)}
+        parts = []
+        for item in asked:
+            n = numbers.get((item.sender, item.sent_at, item.text))
+            label = f"Question {n}" if n else "A question"
+            parts.append(f"{label} from {texts.cap(item.sender)}, {show_time(item.sent_at, st.settings.schedule.tz)}:\n"
+                         + "\n".join(f"> {line}" for line in item.text.splitlines()))
+        first = numbers.get((asked[0].sender, asked[0].sent_at, asked[0].text)) or "N"
+        how = ["To answer (privately; add PUBLIC, or --public, to answer everyone without naming the asker):",
+               f"  at the console: gamesmaster question {game} --answer {first} 'your answer'"]
+        if self.config.site_url:
+            how.append(f"  on the site: {self.config.site_url}/gm/games/{game}#questions")
+        if self.config.gm_credential_hash:
+            how.append(f"  by mail to {self.config.game_address(game)}: SIGNON GM YOUR-GM-CREDENTIAL, then "
+                       f"ANSWER {first}, the answer, END")
+        subject = (f"{game}: a question for the gamesmaster from {texts.cap(asked[0].sender)}" if len(asked) == 1
+                   else f"{game}: {len(asked)} questions for the gamesmaster")
+        body = f"{st.title} ({game}): waiting for your answer\n\n" + "\n\n".join(parts) + "\n\n" + "\n".join(how) + "\n"
+        return _Mail(self.config.gm_email or "", subject, body, "question",
+                     f"question:{game}:{asked[0].seq}-{asked[-1].seq}")
 
     # -- reminders -------------------------------------------------------------------------------
 

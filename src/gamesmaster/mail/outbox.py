@@ -116,6 +116,16 @@ class Sender:
             smtp.login(c.relay_user, c.relay_password or "")
         return smtp
 
+    def relay_problem(self, timeout: float = 5.0) -> str | None:
+        """Why the relay cannot be reached now (None: it answers), for the mail door's start-up message."""
+        probe = Sender(self.mailroom, self.config.with_(relay_timeout=min(self.config.relay_timeout, timeout)),
+                       self.clock)  # its own, so that the sending loop's settings are never touched
+        try:
+            _close(probe._connect())
+            return None
+        except (OSError, smtplib.SMTPException) as exc:
+            return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
     def send_due(self, limit: int = 200) -> dict[str, int]:
         """One pass: claim and deliver every mail that is due. Returns counts: sent, retry, failed."""
         counts = {"sent": 0, "retry": 0, "failed": 0}

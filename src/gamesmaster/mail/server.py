@@ -118,6 +118,24 @@ class MailServer:
             lp.start()
         log.info("mail: taking mail for %s on %s:%s", config.address, host, self.port)
 
+    def relay_notice(self) -> str | None:
+        """What the GM must be told at start-up when the relay for outgoing mail does not answer (None: it does)."""
+        problem = self.sender.relay_problem()
+        if problem is None:
+            return None
+        c = self.config
+        return (f"Mail out: no relay answers at {c.relay_host}:{c.relay_port} ({problem}). Sign-in links, "
+                "invitations, answers and results wait in the outbox, tried again and again, until one does: "
+                "set GAMESMASTER_SMTP_RELAY=HOST:PORT (and GAMESMASTER_SMTP_USER/PASSWORD/TLS if it wants them; "
+                "docs/mail.md). The GM console and `gamesmaster mail outbox` show what waits.")
+
+    def gm_notice(self) -> str:
+        """Where the GM is told of players' questions, for the start-up message."""
+        if self.config.gm_email:
+            return f"Questions to the GM: mailed to {self.config.gm_email}, and shown on the GM console."
+        return ("Questions to the GM: shown on the GM console; set GAMESMASTER_GM_EMAIL to have each mailed to you "
+                "as well (docs/mail.md).")
+
     def _dispatch(self) -> None:
         counts = self.dispatcher.run_once()
         if any(counts.values()) and self.send_loop is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..gm import GameView, LegalOrders, OrderResult, OrdersOnRecord, PhaseRecord, PhaseResult, PressItem, ReceiptCheck
-from ..gm.report import phase_title as title
+from ..gm.report import phase_title as title, source_words
 from ..gm.settings import show_time
 from ..gm.state import Ending
 from ..gm.submissions import legal_orders_in
@@ -18,8 +18,8 @@ from ..rules.orders import Build, Remove, Retreat
 
 
 def cap(power: str) -> str:
-    """A power's id as a name: 'ENGLAND' -> 'England'."""
-    return power.capitalize()
+    """A power's id as a name: 'ENGLAND' -> 'England' (and the gamesmaster stays 'GM')."""
+    return "GM" if power.upper() == "GM" else power.capitalize()
 
 
 def submission(sub: Submission) -> str:
@@ -138,7 +138,7 @@ def results(game: str, game_title: str, row: PhaseResult, tz: str, powers: Seque
         items = by_power.get(p, [])
         used = row.orders.get(p)
         source = used.source if used else None
-        extra = f" (orders from the {source})" if source and source not in ("player", "conditional") else ""
+        extra = f" (orders from {source_words(source)})" if source and source not in ("player", "conditional") else ""
         if not items:
             if used is not None:
                 out.append(f"{cap(p)}{extra}: no orders")

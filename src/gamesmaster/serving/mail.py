@@ -44,6 +44,10 @@ def serve(gm: Gamesmaster, settings: MailConfig, host: str | None, port: int | N
     out.write(f"Taking mail for {settings.address} (and {settings.game_address('GAME')}) on "
               f"{server.host}:{server.port}; sending through {settings.relay_host}:{settings.relay_port}. "
               "Ctrl-C stops.\n")
+    notice = server.relay_notice() if send else None
+    if notice:
+        out.write(notice + "\n")
+    out.write(server.gm_notice() + "\n")
     out.flush()
     done = threading.Event()
     try:

@@ -172,6 +172,11 @@ def start_mail(gm: Gamesmaster, host: str, port: int, out: TextIO) -> Any:
     module = importlib.import_module("gamesmaster.mail.server")
     handle = module.start(gm, host, port)
     print(f"Mail intake: SMTP on {host}:{getattr(handle, 'port', port)}", file=out, flush=True)
+    notice = handle.relay_notice() if hasattr(handle, "relay_notice") else None
+    if notice:
+        print(notice, file=out, flush=True)
+    if hasattr(handle, "gm_notice"):
+        print(handle.gm_notice(), file=out, flush=True)
     return handle
 
 

@@ -94,6 +94,23 @@ def _refresh_seats(request: Request, account_id: int) -> None:
 # -- signing up and in ---------------------------------------------------------------------------
 
 
+def _promise(request: Request, what: str, to: str, then: str) -> tuple[str, str]:
+    """What to tell a person of a mail just queued (text, flash kind): 'on its way' only when mail is going out.
+
+    what: 'A sign-in link'; then: what to do with it once it comes."""
+    trouble = _gm(request).mail_trouble(10)
+    if trouble.failing:
+        since = f"{trouble.since:%d %b %H:%M} UTC" if trouble.since else "a while"
+        return (f"{what} for {to} is waiting in the gamesmaster's outbox: mail is not going out just now "
+                f"(the relay has taken none since {since}), so it is not on its way yet. "
+                "It is sent as soon as mail works again; the gamesmaster sees it on the console.", "error")
+    if trouble.sent == 0:
+        return (f"{what} for {to} is queued. This site has not delivered any mail yet, so it may not arrive: "
+                "if it has not come in a few minutes, ask the gamesmaster.", "ok")
+    return f"{what} is on its way to {to}{then}", "ok"
+
+
+
 @router.get("/account", response_class=HTMLResponse)
 def account_page(request: Request) -> HTMLResponse:
     account_id = account_of(request)
@@ -120,7 +137,7 @@ def sign_up(request: Request, data: FormData = Depends(form)) -> Response:
         _gm(request).sign_up(email, _field(data, "name"), site_url(request))
     except Limited as exc:
         raise WebError(429, str(exc)) from None
-    _flash(request, f"A sign-in link is on its way to {email}: open it within 30 minutes to sign in.")
+    _flash(request, *_promise(request, "A sign-in link", email, ": open it within 30 minutes to sign in."))
     return _back("/account")
 
 
@@ -132,7 +149,8 @@ def send_link(request: Request, data: FormData = Depends(form)) -> Response:
         _gm(request).request_link(email, site_url(request))
     except Limited as exc:
         raise WebError(429, str(exc)) from None
-    _flash(request, f"If {email} has an account, a sign-in link is on its way to it: open it within 30 minutes.")
+    text, kind = _promise(request, "A sign-in link", email, ": open it within 30 minutes.")
+    _flash(request, f"If {email} has an account: {text[0].lower()}{text[1:]}", kind)
     return _back("/account")
 
 
@@ -329,7 +347,7 @@ def gm_invite(game: str, request: Request, data: FormData = Depends(form)) -> Re
     email = _field(data, "email")
     try:
         _gm(request).invite(game, email, _field(data, "name"), site_url(request))
-        _flash(request, f"An invitation to {game} is on its way to {email}.")
+        _flash(request, *_promise(request, f"An invitation to {game}", email, "."))
     except GMError as exc:
         _flash(request, str(exc), "error")
     return _back(f"/gm/games/{quote(game, safe='')}")

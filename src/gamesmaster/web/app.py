@@ -197,10 +197,13 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.state.limits = SignInLimits()  # failed credential attempts, per address and per game
     app.state.link_limits = RateLimiter(5, 1 / 60)  # sign-in links asked for, per client address (web.accounts)
     app.state.site_url = os.environ.get("GAMESMASTER_SITE_URL", "").strip() or None  # for links in mail
+    # the gamesmaster's address, for the war room to say where orders may be mailed (docs/mail.md)
+    app.state.mail_address = os.environ.get("GAMESMASTER_MAIL_ADDRESS", "").strip() or None
     app.state.poll_seconds = 20  # how often pages ask for the unread count of notifications
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(phase_title=site.phase_title)
-    templates.env.filters["cap"] = lambda s: "/".join(x.capitalize() for x in str(s).split("/")) if s else ""
+    templates.env.filters["cap"] = lambda s: "/".join("GM" if x.upper() == "GM" else x.capitalize()  # not 'Gm'
+                                                      for x in str(s).split("/")) if s else ""
     app.state.templates = templates
 
     def error_response(request: Request, status: int, message: str) -> Response:

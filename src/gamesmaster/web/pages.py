@@ -17,6 +17,7 @@ from starlette.datastructures import FormData
 from ..gm import Forbidden, Gamesmaster, GMError, Refused
 from ..gm.settings import RuleSpec, Settings, parse_duration, parse_time
 from ..gm.games import GAME_ID
+from ..gm.mailroom import game_address
 from ..gm.catalogue import rules_for
 from . import site
 from .app import WebError, drawing
@@ -219,7 +220,9 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
         mine = view["mine"]["orders"] if view.get("mine") else None
         svg = site.inline_svg(site.map_svg(gm, game, orders={view["power"]: mine} if mine and view["power"] else None,
                                            highlight=view["power"]))
-    return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"]})
+    address = request.app.state.mail_address
+    return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"],
+                                              "mail_to": game_address(address, game) if address else None})
 
 
 @router.post("/games/{game}/sign-in")
@@ -417,8 +420,9 @@ def _require_gm(request: Request) -> None:
 def gm_page(request: Request) -> HTMLResponse:
     if not is_gm(request):
         return _render(request, "gm_sign_in.html", {})
-    return _render(request, "gm_console.html", {"games": site.games(_gm(request)), "cat": site.catalogue(),
-                                                "form": {}})
+    gm = _gm(request)
+    return _render(request, "gm_console.html", {"games": site.games(gm), "cat": site.catalogue(), "form": {},
+                                                "questions": gm.unanswered(), "mail": gm.mail_trouble()})
 
 
 @router.post("/gm/sign-in")
