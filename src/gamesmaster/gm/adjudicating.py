@@ -365,7 +365,10 @@ def finish(tx: Transaction, result: Result) -> None:
     if position is not None:
         summary = {p: {"centres": len(position.centres_of(p)), "units": len(position.units_of(p))}
                    for p in position.variant.powers}
-    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary})
+    last = tx.state.last_published
+    adjudicated = tx.rec.entry(tx.state.id, last) if last is not None else None
+    played = adjudicated.payload["phase"] if adjudicated is not None and adjudicated.payload is not None else None
+    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary, "played": played})
     ended = tx.state.result
     assert ended is not None
     tx.notice(f"The game is over: {ended.headline} ({ended.reason}).")

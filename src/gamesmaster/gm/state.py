@@ -233,13 +233,17 @@ class Ending:
     reason: str
     at: str
     summary: Mapping[str, Standing] = field(default_factory=dict)
+    # The last phase adjudicated when the game ended ("" when none was; None in records from before
+    # it was kept). `phase` is the phase open then: a draw agreed in Fall 1902 ends it after Spring 1902.
+    played: str | None = None
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Ending":
         """Read to_dict's form (and the game-ended entry's payload)."""
         d = _fields(doc)
         summary = {p: Standing(int(s["centres"]), int(s["units"])) for p, s in (d.get("summary") or {}).items()}
-        return cls(d["kind"], tuple(d["winners"]), d["phase"], d["reason"], d["at"], summary)
+        played = (d["played"] or "") if "played" in d else None
+        return cls(d["kind"], tuple(d["winners"]), d["phase"], d["reason"], d["at"], summary, played)
 
     @property
     def headline(self) -> str:
