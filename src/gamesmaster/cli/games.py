@@ -110,7 +110,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
             schedule["adjustment_hours"] = parse_duration(args.adjustments)
         given = {"press": args.press, "schedule": schedule, "replacement": args.replacement,
                  "grace_hours": parse_duration(args.grace) if args.grace else 0.0,
-                 "early_movement": args.early_movement, "draw_vote": args.draw_vote, "end_year": args.end_year,
+                 "early_movement": args.early_movement, "draw_vote": args.draw_vote, "votes": args.votes, "end_year": args.end_year,
                  "end_at": end_setting(args.end_at, args.tz) if args.end_at else None}
     except GMError as exc:
         raise CommandError(str(exc)) from None
@@ -501,6 +501,8 @@ def register(sub: Any) -> None:
                    help="replacement policy: standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)")
     p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
     p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
+    p.add_argument("--votes", default="secret", choices=("secret", "open"),
+                   help="draw and concession votes: secret (only the outcome is published; default) or open")
     p.add_argument("--end-year", type=int, help="short game: the most units on the board after this year wins")
     p.add_argument("--end-at", metavar="'YYYY-MM-DD HH:MM'",
                    help="short game by the clock (rulebook III): the game stops at that time (in --tz); "

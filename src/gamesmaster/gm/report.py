@@ -88,7 +88,7 @@ def status(g: GameView) -> str:
     """A game at a glance: who has ordered (never what), centres, units, stand-bys, proposals."""
     out = [f"{g.title} ({g.id}): {g.status}",
            f"  variant {g.variant.name}, rules {g.rules_spec}, press {g.settings.press}, "
-           f"replacement {g.settings.replacement}"]
+           f"replacement {g.settings.replacement}, {g.settings.votes} votes"]
     if g.status == "forming":
         out.append("  players: " + (", ".join(s.name for s in g.seats if s.role == "player") or "none yet"))
         return "\n".join(out)

@@ -3,8 +3,9 @@
 Every problem names the ledger entry it breaks. What is checked:
 - the chain: numbering without gaps, each entry linked to the one before, each hash
   recomputed from the entry's fields (a sealed entry: from its payload's digest); times
-  in the ledger's one format and never going back; only letters and the entries of a
-  phase not yet published sealed (in a public record);
+  in the ledger's one format and never going back; only letters, the votes of a game
+  whose votes are secret, and the entries of a phase not yet published sealed (in a
+  public record);
 - every entry against the game as the entries before it left it (`gm.fold`): who acted
   (the credential used is one the record issued, for a power that seat may order for),
   each submission's number and commitment, no orders accepted after the deadline, each
@@ -132,8 +133,9 @@ def _written_as_stamp(at: str) -> bool:
 
 
 def _check_sealed(r: Replay, s: GameState | None, e: Entry) -> None:
-    """A sealed entry is a letter, or an entry of the phase open, kept back until its results are out."""
-    if e.kind == "press":
+    """A sealed entry is a letter, a vote in a game of secret votes, or an entry of the phase open, kept back
+    until its results are out."""
+    if e.kind == "press" or (e.kind == "draw-vote" and s is not None and s.settings.votes == "secret"):
         return
     if e.kind not in PHASE_PRIVATE or s is None:
         r.bad(e, "sealed, but a public record seals only letters and the entries of a phase not yet published")
