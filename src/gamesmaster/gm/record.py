@@ -6,7 +6,8 @@ submission as written, with its time, salt and commitment. Up to the last public
 are sealed (their payload replaced by its digest, which keeps the chain checkable):
 letters between powers, always; each power's vote on a draw or concession, always, in a
 game whose votes are secret (the draw-result entry says how the vote ended); and the
-submissions of a phase not yet adjudicated.
+submissions of a phase not yet adjudicated; and conditional orders filed for later phases
+until every phase they name is published (gm.plans).
 Nothing after the last publication is shown, so the record a player can see while a
 phase is open says nothing of the others' activity in it; the game page shows each
 power's commitment instead.
@@ -25,6 +26,7 @@ from . import limits
 from .desk import Desk, authenticate
 from .errors import GMError, NotFound
 from .fold import PUBLISHING
+from .plans import PLAN_KINDS, describe as describe_plan, sealed_plans
 from .reading import parse_phase
 from .settings import Settings
 from .state import GameState
@@ -46,7 +48,8 @@ def public_copy(entries: Sequence[Entry]) -> list[Entry]:
     shown = [e for e in entries if e.seq <= head]
     decided = {e.payload["phase"] for e in shown if e.kind in ("phase-adjudicated", "correction")}
     secret = secret_votes(entries)
-    return [e.seal() if _private(e, decided, secret) else e for e in shown]
+    plans = sealed_plans(shown)
+    return [e.seal() if e.seq in plans or _private(e, decided, secret) else e for e in shown]
 
 
 def secret_votes(entries: Sequence[Entry]) -> bool:
@@ -68,6 +71,8 @@ def _private(e: Entry, decided: set[str], secret: bool) -> bool:
 
 def describe(e: Entry) -> str:
     """One line saying what an entry records, for people reading the record."""
+    if e.kind in PLAN_KINDS:
+        return describe_plan(e)
     if e.sealed:
         return {"press": "a letter between powers (sealed)",
                 "draw-vote": "a secret vote on a proposal (sealed: only the outcome is published)"}.get(

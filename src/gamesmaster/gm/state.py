@@ -320,6 +320,10 @@ class GameState:
     # Open to players with accounts, as the GM last set it: {"open": bool, "seats": "lot"|"choice",
     # "choices": {player number: power}} (gm.joining; see `joining`).
     seeking: SeekingDoc = field(default_factory=lambda: SeekingDoc())
+    # A conditional plan filed and not yet taken up by its submission (the entry after it): digest -> text
+    # (gm.plans); and the plans read at a deadline, until the results take them up: power -> plan.
+    filed_plans: Mapping[str, str] = field(default_factory=dict)
+    plans_read: Mapping[str, JSONObject] = field(default_factory=dict)
 
     # -- derived values ------------------------------------------------------------------------
 
@@ -418,7 +422,7 @@ class GameState:
         return new
 
 
-_OMITTED_EMPTY = ("claims", "seeking")
+_OMITTED_EMPTY = ("claims", "seeking", "filed_plans", "plans_read")
 
 
 def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:  # Any: as in evolve
