@@ -83,3 +83,34 @@ def test_the_create_form_and_the_api_choose_the_votes(site):
     assert site.get("/api/games/formed").json()["settings"]["votes"] == "open"
     r = site.post("/api/games", json={"id": "odd", "settings": {"votes": "whispered"}}, headers=GM)
     assert r.status_code == 422 and "votes" in r.text
+
+
+PLAN = "A Mun-Bur\nnext season:\nif A Mun - Bur succeeds:\nA Bur - Par\notherwise:\nA Mun H\n"
+
+
+def record_docs(http: httpx.Client, gid: str) -> list[dict]:
+    """The public record as the API and the download give it."""
+    return [http.get(url).json() for url in (f"/api/games/{gid}/record", f"/games/{gid}/record.json")]
+
+
+def test_a_plan_for_the_next_season_is_sealed_on_the_site_until_that_season_is_published(site):
+    """Germany's plan for Fall 1901, sent with its Spring orders, is on no public page nor download while Fall is
+    open (its Spring orders are); the downloads verify with its receipt; once Fall is published the plan is shown."""
+    cred = create(site, "plans")
+    r = site.post("/api/games/plans/powers/germany/orders", json={"orders": PLAN}, headers=bearer(cred["GERMANY"]))
+    assert r.status_code == 200, r.text
+    receipt = r.json()["receipt"]
+    assert site.post("/api/games/plans/process", headers=GM).status_code == 200
+    pages = [site.get("/games/plans/record/S1901M").text, site.get("/api/games/plans/record/S1901M").text]
+    for doc in record_docs(site, "plans"):
+        text = json.dumps(doc)
+        assert "A MUN - BUR" in text and "Bur - Par" not in text and "succeeds:" not in text
+        report = verify_archive(doc, receipts=[receipt])
+        assert report.ok and report.receipts_checked == 1, report.problems
+    assert all("Bur - Par" not in page for page in pages)
+    assert site.get("/api/games/plans/receipt", params={"r": receipt}).json()["status"] == "used"
+    assert site.post("/api/games/plans/process", headers=GM).status_code == 200
+    for doc in record_docs(site, "plans"):
+        assert "if A Mun - Bur succeeds" in json.dumps(doc)
+        report = verify_archive(doc, receipts=[receipt])
+        assert report.ok and not report.notes, (report.problems, report.notes)
