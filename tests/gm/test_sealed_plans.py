@@ -7,6 +7,7 @@ import json
 
 from gamesmaster.gm import Gamesmaster
 from gamesmaster.gm.record import verify_archive
+from gamesmaster.ledger import Entry
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 POWERS = ["ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"]
@@ -89,3 +90,20 @@ def test_a_corrected_phase_keeps_its_plans_sealed(sqlite_store, clock):
     doc = gm.archive("fix")
     assert "if A Mun - Bur succeeds" in json.dumps(doc)
     assert verify_archive(doc).ok and gm.verify("fix").ok
+
+
+def test_plans_are_shown_when_the_game_ends_and_a_record_still_sealing_one_does_not_verify(sqlite_store, clock):
+    """A game conceded while a plan waits for Fall: the plan is history, shown; a copy that keeps it sealed
+    does not verify."""
+    gm = Gamesmaster(sqlite_store, clock)
+    game(gm, "over")
+    gm.process("over", force=True)
+    gm.declare_draw("over", reason="the players agreed")
+    doc = gm.archive("over")
+    assert "if A Mun - Bur succeeds" in json.dumps(doc)
+    assert verify_archive(doc).ok
+    plan = next(e for e in doc["entries"] if e["kind"] == "plan-filed")
+    doc["entries"] = [Entry.from_dict(e).seal().as_dict() if e is plan else e for e in doc["entries"]]
+    report = verify_archive(doc)
+    assert any("(game-ended): the game is over, but 1 entries of conditional orders are still sealed" in p
+               for p in report.problems), report.problems

@@ -105,6 +105,9 @@ def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
             _check_sealed(r, before, e)
         elif e.kind in ("game-started", "phase-opened"):
             r.opened_at[e.seq] = e.at
+        elif e.kind == "game-ended" and r.sealed_plans:
+            r.bad(e, f"the game is over, but {r.sealed_plans} entries of conditional orders are still sealed: "
+                     "a public record shows every plan once the game has ended")
         elif e.kind in ("phase-adjudicated", "correction"):
             phase = e.payload.get("phase")
             for kept, _ in [x for x in r.sealed if x[1] == phase]:
