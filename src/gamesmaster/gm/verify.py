@@ -121,8 +121,8 @@ def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
                 r.bad(e, f"cannot be read back: {exc}")
         if e.kind == "orders-submitted" and not e.sealed:
             r.submissions[e.seq] = e.payload
-        if e.kind == "plan-filed" and not e.sealed:
-            r.plan_texts[e.payload_digest] = e.payload["conditional"]
+        if e.kind == "plan-filed" and not e.sealed and isinstance(text := e.payload.get("conditional"), str):
+            r.plan_texts[e.payload_digest] = text
         r.last_plan = e.payload_digest if e.kind == "plan-filed" else None
         try:
             r.state, rows = apply(before, e, game_id)
