@@ -114,3 +114,21 @@ def test_the_console_creates_games_with_secret_or_open_votes(gm_cli, tmp_path):
     assert code == 0 and "secret votes" in out, out
     code, out, _ = gm_cli("status", "loud")
     assert code == 0 and "open votes" in out, out
+
+
+def test_games_made_before_the_settings_existed_read_the_same(sqlite_store, clock):
+    """The snapshots of older games hold neither the votes setting nor the phase played: written again, they are
+    what they were, so `verify` finds their cached state the ledger's, and an old ending reads as it did."""
+    from gamesmaster.gm.state import Ending, GameState
+
+    assert "votes" not in Settings().to_dict() and Settings.from_dict({}).votes == "secret"
+    assert Settings.from_dict({"votes": "open"}).to_dict()["votes"] == "open"
+    gm = Gamesmaster(sqlite_store, clock)
+    to_phase(gm, "old", "S1901M")
+    with gm.reading() as rec:
+        state = gm.snapshot(rec, "old")
+    legacy = Ending.from_dict({"kind": "draw", "winners": ["FRANCE"], "phase": "F1902M", "reason": "agreed",
+                               "at": "2030-01-01T00:00:00+00:00", "summary": {}})
+    doc = state.evolve(status="finished", result=legacy).to_dict()
+    assert "played" not in doc["result"]
+    assert GameState.from_dict(doc).result.played is None

@@ -112,6 +112,8 @@ class Settings:
     def to_dict(self) -> JSONObject:
         doc = asdict(self)
         doc["schedule"]["days"] = list(self.schedule.days)
+        if self.votes == "secret":
+            del doc["votes"]  # the default: the games made before the setting existed read the same
         return doc
 
     @classmethod

@@ -393,6 +393,9 @@ class GameState:
         for name in _OMITTED_EMPTY:  # written only once used, so the snapshots of older games stay as they were
             if not doc[name]:
                 del doc[name]
+        result = doc.get("result")
+        if isinstance(result, dict) and self.result is not None and self.result.played is None:
+            del result["played"]  # an ending recorded before the phase played was kept reads as it did
         return doc
 
     @classmethod

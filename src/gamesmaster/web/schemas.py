@@ -226,7 +226,7 @@ class SettingsOut(Out):
     replacement: str
     early_movement: bool
     draw_vote: str
-    votes: str
+    votes: str = Field("secret", description="draw votes: secret (only the outcome is published) or open")
     end_year: int | None
     end_at: str | None
 

@@ -131,7 +131,7 @@ def game(gm: Gamesmaster, game_id: str, view: GameView | None = None) -> dict[st
     out = summary(view)
     pos = view.position
     variant = view.variant
-    out["settings"] = view.settings.to_dict()
+    out["settings"] = settings_doc(view.settings)
     out["ownership"] = []
     if pos is not None:
         for p in variant.powers:
@@ -149,6 +149,11 @@ def game(gm: Gamesmaster, game_id: str, view: GameView | None = None) -> dict[st
                        "standby_for": s.standby_for} for s in view.players()]
     out["deadlock"] = view.deadlock_pending
     return out
+
+
+def settings_doc(settings: Settings) -> dict[str, Any]:
+    """A game's settings for the API, every one named (the record leaves out a default added later)."""
+    return {**settings.to_dict(), "votes": settings.votes}
 
 
 def public_proposal(p: Proposal, open_votes: bool = False) -> dict[str, Any]:
@@ -585,7 +590,7 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted:
     power = acts_for(seat, wanted) or acts_for(seat)
     who = {"name": seat.name, "role": seat.role, "power": seat.power, "standby_for": seat.standby_for,
            "number": seat.number}
-    out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": view.settings.to_dict()}
+    out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": settings_doc(view.settings)}
     statuses = {p["power"]: p for p in out["game"]["powers"]}
     out["commands"] = [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
                         "to_order": bool(statuses.get(p, {}).get("to_order")),
