@@ -116,3 +116,22 @@ def test_an_unreadable_filing_never_stops_the_phase(gm_cli, monkeypatch):
     code, out, _ = gm_cli("press", "club", "--list", "--as", "germany")
     assert re.search(r"Your conditional orders could not be used \(conditional orders: 'A Par H' comes before", out)
     _verify(gm_cli)
+
+
+def test_export_public_seals_a_plan_and_verify_archive_passes_before_and_after(gm_cli, tmp_path):
+    """`export --public` leaves out Germany's plan for Fall 1901 while Fall is open, shows it once Fall is
+    published; `verify --archive` passes on both files."""
+    _new(gm_cli)
+    code, out, err = gm_cli("orders", "club", "germany",
+                            stdin="A Mun-Bur\nnext season:\nif A Mun - Bur succeeds:\nA Bur - Par\notherwise:\nA Mun H\n")
+    assert code == 0, err
+    gm_cli("process", "club", "--now")
+    for name, shown in (("before.json", False), ("after.json", True)):
+        path = tmp_path / name
+        code, out, err = gm_cli("export", "club", str(path), "--public")
+        assert code == 0, err
+        text = path.read_text()
+        assert ("if A Mun - Bur succeeds" in text) is shown and ("A Bur - Par" in text) is shown
+        code, out, err = gm_cli("verify", "--archive", str(path))
+        assert code == 0 and "the record holds" in out, out + err
+        gm_cli("process", "club", "--now")

@@ -110,8 +110,8 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
             schedule["adjustment_hours"] = parse_duration(args.adjustments)
         given = {"press": args.press, "schedule": schedule, "replacement": args.replacement,
                  "grace_hours": parse_duration(args.grace) if args.grace else 0.0,
-                 "early_movement": args.early_movement, "draw_vote": args.draw_vote, "end_year": args.end_year,
-                 "end_at": end_setting(args.end_at, args.tz) if args.end_at else None,
+                 "early_movement": args.early_movement, "draw_vote": args.draw_vote, "votes": args.votes,
+                 "end_year": args.end_year, "end_at": end_setting(args.end_at, args.tz) if args.end_at else None,
                  "daide_level": args.daide_level}
     except GMError as exc:
         raise CommandError(str(exc)) from None
@@ -516,6 +516,8 @@ def register(sub: Any) -> None:
                         "default: the rule preset's (a magazine's own), else none")
     p.add_argument("--early-movement", action="store_true", help="process movement early once every player is ready")
     p.add_argument("--draw-vote", default="unanimous", choices=("unanimous", "majority"), help="how draws pass")
+    p.add_argument("--votes", default="secret", choices=("secret", "open"),
+                   help="draw and concession votes: secret (only the outcome is published; default) or open")
     p.add_argument("--end-year", type=int, help="short game: after this year the player with the most pieces on the board wins")
     p.add_argument("--daide-level", type=int, metavar="LEVEL",
                    help="the press level DAIDE bots are told (0, 10 ... 160, 8000; default 8000, or 0 without press)")

@@ -20,6 +20,7 @@ from ..rules.options import RuleOptions
 from ..rules.orders import describe_unit
 from ..rules.victory import deadlock, most_pieces, short_game_over, side_of, victory
 from .cointoss import toss_and_join
+from .plans import Plan, committed_conditional, file_plan, record_read
 from .games import deadline_text
 from .settings import show_time
 from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, retreats_by_rule, to_act
@@ -111,10 +112,11 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
     dislodged = [str(d.unit) for d in adj.dislodged]
     plans = read_plans(state, {p: u.orders for p, u in used.items()}, position)
     lapsing = [x for x in state.pending if order_key(x.target) < order_key(adj.next.phase)]
+    record_read(tx, phase, plans)  # sealed on the public record until every phase they name is published
     tx.record("phase-adjudicated", {
         "phase": phase, "revision": 0, "rules": state.rules_spec, "position": position.to_dict(), "orders": orders,
         "used": {p: u.record() for p, u in used.items()}, "civil_disorder": civil_disorder, "results": results,
-        "dislodged": dislodged, "next": adj.next.to_dict(), "winner": adj.winner, "plans": plans,
+        "dislodged": dislodged, "next": adj.next.to_dict(), "winner": adj.winner, "plans": {},
         "removed": [str(u) for u in adj.removed]})
     tell_plans(tx, plans, lapsing, adj.next.phase)
     for standby in _called(state):
@@ -159,14 +161,6 @@ class Result(TypedDict):
     winners: list[str]
     phase: str
     reason: str
-
-
-class Plan(TypedDict):
-    """A power's conditional orders as the ledger records them at the deadline of the phase they were filed with."""
-
-    filed: int  # the orders-submitted entry
-    sections: list[JSONObject]  # rules.conditional.Section.to_dict(), one for each later phase
-    problem: str | None
 
 
 class SubmissionNote(TypedDict, total=False):
@@ -326,10 +320,18 @@ def submit(tx: Transaction, power: str, author: str, by: object, channel: str, e
     phase = state.phase or ""
     number = state.counts.get(power, 0) + 1
     salt = new_salt()
-    committed = commitment(phase, power, number, lines, conditional, salt)
+    plan: JSONObject = {}
+    if conditional:  # its own entry, sealed on the public record until the phases it names are published
+        assert state.position is not None
+        try:
+            names = [x.phase for x in read_sections(conditional, state.position, state.options)]
+        except ConditionalError:  # checked when taken; a text that does not read names no phase to wait for
+            names = []
+        plan = {"plan": file_plan(tx, power, number, conditional, names)}
+    committed = commitment(phase, power, number, lines, committed_conditional(plan), salt)
     tx.record("orders-submitted", {
         "phase": phase, "power": power, "author": author, "by": by, "channel": channel, "entered_by": entered_by,
-        "number": number, "orders": lines, "conditional": conditional, "salt": salt, "commitment": committed,
+        "number": number, "orders": lines, "conditional": None, **plan, "salt": salt, "commitment": committed,
         "note": dict(note) if note else None})
     mine = tx.state.order_set(power, author)
     assert mine is not None
@@ -368,7 +370,10 @@ def finish(tx: Transaction, result: Result) -> None:
     if position is not None:
         summary = {p: {"centres": len(position.centres_of(p)), "units": len(position.units_of(p))}
                    for p in position.variant.powers}
-    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary})
+    last = tx.state.last_published
+    adjudicated = tx.rec.entry(tx.state.id, last) if last is not None else None
+    played = adjudicated.payload["phase"] if adjudicated is not None and adjudicated.payload is not None else None
+    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary, "played": played})
     ended = tx.state.result
     assert ended is not None
     tx.notice(f"The game is over: {ended.headline} ({ended.reason}).")

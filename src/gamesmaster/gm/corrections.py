@@ -13,6 +13,7 @@ from .adjudicating import advance, install_conditionals, read_plans, tell_plans
 from .desk import Desk, power_of
 from .errors import GMError
 from .games import deadline_text
+from .plans import plan_text, record_read
 from .state import OrderSet
 from .tx import Transaction
 from .settings import RuleSpec
@@ -106,18 +107,19 @@ class Corrections(Desk):
             sets = {}
             for power, u in used.items():
                 sub = tx.rec.entry(game_id, int(u["seq"])) if u.get("seq") else None
-                conditional = sub.payload.get("conditional") if sub is not None and sub.payload_text else None
+                conditional = plan_text(tx.rec, game_id, sub) if sub is not None else None
                 if conditional:
                     sets[power] = OrderSet(sub.seq, 0, power, "player", (), conditional, "", "", "", "")  # type: ignore[union-attr]
             plans = read_plans(state.evolve(rules_spec=rules_spec), sets, position)
             lapsing = [] if stands else [x for x in state.pending if x.filed_phase != corrected and
                                          order_key(x.target) < order_key(adj.next.phase)]
             was, reopened = state.phase, state.status == "finished"
+            record_read(tx, corrected, plans)
             tx.record("correction", {
                 "phase": corrected, "revision": int(last["revision"]) + 1, "number": target.number,
                 "reason": reason, "rules": rules_spec, "position": position.to_dict(), "orders": texts, "used": used,
                 "civil_disorder": last.get("civil_disorder") or [], "results": results, "dislodged": dislodged,
-                "next": adj.next.to_dict(), "winner": adj.winner, "plans": plans,
+                "next": adj.next.to_dict(), "winner": adj.winner, "plans": {},
                 "removed": [str(u) for u in adj.removed],
                 "original": {"seq": original.seq, "revision": last["revision"]}, "difference": changed,
                 **({"following": [r.number for r in following],

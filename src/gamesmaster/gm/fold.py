@@ -190,10 +190,25 @@ def _submitted(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow
     if p["phase"] != s.phase:
         raise FoldError(f"orders for {p['phase']} taken while the game was in {s.phase}")
     note = p.get("note") or {}
-    new = OrderSet(e.seq, int(p["number"]), p["power"], p["author"], tuple(p["orders"]), p.get("conditional"),
+    conditional, plans = p.get("conditional"), s.filed_plans
+    if p.get("plan"):  # the text is in the plan-filed entry before (None where a public copy seals it)
+        conditional = plans.get(p["plan"])
+        plans = {k: v for k, v in plans.items() if k != p["plan"]}
+    new = OrderSet(e.seq, int(p["number"]), p["power"], p["author"], tuple(p["orders"]), conditional,
                    p["channel"], p["entered_by"], p["commitment"], e.at, note.get("condition"), note.get("filed_phase"))
     kept = tuple(o for o in s.orders if not (o.power == new.power and o.author == new.author))
-    return s.evolve(orders=kept + (new,), counts={**s.counts, new.power: new.number})
+    return s.evolve(orders=kept + (new,), counts={**s.counts, new.power: new.number}, filed_plans=plans)
+
+
+def _plan_filed(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    if p["phase"] != s.phase:
+        raise FoldError(f"conditional orders filed with {p['phase']} while the game was in {s.phase}")
+    return s.evolve(filed_plans={**s.filed_plans, e.payload_digest: p["conditional"]})
+
+
+def _plan_read(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    # read at a deadline (the phase open) or for a correction (the phase last published): the results follow
+    return s.evolve(plans_read={**s.plans_read, p["power"]: p["plan"]})
 
 
 def _conditional_chosen(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
@@ -237,8 +252,9 @@ def _filed(s: GameState, p: Mapping[str, Any]) -> tuple[Pending, ...]:
     phase, nxt = p["phase"], order_key(Phase.parse(p["next"]["phase"]))
     succeeded = tuple(sorted({str(r["order"]) for r in p["results"] if r.get("order") and r.get("result") == "succeeds"}))
     centres = owners(p["position"])
+    plans = {**(p.get("plans") or {}), **s.plans_read}  # in the results (older records), or entries of their own
     new = tuple(Pending(power, phase, sec["phase"], sec, succeeded, tuple(p.get("dislodged") or ()), centres)
-                for power, plan in sorted((p.get("plans") or {}).items()) for sec in plan.get("sections") or ()
+                for power, plan in sorted(plans.items()) for sec in plan.get("sections") or ()
                 if order_key(Phase.parse(sec["phase"])) >= nxt)
     taken = {(x.power, x.phase) for x in new}
     kept = tuple(x for x in s.pending if x.filed_phase != phase and (x.power, x.phase) not in taken
@@ -257,7 +273,7 @@ def _new_phase(s: GameState, nxt: Mapping[str, Any]) -> GameState:
     # round's, so that every set's receipt names one set.
     counts = s.counts if str(phase) == s.phase else {}
     return s.evolve(phase=str(phase), position_doc=nxt, orders=(), counts=counts, grace_used=False, deadline=None,
-                    awaiting={},
+                    awaiting={}, filed_plans={},
                     deadlock_year=None if new_year else s.deadlock_year, spring_centres=spring,
                     seats=tuple(replace(x, ready=False) if x.ready else x for x in s.seats))
 
@@ -271,7 +287,7 @@ def _adjudicated(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheR
         raise FoldError(f"{p['phase']} adjudicated while the game was in {s.phase}")
     rows.append(_phase_row(s, p, e, s.published + 1))
     s = s.evolve(published=s.published + 1, last_published=e.seq, pending=_filed(s, p), proposals=_lapse(s.proposals),
-                 disorder=_disorder(s, p))
+                 disorder=_disorder(s, p), plans_read={})
     return _new_phase(s, p["next"])
 
 
@@ -299,7 +315,7 @@ def _corrected(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow
         s = s.evolve(pending=tuple(x for x in s.pending if not withdrawn(x.filed_phase)),
                      orders=tuple(o for o in s.orders if not withdrawn(o.filed_phase)))
     s = s.evolve(last_published=e.seq, pending=_filed(s, p), rules_spec=p["rules"], disorder=_disorder(s, p),
-                 orders=tuple(o for o in s.orders if o.filed_phase != phase))
+                 orders=tuple(o for o in s.orders if o.filed_phase != phase), plans_read={})
     if s.status == "finished":
         s = s.evolve(status="active", result=None)
     nxt = p["next"]
@@ -411,6 +427,8 @@ _STEPS: dict[str, Step] = {
     "orders-withdrawn": _withdrawn,
     "orders-refused": _nothing,
     "conditional-chosen": _conditional_chosen,
+    "plan-filed": _plan_filed,
+    "plan-read": _plan_read,
     "ready": _ready,
     "deadline-closed": _nothing,
     "phase-adjudicated": _adjudicated,

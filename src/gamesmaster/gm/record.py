@@ -4,7 +4,10 @@ Once a phase's results are published, every entry of that phase is public: each
 submission as written, with its time, salt and commitment. Up to the last publication
 (`GameState.public_seq`) anyone may download the ledger; entries still private there
 are sealed (their payload replaced by its digest, which keeps the chain checkable):
-letters between powers, always, and the submissions of a phase not yet adjudicated.
+letters between powers, always; each power's vote on a draw or concession, always, in a
+game whose votes are secret (the draw-result entry says how the vote ended); and the
+submissions of a phase not yet adjudicated; and conditional orders filed for later phases
+until every phase they name is published (gm.plans).
 Nothing after the last publication is shown, so the record a player can see while a
 phase is open says nothing of the others' activity in it; the game page shows each
 power's commitment instead.
@@ -23,7 +26,9 @@ from . import limits
 from .desk import Desk, authenticate
 from .errors import GMError, NotFound
 from .fold import PUBLISHING
+from .plans import PLAN_KINDS, describe as describe_plan, sealed_plans
 from .reading import parse_phase
+from .settings import Settings
 from .state import GameState
 from .verify import PHASE_PRIVATE, Tables, check_receipt, verify_entries
 from .views import LedgerHead, PhaseRecord, ReceiptCheck, RecordEntry, VerifyReport
@@ -42,20 +47,36 @@ def public_copy(entries: Sequence[Entry]) -> list[Entry]:
     head = public_head(entries)
     shown = [e for e in entries if e.seq <= head]
     decided = {e.payload["phase"] for e in shown if e.kind in ("phase-adjudicated", "correction")}
-    return [e.seal() if _private(e, decided) else e for e in shown]
+    secret = secret_votes(entries)
+    plans = sealed_plans(shown)
+    return [e.seal() if e.seq in plans or _private(e, decided, secret) else e for e in shown]
 
 
-def _private(e: Entry, decided: set[str]) -> bool:
+def secret_votes(entries: Sequence[Entry]) -> bool:
+    """Whether the game's draw votes are secret (its settings, as its first entry records them)."""
+    first = entries[0] if entries else None
+    if first is None or first.kind != "game-created" or first.payload is None:
+        return True
+    return Settings.from_dict(first.payload.get("settings")).votes == "secret"
+
+
+def _private(e: Entry, decided: set[str], secret: bool) -> bool:
     p = e.payload
     if e.kind == "press":
         return bool(p.get("to"))  # a letter: only its parties may read it
+    if e.kind == "draw-vote":
+        return secret
     return e.kind in PHASE_PRIVATE and p.get("phase") not in decided
 
 
 def describe(e: Entry) -> str:
     """One line saying what an entry records, for people reading the record."""
+    if e.kind in PLAN_KINDS:
+        return describe_plan(e)
     if e.sealed:
-        return "a letter between powers (sealed)" if e.kind == "press" else f"{e.kind} (sealed until its phase is published)"
+        return {"press": "a letter between powers (sealed)",
+                "draw-vote": "a secret vote on a proposal (sealed: only the outcome is published)"}.get(
+            e.kind, f"{e.kind} (sealed until its phase is published)")
     p = e.payload
     k = e.kind
     by = p.get("entered_by") or ""
@@ -75,6 +96,12 @@ def describe(e: Entry) -> str:
         return f"{p['phase']} {what}: {len(p['results'])} orders, next {p['next'].get('phase')}"
     if k == "press":
         return f"{p['sender']} to {'everyone' if not p.get('to') else ', '.join(p['to'])}: {p['text'][:60]}"
+    if k == "draw-proposed":
+        return f"proposal {p['proposal']}: {p['kind']} {', '.join(p['powers'])}, by {p['proposer']}"
+    if k == "draw-vote":
+        return f"{p['power']} votes {'yes' if p['yes'] else 'no'} on proposal {p['proposal']}"
+    if k == "draw-result":
+        return f"proposal {p['proposal']} {p['status']} ({p['yes']} yes, {p['no']} no)"
     if k == "player-joined":
         return f"{p['name']} joined as {p['role']} (player {p['player']})"
     if k == "gm-action":

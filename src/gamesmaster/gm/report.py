@@ -8,7 +8,7 @@ from ..rules.phase import Phase, PhaseError
 from .reading import History
 from .settings import show_time
 from .mailroom import MailTrouble
-from .views import Correction, GameView, PhaseResult, Processed, Submission, VerifyReport
+from .views import Correction, Ending, GameView, PhaseResult, Processed, Submission, VerifyReport
 
 
 def phase_title(phase: object) -> str:
@@ -115,7 +115,7 @@ def status(g: GameView) -> str:
     """A game at a glance: who has ordered (never what), centres, units, stand-bys, proposals."""
     out = [f"{g.title} ({g.id}): {g.status}",
            f"  variant {g.variant.name}, rules {g.rules_spec}, press {g.settings.press}, "
-           f"replacement {g.settings.replacement}"]
+           f"replacement {g.settings.replacement}, {g.settings.votes} votes"]
     if g.status == "forming":
         out.append("  players: " + (", ".join(s.name for s in g.seats if s.role == "player") or "none yet"))
         return "\n".join(out)
@@ -164,7 +164,7 @@ def final(g: GameView, phases: Sequence[PhaseResult] = ()) -> str:
     winners = ", ".join(w.capitalize() for w in r.winners)
     head = {"victory": f"Victory: {winners}", "short-game": f"Short game won by {winners}",
             "draw": f"Draw: {winners}", "concession": f"Conceded to {winners}"}.get(r.kind, r.kind)
-    out = [f"Final report: {head} ({r.reason}), after {phase_title(r.phase)}."]
+    out = [f"Final report: {head} ({r.reason}), {_when_ended(r, phases)}."]
     players = {p: s.name for s in g.seats if s.role == "player" for p in s.powers}
     for power, standing in r.summary.items():
         out.append(f"  {power.capitalize():9} {players.get(power, '(no player)')[:18]:18} "
@@ -181,6 +181,16 @@ def final(g: GameView, phases: Sequence[PhaseResult] = ()) -> str:
         for year in sorted(chart):
             out.append(f"  {year}  " + " ".join(f"{chart[year].get(p, 0):3}" for p in powers))
     return "\n".join(out)
+
+
+def _when_ended(r: Ending, phases: Sequence[PhaseResult]) -> str:
+    """When the game ended, by the last phase actually played (not the phase open when a draw was agreed)."""
+    if r.played == "":
+        return f"in {phase_title(r.phase)}, before any phase was played"
+    if r.played is None and phases:  # a record from before the last phase played was kept
+        current = [ph for ph in phases if ph.current]
+        return f"after {(current or list(phases))[-1].title}"
+    return f"after {phase_title(r.played or r.phase)}"
 
 
 def history(h: History, ledger: bool = False) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, time, timedelta, timezone
-from typing import Mapping, cast
+from typing import Literal, Mapping, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..ledger import JSONObject, JSONValue
@@ -25,6 +25,10 @@ PRESET_POLICY = "preset"
 DRAW_VOTES = ("unanimous", "majority")
 # DAIDE's press levels (its language's syntax levels: 0 no press, 10 peace and alliances, ... 8000 free text)
 DAIDE_LEVELS = (*range(0, 170, 10), 8000)
+# Whether each power's vote on a draw or concession is published: "secret" (only the outcome
+# and its count, as DPjudge's default), or "open" (who voted how, as webDiplomacy shows).
+Ballot = Literal["secret", "open"]
+BALLOTS: tuple[Ballot, ...] = ("secret", "open")
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 MIN_HOURS = 1 / 60  # the shortest phase: a minute (a live table's writing period can be that short)
 MAX_HOURS = 90 * 24.0
@@ -94,6 +98,7 @@ class Settings:
     replacement: str = PRESET_POLICY  # none, standby (Graustark/Erehwon), successor (Brobdingnag), gm (Armageddonia)
     early_movement: bool = False  # movement processed early once every player is ready
     draw_vote: str = "unanimous"
+    votes: Ballot = "secret"
     end_year: int | None = None  # short game: after this year the player with most pieces on the board wins
     end_at: str | None = None  # short game by the clock (ISO time, UTC): stop then; most pieces wins
     daide_level: int | None = None  # the press level DAIDE bots are told (HLO's LVL); None: 8000, or 0 without press
@@ -114,6 +119,8 @@ class Settings:
         doc["schedule"]["days"] = list(self.schedule.days)
         if self.daide_level is None:
             del doc["daide_level"]  # the games made before the setting existed read the same
+        if self.votes == "secret":
+            del doc["votes"]  # the default: the games made before the setting existed read the same
         return doc
 
     @classmethod
@@ -132,6 +139,7 @@ class Settings:
             replacement=read.text(doc.get("replacement", given.replacement), "replacement policy"),
             early_movement=read.flag(doc.get("early_movement", given.early_movement), "early movement"),
             draw_vote=read.text(doc.get("draw_vote", given.draw_vote), "draw vote"),
+            votes=_ballot(read.text(doc.get("votes", given.votes), "votes")),
             end_year=None if end_year is None else read.whole(end_year, "end year"),
             end_at=None if end_at is None else read.text(end_at, "end time"),
             daide_level=None if level is None else read.whole(level, "DAIDE press level"))
@@ -159,6 +167,14 @@ class Settings:
                 raise GMError(f"end time {str(self.end_at)[:40]!r}: write it as YYYY-MM-DD HH:MM") from None
             if end.tzinfo is None or end.utcoffset() != timedelta(0):
                 raise GMError(f"end time {self.end_at!r}: stored in UTC, with its offset (+00:00)")
+
+
+def _ballot(text: str) -> Ballot:
+    """Secret or open votes, as a setting reads; GMError names another word."""
+    for ballot in BALLOTS:
+        if text == ballot:
+            return ballot
+    raise GMError(f"votes {text[:40]!r}: choose {', '.join(BALLOTS)}")
 
 
 def _schedule(doc: Mapping[str, JSONValue]) -> Schedule:

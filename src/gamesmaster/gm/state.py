@@ -247,13 +247,17 @@ class Ending:
     reason: str
     at: str
     summary: Mapping[str, Standing] = field(default_factory=dict)
+    # The last phase adjudicated when the game ended ("" when none was; None in records from before
+    # it was kept). `phase` is the phase open then: a draw agreed in Fall 1902 ends it after Spring 1902.
+    played: str | None = None
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Ending":
         """Read to_dict's form (and the game-ended entry's payload)."""
         d = _fields(doc)
         summary = {p: Standing(int(s["centres"]), int(s["units"])) for p, s in (d.get("summary") or {}).items()}
-        return cls(d["kind"], tuple(d["winners"]), d["phase"], d["reason"], d["at"], summary)
+        played = (d["played"] or "") if "played" in d else None
+        return cls(d["kind"], tuple(d["winners"]), d["phase"], d["reason"], d["at"], summary, played)
 
     @property
     def headline(self) -> str:
@@ -332,6 +336,10 @@ class GameState:
     seeking: SeekingDoc = field(default_factory=lambda: SeekingDoc())
     # The phase waits for the GM to decide (a civil-disorder power's removals left to the GM's judgment).
     awaiting: AwaitingDoc = field(default_factory=lambda: AwaitingDoc())
+    # A conditional plan filed and not yet taken up by its submission (the entry after it): digest -> text
+    # (gm.plans); and the plans read at a deadline, until the results take them up: power -> plan.
+    filed_plans: Mapping[str, str] = field(default_factory=dict)
+    plans_read: Mapping[str, JSONObject] = field(default_factory=dict)
 
     # -- derived values ------------------------------------------------------------------------
 
@@ -405,6 +413,9 @@ class GameState:
         for name in _OMITTED_EMPTY:  # written only once used, so the snapshots of older games stay as they were
             if not doc[name]:
                 del doc[name]
+        result = doc.get("result")
+        if isinstance(result, dict) and self.result is not None and self.result.played is None:
+            del result["played"]  # an ending recorded before the phase played was kept reads as it did
         return doc
 
     @classmethod
@@ -434,7 +445,7 @@ class GameState:
         return new
 
 
-_OMITTED_EMPTY = ("claims", "seeking", "awaiting")
+_OMITTED_EMPTY = ("claims", "seeking", "awaiting", "filed_plans", "plans_read")
 
 
 def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:  # Any: as in evolve

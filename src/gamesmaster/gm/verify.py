@@ -3,8 +3,9 @@
 Every problem names the ledger entry it breaks. What is checked:
 - the chain: numbering without gaps, each entry linked to the one before, each hash
   recomputed from the entry's fields (a sealed entry: from its payload's digest); times
-  in the ledger's one format and never going back; only letters and the entries of a
-  phase not yet published sealed (in a public record);
+  in the ledger's one format and never going back; only letters, the votes of a game
+  whose votes are secret, and the entries of a phase not yet published sealed (in a
+  public record);
 - every entry against the game as the entries before it left it (`gm.fold`): who acted
   (the credential used is one the record issued, for a power that seat may order for),
   each submission's number and commitment, no orders accepted after the deadline, each
@@ -39,6 +40,7 @@ from ..rules.conditional import Section
 from .adjudicating import early_due, read_plans
 from .fold import CacheRow, FoldError, Superseded, apply
 from .cointoss import join_due, toss, toss_due, winner_seat
+from .plans import PLAN_KINDS, committed_conditional
 from .games import draw, lots, playable_powers
 from .standing import orders_in_force
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
@@ -73,6 +75,10 @@ class Replay:
     chosen: dict[tuple[str, str], Any] = field(default_factory=dict)  # (phase, power) -> conditional-chosen payload
     opened_at: dict[int, str] = field(default_factory=dict)  # when each phase opened, by entry
     sealed: list[tuple[Entry, str | None]] = field(default_factory=list)  # sealed entries of a phase, and the phase
+    plan_texts: dict[str, str] = field(default_factory=dict)  # conditional plans shown, by their entry's digest
+    last_plan: str | None = None  # the digest of the plan-filed entry just before (a submission's plan)
+    sealed_plans: int = 0  # plan entries a public copy keeps sealed: what follows from them is checked once shown
+    deferred: list[str] = field(default_factory=list)  # what could not be checked for a sealed plan
 
     def bad(self, e: Entry, message: str) -> None:
         """Report a problem with an entry."""
@@ -100,6 +106,9 @@ def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
             _check_sealed(r, before, e)
         elif e.kind in ("game-started", "phase-opened"):
             r.opened_at[e.seq] = e.at
+        elif e.kind == "game-ended" and r.sealed_plans:
+            r.bad(e, f"the game is over, but {r.sealed_plans} entries of conditional orders are still sealed: "
+                     "a public record shows every plan once the game has ended")
         elif e.kind in ("phase-adjudicated", "correction"):
             phase = e.payload.get("phase")
             for kept, _ in [x for x in r.sealed if x[1] == phase]:
@@ -113,6 +122,9 @@ def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
                 r.bad(e, f"cannot be read back: {exc}")
         if e.kind == "orders-submitted" and not e.sealed:
             r.submissions[e.seq] = e.payload
+        if e.kind == "plan-filed" and not e.sealed and isinstance(text := e.payload.get("conditional"), str):
+            r.plan_texts[e.payload_digest] = text
+        r.last_plan = e.payload_digest if e.kind == "plan-filed" else None
         try:
             r.state, rows = apply(before, e, game_id)
             r.rows.extend(rows)
@@ -133,8 +145,12 @@ def _written_as_stamp(at: str) -> bool:
 
 
 def _check_sealed(r: Replay, s: GameState | None, e: Entry) -> None:
-    """A sealed entry is a letter, or an entry of the phase open, kept back until its results are out."""
-    if e.kind == "press":
+    """A sealed entry is a letter, a vote in a game of secret votes, or an entry of the phase open, kept back
+    until its results are out."""
+    if e.kind == "press" or (e.kind == "draw-vote" and s is not None and s.settings.votes == "secret"):
+        return
+    if e.kind in PLAN_KINDS and s is not None and s.status != "finished":
+        r.sealed_plans += 1  # conditional orders for a phase not yet published
         return
     if e.kind not in PHASE_PRIVATE or s is None:
         r.bad(e, "sealed, but a public record seals only letters and the entries of a phase not yet published")
@@ -148,8 +164,8 @@ def verify_entries(game_id: str, entries: list[Entry], *, tables: Tables | None 
     problems: list[str] = [str(p) for p in check_chain(entries)]
     r = replay(game_id, entries)
     problems.extend(r.problems)
+    notes: list[str] = list(dict.fromkeys(r.deferred))
     index = ReceiptIndex(entries) if receipts else None
-    notes: list[str] = []
     for text in receipts:
         # A public archive stops at the last publication: a set of the phase still open is not in it yet.
         # The store's whole ledger holds every set, so there a missing one was taken out.
@@ -338,7 +354,9 @@ def _check_submission(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -
     if number != s.counts.get(power, 0) + 1:
         r.bad(e, f"{power}'s submission is numbered {number}, but it is its number {s.counts.get(power, 0) + 1} "
                  f"of {p['phase']}: submissions are missing or were added")
-    want = commitment(p["phase"], power, number, p["orders"], p.get("conditional"), p["salt"])
+    if p.get("plan") is not None and p["plan"] != r.last_plan:
+        r.bad(e, f"the conditional orders of {power} it names are not the plan filed with it (the entry before)")
+    want = commitment(p["phase"], power, number, p["orders"], committed_conditional(p), p["salt"])
     if want != p["commitment"]:
         r.bad(e, f"the orders of {power} for {p['phase']} do not match their commitment "
                  f"{str(p['commitment'])[:12]}...: the orders were changed after they were committed")
@@ -357,6 +375,11 @@ def _check_chosen(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> No
     """The clause chosen for a phase is the one the conditions filed for it select, on the facts of the record."""
     pending = next((x for x in s.pending if x.power == p["power"] and x.phase == p["phase"]
                     and x.filed_phase == p["filed_phase"]), None)
+    if pending is None and r.sealed_plans:
+        r.chosen[(p["phase"], p["power"])] = p
+        r.deferred.append("conditional orders chosen from plans still sealed on this public record are checked "
+                          "once every phase the plans name is published")
+        return
     if pending is None or s.position is None:
         r.bad(e, f"no conditional orders of {p['power']} filed in {p['filed_phase']} were pending for {p['phase']}")
         return
@@ -448,8 +471,9 @@ def _check_correction(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -
     sets = {}
     for power, u in (p.get("used") or {}).items():
         sub = r.submissions.get(int(u["seq"])) if u.get("seq") else None
-        if sub is not None and sub.get("conditional"):
-            sets[power] = OrderSet(int(u["seq"]), 0, power, PLAYER, (), sub["conditional"], "", "", "", "")
+        text = (sub.get("conditional") or r.plan_texts.get(sub.get("plan") or "")) if sub is not None else None
+        if text:
+            sets[power] = OrderSet(int(u["seq"]), 0, power, PLAYER, (), text, "", "", "", "")
     _readjudicate(r, s.evolve(rules_spec=p["rules"]), e, p, sets)
 
 
@@ -471,7 +495,7 @@ def _readjudicate(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any], sets:
     if [str(d.unit) for d in adj.dislodged] != list(p.get("dislodged") or []):
         r.bad(e, f"the units dislodged in {phase} are not those the engine gives")
     plans = read_plans(s.evolve(rules_spec=p["rules"]), sets, position)
-    if canonical(plans) != canonical(p.get("plans") or {}):
+    if canonical(plans) != canonical({**(p.get("plans") or {}), **s.plans_read}):
         r.bad(e, "the conditional orders recorded are not those filed with the orders used")
     r.replayed += 1
     r.payloads[e.seq] = p
@@ -559,7 +583,7 @@ def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIn
         return ReceiptCheck(shown, False, "missing", f"{title} is not on the record: the record was changed, or the "
                             "receipt is not from this game")
     p = found.payload
-    recomputed = commitment(p["phase"], p["power"], int(p["number"]), p["orders"], p.get("conditional"), p["salt"])
+    recomputed = commitment(p["phase"], p["power"], int(p["number"]), p["orders"], committed_conditional(p), p["salt"])
     if p["commitment"] != receipt.commitment or recomputed != receipt.commitment:
         if decided is None:  # the phase is open: no entry numbers (see below)
             return ReceiptCheck(shown, False, "mismatch", f"{title} is on the record with other orders than the "

@@ -471,7 +471,8 @@ class _Session:
                 self.say([st.echo], "Not carried out: which game? Sign on first, or write PROPOSALS after SIGNON.")
                 return
             rows = [p for p in self.gm.proposals(game) if p.status == "open"]
-            self.say([st.echo], "\n".join(_proposal(p) for p in rows) or f"No open proposals in {game}.")
+            shown = s.is_gm or self.gm.game(game).settings.votes == "open"
+            self.say([st.echo], "\n".join(_proposal(p, shown) for p in rows) or f"No open proposals in {game}.")
         else:
             if not self._need(st):
                 return
@@ -570,7 +571,8 @@ class _Session:
                               credential=s.credential)
         self.did_something = True
         row = next((p for p in self.gm.proposals(s.game or "") if p.id == pid), None)
-        self.say([st.echo], f"Proposal {pid} is made: " + (_proposal(row) if row else "a draw") +
+        shown = s.is_gm or self.gm.game(s.game or "").settings.votes == "open"
+        self.say([st.echo], f"Proposal {pid} is made: " + (_proposal(row, shown) if row else "a draw") +
                  ". Every survivor votes with VOTE " + str(pid) + " YES or NO.")
 
     def do_concede(self, st: Statement) -> None:
@@ -698,10 +700,13 @@ def _debullet(text: str) -> str:
     return re.sub(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+", "", text)
 
 
-def _proposal(p: Proposal) -> str:
+def _proposal(p: Proposal, open_votes: bool) -> str:
     what = ("a draw between " + ", ".join(texts.cap(x) for x in p.powers) if p.kind == "draw"
             else "conceding the game to " + texts.cap(p.powers[0]))
-    votes = ", ".join(f"{texts.cap(k)} {'yes' if v else 'no'}" for k, v in p.votes.items()) or "no votes yet"
+    if open_votes:  # the game's votes are open (or the GM asks): who voted how
+        votes = ", ".join(f"{texts.cap(k)} {'yes' if v else 'no'}" for k, v in p.votes.items()) or "no votes yet"
+    else:  # secret votes: how many have voted, never how
+        votes = f"{len(p.votes)} vote{'' if len(p.votes) == 1 else 's'} cast, secret"
     return f"proposal {p.id}: {what} (by {texts.cap(p.proposer)}; {votes})"
 
 

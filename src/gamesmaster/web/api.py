@@ -167,6 +167,7 @@ class SettingsIn(Strict):
     replacement: Literal["preset", "none", "standby", "successor", "gm"] = "preset"  # preset: the rule preset's
     early_movement: bool = False
     draw_vote: Literal["unanimous", "majority"] = "unanimous"
+    votes: Literal["secret", "open"] = Field("secret", description="draw votes: secret (only the outcome) or open")
     end_year: int | None = None
     end_at: str | None = Field(None, max_length=40,
                                description="short game by the clock: 'YYYY-MM-DD HH:MM' in tz; most pieces then wins")
@@ -481,7 +482,9 @@ def post_answer(game: str, number: int, body: AnswerIn, request: Request,
 @router.get("/games/{game}/proposals", response_model=list[schemas.ProposalOut],
             tags=["press"], summary="Open draw and concession proposals")
 def get_proposals(game: str, request: Request) -> list[dict[str, Any]]:
-    return [site.public_proposal(p) for p in _gm(request).proposals(game) if p.status == "open"]
+    gm = _gm(request)
+    open_votes = gm.game(game).settings.votes == "open"
+    return [site.public_proposal(p, open_votes) for p in gm.proposals(game) if p.status == "open"]
 
 
 @router.post("/games/{game}/proposals", response_model=schemas.IdOut,

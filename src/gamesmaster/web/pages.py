@@ -485,6 +485,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
             min_gap=_field(data, "min_gap"), retreats=_field(data, "retreats"), adjustments=_field(data, "adjustments"),
             grace=_field(data, "grace"), replacement=_field(data, "replacement") or "preset",
             early_movement=_field(data, "early_movement") == "1", draw_vote=_field(data, "draw_vote") or "unanimous",
+            votes=_field(data, "votes") or "secret",
             end_year=int(end_year) if end_year.isdigit() else None, end_at=_field(data, "end_at") or None)
     except site.FormProblems as exc:
         problems += exc.problems

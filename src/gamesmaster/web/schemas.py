@@ -48,6 +48,7 @@ class EndingOut(Out):
     reason: str
     at: str = Field(description="when it ended (ISO time)")
     summary: dict[str, StandingOut] = Field(description="power -> its centres and units at the end")
+    played: str | None = Field(None, description="the last phase adjudicated ('' when none was; null in older records)")
 
 
 class PowerSummaryOut(Out):
@@ -125,7 +126,7 @@ class PressOut(Out):
 
 
 class ProposalOut(Out):
-    """A draw or concession proposal as everyone may see it: how many have voted, not how."""
+    """A draw or concession proposal as everyone may see it: how many have voted; how, only where votes are open."""
 
     id: int
     kind: str = Field(description="draw or concession")
@@ -134,6 +135,7 @@ class ProposalOut(Out):
     powers: list[str]
     status: str = Field(description="open, passed, rejected or lapsed")
     votes_cast: int
+    votes: dict[str, bool] | None = Field(None, description="each power's vote, in a game with open votes (else null)")
 
 
 class PlayerOut(Out):
@@ -227,6 +229,7 @@ class SettingsOut(Out):
     replacement: str
     early_movement: bool
     draw_vote: str
+    votes: str = Field("secret", description="draw votes: secret (only the outcome is published) or open")
     end_year: int | None
     end_at: str | None
 
@@ -487,6 +490,7 @@ class CatalogueOut(Out):
     press: list[str]
     replacement: list[str]
     draw_vote: list[str]
+    votes: list[str]
 
 
 # -- a power's own business -----------------------------------------------------------------

@@ -132,7 +132,7 @@ def game(gm: Gamesmaster, game_id: str, view: GameView | None = None) -> dict[st
     out = summary(view)
     pos = view.position
     variant = view.variant
-    out["settings"] = view.settings.to_dict()
+    out["settings"] = settings_doc(view.settings)
     out["ownership"] = []
     if pos is not None:
         for p in variant.powers:
@@ -145,17 +145,22 @@ def game(gm: Gamesmaster, game_id: str, view: GameView | None = None) -> dict[st
     out["last_results"] = phase_record(published[-1]) if published else None
     out["phases"] = [str(p.phase) for p in published]
     out["press"] = public_press(gm, game_id)
-    out["proposals"] = [public_proposal(p) for p in view.proposals]
+    out["proposals"] = [public_proposal(p, view.settings.votes == "open") for p in view.proposals]
     out["players"] = [{"name": s.name, "role": s.role, "power": s.power, "powers": list(s.powers),
                        "standby_for": s.standby_for} for s in view.players()]
     out["deadlock"] = view.deadlock_pending
     return out
 
 
-def public_proposal(p: Proposal) -> dict[str, Any]:
-    """A proposal as everyone may see it: how many have voted, not how."""
+def settings_doc(settings: Settings) -> dict[str, Any]:
+    """A game's settings for the API, every one named (the record leaves out a default added later)."""
+    return {**settings.to_dict(), "votes": settings.votes}
+
+
+def public_proposal(p: Proposal, open_votes: bool = False) -> dict[str, Any]:
+    """A proposal as everyone may see it: how many have voted; how each power voted only where votes are open."""
     return {"id": p.id, "kind": p.kind, "phase": p.phase, "proposer": p.proposer, "powers": list(p.powers),
-            "status": p.status, "votes_cast": len(p.votes)}
+            "status": p.status, "votes_cast": len(p.votes), "votes": dict(p.votes) if open_votes else None}
 
 
 def press_item(p: PressItem) -> dict[str, Any]:
@@ -460,7 +465,9 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
                              + ("; a movement phase once every player has ordered and marked ready." if settings.early_movement
                                 else "; movement waits for the deadline.")),
         ("Draws", f"A draw or concession passes by {'a unanimous vote' if settings.draw_vote == 'unanimous' else 'a majority'} "
-                  "of the surviving powers."),
+                  "of the surviving powers. "
+                  + ("Votes are secret: only the outcome (and how many voted each way) is published."
+                     if settings.votes == "secret" else "Votes are open: the record shows how each power voted.")),
     ]
     if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
         running.append(("Short game", f"After {options.last_year}, the player with the most pieces on the board wins "
@@ -556,7 +563,7 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted:
     power = acts_for(seat, wanted) or acts_for(seat)
     who = {"name": seat.name, "role": seat.role, "power": seat.power, "standby_for": seat.standby_for,
            "number": seat.number}
-    out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": view.settings.to_dict()}
+    out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": settings_doc(view.settings)}
     statuses = {p["power"]: p for p in out["game"]["powers"]}
     out["commands"] = [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
                         "to_order": bool(statuses.get(p, {}).get("to_order")),
@@ -592,7 +599,8 @@ def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted:
     out["press"] = [press_item(p) for p in gm.press(game_id, credential=credential)]  # every power's it commands
     out["press_closed"] = press_closed(view.live.state) if view.live is not None else None
     out["questions"] = [question_item(q) for q in gm.questions(game_id, credential=credential)]
-    out["proposals"] = [dict(public_proposal(p), my_vote=p.votes.get(power)) for p in view.proposals]
+    out["proposals"] = [dict(public_proposal(p, view.settings.votes == "open"), my_vote=p.votes.get(power))
+                        for p in view.proposals]
     out["other_powers"] = [{"power": p, "name": variant.powers[p].name} for p in variant.powers if p != power]
     out["early_movement"] = view.settings.early_movement
     return out
@@ -620,7 +628,7 @@ def catalogue() -> dict[str, Any]:
                 for v in cat.variants]
     return {"variants": variants, "presets": presets, "options": options,
             "press": ["none", "public", "full", "anonymous"], "replacement": ["preset", "none", "standby", "successor", "gm"],
-            "draw_vote": ["unanimous", "majority"]}
+            "draw_vote": ["unanimous", "majority"], "votes": ["secret", "open"]}
 
 
 def rule_value(text: Any) -> Any:
@@ -642,7 +650,7 @@ def rule_value(text: Any) -> Any:
 def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None = None, min_gap: str | None = None,
                    retreats: str | None = None, adjustments: str | None = None, grace: str | None = None,
                    replacement: str = "preset", early_movement: bool = False, draw_vote: str = "unanimous",
-                   end_year: int | None = None, end_at: str | None = None) -> Settings:
+                   votes: str = "secret", end_year: int | None = None, end_at: str | None = None) -> Settings:
     """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00').
 
     Every field is read, and a FormProblems names every one that does not read, not only the first."""
@@ -667,7 +675,7 @@ def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None
             schedule[key] = value
     settings = {"press": press, "schedule": schedule, "replacement": replacement,
                 "grace_hours": read("grace period", parse_duration, grace) or 0.0,
-                "early_movement": bool(early_movement), "draw_vote": draw_vote, "end_year": end_year,
+                "early_movement": bool(early_movement), "draw_vote": draw_vote, "votes": votes, "end_year": end_year,
                 "end_at": read("end at", lambda t: end_setting(t, schedule["tz"]), end_at)}
     read_settings: Settings | None = None
     try:
