@@ -23,9 +23,9 @@ def new_secret() -> str:
     return secrets.token_urlsafe(16)
 
 
-def hash_secret(secret: str, iterations: int = ITERATIONS) -> str:
-    """'pbkdf2_sha256$ITERATIONS$SALT$HASH' for a secret."""
-    salt = secrets.token_hex(8)
+def hash_secret(secret: str, iterations: int = ITERATIONS, *, salt: str | None = None) -> str:
+    """'pbkdf2_sha256$ITERATIONS$SALT$HASH' for a secret (a fresh random salt unless one is given, in hex)."""
+    salt = salt or secrets.token_hex(8)
     digest = hashlib.pbkdf2_hmac("sha256", secret.encode(), bytes.fromhex(salt), iterations).hex()
     return f"pbkdf2_sha256${iterations}${salt}${digest}"
 

@@ -80,6 +80,15 @@ def new_gm_credential() -> str:
     return "gm." + cred.new_secret()
 
 
+def env_gm_hash(credential: str) -> str:
+    """The hash of a GM credential given by $GAMESMASTER_GM_CREDENTIAL: its salt is derived from the
+    credential, so every web process and every restart computes the same hash (and GM sessions, which
+    keep its fingerprint, hold across them) while a new credential still gives a new one. Nothing of
+    it is stored."""
+    salt = hmac.new(credential.encode(), b"gamesmaster GM credential salt", "sha256").hexdigest()[:16]
+    return cred.hash_secret(credential, salt=salt)
+
+
 def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
     """The site's secrets from DIRECTORY/web.json, created (mode 0600) on first use.
 
@@ -98,7 +107,7 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
     fresh = None
     env = os.environ.get(GM_ENV, "").strip()
     if env:
-        gm_hash = cred.hash_secret(env)
+        gm_hash = env_gm_hash(env)
     else:
         if renew_gm or not isinstance(doc.get("gm_credential_hash"), str):
             fresh = new_gm_credential()
