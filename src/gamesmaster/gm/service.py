@@ -14,6 +14,7 @@ from __future__ import annotations
 from .bots import Bots
 from .corrections import Corrections
 from .deadlines import Deadlines
+from .disputes import Disputes
 from .games import Games
 from .mailroom import MailDesk
 from .notices import Notifications
@@ -27,5 +28,5 @@ from .submissions import Submissions
 
 
 class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Questions, Players, Reading, Record, Sessions,
-                  Bots, Notifications, MailDesk):
+                  Bots, Notifications, MailDesk, Disputes):
     """Runs games kept in a Store; `clock` returns the time now (aware UTC), for tests a fake."""

@@ -44,6 +44,40 @@ def _fields(doc: Mapping[str, JSONValue]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class KeyOnRecord:
+    """A key a seat proves its actions with (gm.keys): its salt and anchor as recorded, its last value, uses."""
+
+    player: int
+    salt: str
+    anchor: str
+    last: str
+    used: int = 0
+    kind: str = "credential"  # credential or session
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "KeyOnRecord":
+        """Read to_dict's form."""
+        return cls(**_fields(doc))
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A player's word on the record that a set of orders in its power's name was not its own."""
+
+    seq: int  # the entry that records it
+    phase: str
+    power: str
+    number: int  # the set disputed
+    player: int
+    text: str
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Dispute":
+        """Read to_dict's form."""
+        return cls(**_fields(doc))
+
+
+@dataclass(frozen=True)
 class Seat:
     """A player of the game: the number in the credential, the power held or stood by for."""
 
@@ -316,6 +350,12 @@ class GameState:
     # Open to players with accounts, as the GM last set it: {"open": bool, "seats": "lot"|"choice",
     # "choices": {player number: power}} (gm.joining; see `joining`).
     seeking: SeekingDoc = field(default_factory=lambda: SeekingDoc())
+    # Whether every action by a seat must carry a proof of a key on the record (games created since keys).
+    keyed: bool = False
+    # The keys seats prove their actions with, by id (gm.keys).
+    keys: Mapping[str, KeyOnRecord] = field(default_factory=dict)
+    # Sets of orders their players said on the record they did not send.
+    disputes: tuple[Dispute, ...] = ()
 
     # -- derived values ------------------------------------------------------------------------
 
@@ -401,6 +441,8 @@ class GameState:
         d["spring_centres"] = {y: {p: tuple(cs) for p, cs in v.items()} for y, v in d.get("spring_centres", {}).items()}
         d["result"] = Ending.from_dict(d["result"]) if d.get("result") else None
         d["disorder"] = tuple(d.get("disorder") or ())
+        d["keys"] = {k: KeyOnRecord.from_dict(v) for k, v in (d.get("keys") or {}).items()}
+        d["disputes"] = tuple(Dispute.from_dict(x) for x in d.get("disputes") or ())
         return cls(**d)
 
     def evolve(self, **changes: Any) -> "GameState":  # Any: the changes are the fields', of their own types
@@ -414,7 +456,7 @@ class GameState:
         return new
 
 
-_OMITTED_EMPTY = ("claims", "seeking")
+_OMITTED_EMPTY = ("claims", "seeking", "keyed", "keys", "disputes")
 
 
 def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:  # Any: as in evolve

@@ -1,0 +1,134 @@
+"""Keys on the record: what ties every player's action on a ledger to a secret only the player holds.
+
+A database holds no player's secret (credentials are kept as salted hashes, sessions as
+the SHA-256 of their token), so whoever can write to it could otherwise sign in as anyone.
+A key is a hash chain in the manner of S/KEY (Lamport, 1981): from a seed that only the
+holder of a secret can compute, `anchor = H^LENGTH(seed)` goes on the ledger when the key is
+given, and the k-th action made with it carries `H^(LENGTH-k)(seed)`, which anyone can check
+hashes to the value before it (or, where a public record seals uses between, to the last value
+it shows after as many hashes), and which nobody can compute from the values before it.
+
+There are two kinds of key. A seat's *credential key* is derived from the secret of its
+credential ('NUMBER.SECRET') and is written with the credential (`player-joined`,
+`credential-replaced`). A *session key* is derived from the key part of a session token
+(kept in the player's cookie, renewed tokens keep it) and is written by a `key-added`
+entry that the credential key proves: signing in with the credential, joining a game, or
+claiming a seat. Every action by a seat (`by` in orders, withdrawals, ready marks, votes,
+press, resignations, disputes) carries one proof: the key's id and the next value of its
+chain. `verify` checks each proof against the key's last value; a forged session, link,
+password or claim gives a session whose secret has no key on the record, so it can make no
+proof (the door refuses it) and a set written without one is reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, replace
+from typing import Mapping
+
+from ..ledger import JSONObject
+from .state import GameState, KeyOnRecord
+
+SCHEME = "sha256-chain"  # game-created names it: every action of a seat in the game carries a proof
+LENGTH = 10_000  # actions a key can prove; then sign in again (a session key) or ask for a new credential
+CREDENTIAL = "credential"
+SESSION = "session"
+
+
+def _link(value: bytes) -> bytes:
+    return hashlib.sha256(b"gamesmaster key\n" + value).digest()
+
+
+def seed(secret: str, salt: str) -> bytes:
+    """The seed of a key: an HMAC of its salt under the secret only the player holds."""
+    return hmac.new(secret.encode("utf-8", "replace"), b"gamesmaster key seed\n" + salt.encode(), "sha256").digest()
+
+
+def key_id(seed_: bytes) -> str:
+    """A key's public id (it says which key a proof is made with, and nothing of the seed)."""
+    return hashlib.sha256(b"gamesmaster key id\n" + seed_).hexdigest()[:32]
+
+
+def value(seed_: bytes, steps: int) -> str:
+    """H^steps(seed), in hex."""
+    v = seed_
+    for _ in range(steps):
+        v = _link(v)
+    return v.hex()
+
+
+def steps_to(revealed: object, last: str, most: int) -> int | None:
+    """How many hashes of a revealed value give `last` (1 for the next use of the key; more where a public
+    record seals the uses between, letters and the orders of a phase still open), at most `most`; None if none do."""
+    if not isinstance(revealed, str) or len(revealed) != 64:
+        return None
+    try:
+        v = bytes.fromhex(revealed)
+    except ValueError:
+        return None
+    for n in range(1, most + 1):
+        v = _link(v)
+        if hmac.compare_digest(v.hex(), last):
+            return n
+    return None
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A secret a request was made with, and the kind of key it gives: a credential's or a session's."""
+
+    text: str
+    kind: str  # CREDENTIAL or SESSION
+
+
+def new_key(secret: Secret, player: int) -> JSONObject:
+    """A fresh key for a seat, as its entry records it: {id, player, salt, anchor, kind}."""
+    salt = secrets.token_hex(8)
+    s = seed(secret.text, salt)
+    return {"id": key_id(s), "player": player, "salt": salt, "anchor": value(s, LENGTH), "kind": secret.kind}
+
+
+def find(state: GameState, player: int, secret: Secret) -> tuple[str, KeyOnRecord, bytes] | None:
+    """The live key of a seat that this secret gives (its id, the key, its seed), or None."""
+    for kid, key in state.keys.items():
+        if key.player == player and key.kind == secret.kind:
+            s = seed(secret.text, key.salt)
+            if key_id(s) == kid:
+                return kid, key, s
+    return None
+
+
+def proof(state: GameState, player: int, secret: Secret | None) -> JSONObject | None:
+    """The proof for the next action of a seat made with this secret: {key, value}; None if it gives no live key
+    (or its chain is used up)."""
+    found = find(state, player, secret) if secret is not None else None
+    if found is None:
+        return None
+    kid, key, s = found
+    if key.used + 1 >= LENGTH:
+        return None
+    return {"key": kid, "value": value(s, LENGTH - key.used - 1)}
+
+
+def problem(state: GameState, player: int, made: object) -> str | None:
+    """What is wrong with an action's proof for a seat of a keyed game (None: it holds)."""
+    if not isinstance(made, Mapping):
+        return "carries no proof of a key on the record (it was not made by a player's credential or session)"
+    key = state.keys.get(str(made.get("key")))
+    if key is None or key.player != player:
+        return f"is proved with a key the record never gave player {player}"
+    if steps_to(made.get("value"), key.last, LENGTH - key.used) is None:
+        return f"carries a proof that does not follow the last use of its key ({made.get('key')})"
+    return None
+
+
+def spent(state: GameState, made: Mapping[str, object]) -> GameState:
+    """The state once a proof is used: its key's chain moves one step on."""
+    kid = str(made.get("key"))
+    key = state.keys.get(kid)
+    steps = steps_to(made.get("value"), key.last, LENGTH - key.used) if key is not None else None
+    if key is None or steps is None:
+        return state
+    return state.evolve(keys={**state.keys, kid: replace(key, last=str(made.get("value")), used=key.used + steps)})
