@@ -75,6 +75,11 @@ def describe(e: Entry) -> str:
         return f"{p['phase']} {what}: {len(p['results'])} orders, next {p['next'].get('phase')}"
     if k == "press":
         return f"{p['sender']} to {'everyone' if not p.get('to') else ', '.join(p['to'])}: {p['text'][:60]}"
+    if k == "key-added":
+        return f"player {p['player']} gave a browser a key ({p.get('how')}), proved by the seat's credential"
+    if k == "set-disputed":
+        return (f"{p['power']}'s player disputes set #{p['number']} for {p['phase']}, which it did not send"
+                + (f": {p['text'][:60]}" if p.get("text") else ""))
     if k == "player-joined":
         return f"{p['name']} joined as {p['role']} (player {p['player']})"
     if k == "gm-action":
