@@ -191,3 +191,14 @@ def test_a_used_up_chain_is_refused(table):
     kid, key = next((k, v) for k, v in state.keys.items() if v.kind == keys.SESSION)
     spent = state.evolve(keys={**state.keys, kid: replace(key, used=keys.LENGTH - 1)})
     assert keys.proof(spent, 2, keys.Secret(table.bob.split(".")[2], keys.SESSION)) is None
+
+
+def test_the_chains_a_process_keeps_give_the_values_the_chain_gives():
+    """The checkpoints a process keeps (keys.Chains) give, at every distance, what walking the chain gives."""
+    from gamesmaster.gm import keys
+    chains = keys.Chains(size=4)
+    for n in range(6):  # more seeds than it keeps: the oldest are forgotten, and walked again when needed
+        seed = secrets.token_bytes(32)
+        for steps in (0, 1, 99, 100, 101, 5_555, keys.LENGTH - 1, keys.LENGTH):
+            assert chains.value(seed, steps) == keys.value(seed, steps)
+    assert len(chains.known) <= 4
