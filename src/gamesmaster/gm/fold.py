@@ -115,7 +115,7 @@ def _with_key(s: GameState, key: Any) -> GameState:
     if not isinstance(key, Mapping):
         return s
     kept = KeyOnRecord(int(key["player"]), str(key["salt"]), str(key["anchor"]), str(key["anchor"]), 0,
-                       str(key.get("kind") or "credential"))
+                       "session" if key.get("kind") == "session" else "credential")
     return s.evolve(keys={**s.keys, str(key["id"]): kept})
 
 

@@ -10,9 +10,9 @@ it shows after as many hashes), and which nobody can compute from the values bef
 
 There are two kinds of key. A seat's *credential key* is derived from the secret of its
 credential ('NUMBER.SECRET') and is written with the credential (`player-joined`,
-`credential-replaced`). A *session key* is derived from the key part of a session token
-(kept in the player's cookie, renewed tokens keep it) and is written by a `key-added`
-entry that the credential key proves: signing in with the credential, joining a game, or
+`credential-replaced`). A *session key* is derived from a browser's key (the site keeps it
+in a cookie of its own and passes it with the session token as 's.TOKEN.KEY'; the server
+never stores it) and is written by a `key-added` entry that the credential key proves: signing in with the credential, joining a game, or
 claiming a seat. Every action by a seat (`by` in orders, withdrawals, ready marks, votes,
 press, resignations, disputes) carries one proof: the key's id and the next value of its
 chain. `verify` checks each proof against the key's last value; a forged session, link,
@@ -29,12 +29,12 @@ from dataclasses import dataclass, replace
 from typing import Mapping
 
 from ..ledger import JSONObject
-from .state import GameState, KeyOnRecord
+from .state import GameState, KeyKind, KeyOnRecord
 
 SCHEME = "sha256-chain"  # game-created names it: every action of a seat in the game carries a proof
 LENGTH = 10_000  # actions a key can prove; then sign in again (a session key) or ask for a new credential
-CREDENTIAL = "credential"
-SESSION = "session"
+CREDENTIAL: KeyKind = "credential"
+SESSION: KeyKind = "session"
 
 
 def _link(value: bytes) -> bytes:
@@ -119,7 +119,7 @@ class Secret:
     """A secret a request was made with, and the kind of key it gives: a credential's or a session's."""
 
     text: str
-    kind: str  # CREDENTIAL or SESSION
+    kind: KeyKind
 
 
 def new_key(secret: Secret, player: int) -> JSONObject:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Iterable, Mapping, TypedDict
+from typing import Any, Iterable, Literal, Mapping, TypedDict
 
 from ..ledger import JSONObject, JSONValue
 from ..rules import Phase, Position, RuleOptions
@@ -43,6 +43,9 @@ def _fields(doc: Mapping[str, JSONValue]) -> dict[str, Any]:
     return dict(doc)
 
 
+KeyKind = Literal["credential", "session"]  # a seat's credential's key, or a browser's (gm.keys)
+
+
 @dataclass(frozen=True)
 class KeyOnRecord:
     """A key a seat proves its actions with (gm.keys): its salt and anchor as recorded, its last value, uses."""
@@ -52,7 +55,7 @@ class KeyOnRecord:
     anchor: str
     last: str
     used: int = 0
-    kind: str = "credential"  # credential or session
+    kind: KeyKind = "credential"
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue]) -> "KeyOnRecord":
