@@ -17,7 +17,7 @@ from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from . import limits
 from .accounts import Accounts, account_record, email_address
-from .desk import Actor, authenticate
+from .desk import Actor, identify
 from .keys import CREDENTIAL, Secret
 from .sessions import give_key
 from .errors import GMError
@@ -144,7 +144,7 @@ class Joining(Accounts):
             credential = add_seat(tx, name, PLAYER)
             number = len(tx.state.seats)
             self._claim(tx, number, account.ref, "invitation" if invited and not st.joining.open else "joined",
-                        chosen, credential, token)
+                        chosen, Secret(credential.split(".", 1)[1], CREDENTIAL), token)
             full = len([s for s in tx.state.seats if s.role == PLAYER]) == len(places)
         if not full:
             return Joined(game_id, number, credential, None)
@@ -179,14 +179,14 @@ class Joining(Accounts):
         The browser the session token comes from gets a key for the seat on the record (gm.keys)."""
         account = self.account(account_id)
         with self.transaction(game_id) as tx:
-            seat = authenticate(tx.rec, tx.state, credential, now=tx.now)
+            seat, secret = identify(tx.rec, tx.state, credential, now=tx.now)
             if tx.state.claims.get(str(seat.number)) != account.ref:
-                self._claim(tx, seat.number, account.ref, "credential", None, credential, token)
+                self._claim(tx, seat.number, account.ref, "credential", None, secret, token)
             else:
-                give_key(tx, seat, Secret(credential.strip().split(".", 1)[1], CREDENTIAL), token or "", "claimed")
+                give_key(tx, seat, secret, token or "", "claimed")
             return seat.number
 
-    def _claim(self, tx: Transaction, number: int, ref: str, how: str, power: str | None, credential: str,
+    def _claim(self, tx: Transaction, number: int, ref: str, how: str, power: str | None, secret: Secret | None,
                token: str | None) -> None:
         """The claim on the record, proved by the seat's credential, and a key for the claiming browser."""
         seat = tx.state.seat(number)
@@ -194,7 +194,6 @@ class Joining(Accounts):
         payload: JSONObject = {"player": number, "name": seat.name, "account": ref, "how": how}
         if power:
             payload["power"] = power
-        secret = Secret(credential.strip().split(".", 1)[1], CREDENTIAL)
         payload["by"] = Actor(seat, None, secret).signed(tx.state)  # type: ignore[assignment]
         tx.record("seat-claimed", payload)
         give_key(tx, seat, secret, token or "", "claimed")
