@@ -23,9 +23,9 @@ def new_secret() -> str:
     return secrets.token_urlsafe(16)
 
 
-def hash_secret(secret: str, iterations: int = ITERATIONS) -> str:
-    """'pbkdf2_sha256$ITERATIONS$SALT$HASH' for a secret."""
-    salt = secrets.token_hex(8)
+def hash_secret(secret: str, iterations: int = ITERATIONS, *, salt: str | None = None) -> str:
+    """'pbkdf2_sha256$ITERATIONS$SALT$HASH' for a secret (a fresh random salt unless one is given, in hex)."""
+    salt = salt or secrets.token_hex(8)
     digest = hashlib.pbkdf2_hmac("sha256", secret.encode(), bytes.fromhex(salt), iterations).hex()
     return f"pbkdf2_sha256${iterations}${salt}${digest}"
 
@@ -62,8 +62,24 @@ def is_token(credential: object) -> bool:
 
 
 def token_id(token: str) -> str:
-    """What the store keeps of a session token: its SHA-256."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+    """What the store keeps of a session token: its SHA-256 (of 's.' and the token's random part: a key
+    part after it, see `token_key`, is the browser's own and is never stored)."""
+    return hashlib.sha256(".".join(token.split(".")[:2]).encode("utf-8", "replace")).hexdigest()
+
+
+_KEY = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
+
+
+def token_key(token: str) -> str | None:
+    """The key part of a session token as a door passes it ('s.TOKEN.KEY'): the secret the browser's
+    session keys on the games' records are derived from (gm.keys), or None if it has none."""
+    parts = token.split(".")
+    return parts[2] if len(parts) == 3 and _KEY.match(parts[2]) else None
+
+
+def is_key(text: object) -> bool:
+    """Whether a text has the shape of a browser's key (32 to 64 URL-safe characters)."""
+    return isinstance(text, str) and bool(_KEY.match(text))
 
 
 class Verified:

@@ -18,6 +18,7 @@ from ..rules.position import power_id
 from ..store import Records, Store
 from ..store.sessions import SessionRecords
 from . import credentials as cred
+from . import keys
 from .errors import Forbidden, NotFound
 from .memo import Memo
 from .state import GM, PLAYER, STANDBY, GameState, Seat
@@ -33,10 +34,12 @@ def utc_now() -> datetime:
 
 @dataclass(frozen=True)
 class Actor:
-    """Who makes a request for a power: its player, its called stand-by, or the GM (seat None)."""
+    """Who makes a request for a power: its player, its called stand-by, or the GM (seat None), and the secret
+    the request was made with (what proves the action on the record, gm.keys)."""
 
     seat: Seat | None
     power: str | None
+    secret: keys.Secret | None = None
 
     @property
     def is_gm(self) -> bool:
@@ -58,6 +61,24 @@ class Actor:
         """What the ledger records of the credential used: the player and its fingerprint, or 'GM'."""
         return GM if self.seat is None else {"player": self.seat.number, "key": self.seat.key}
 
+    def signed(self, state: GameState) -> object:
+        """`by` for an action that spends one use of the actor's key: the player, the fingerprint and the proof.
+
+        In a game whose record keeps keys, a request whose secret gives no live key of the seat is
+        refused: a session made outside the record (a forged row, link, password or claim) has none."""
+        if self.seat is None:
+            return GM
+        made = keys.proof(state, self.seat.number, self.secret)
+        if made is None and state.keyed:
+            raise Forbidden(no_key_words(state, self.seat))
+        return {**self.by, "proof": made} if made is not None else self.by  # type: ignore[dict-item]
+
+
+def no_key_words(state: GameState, seat: Seat) -> str:
+    """Why a seat's request can prove nothing on the record, and what to do."""
+    return (f"this sign-in holds no key on the record of {state.id} for {seat.name}: sign in to {state.id} once "
+            "with the credential you were given (or claim the seat with it from your account), and act again")
+
 
 def power_of(state: GameState, name: str) -> str:
     """A power's id from a name as written ('france', 'FRA'); NotFound names the problem."""
@@ -68,7 +89,13 @@ def power_of(state: GameState, name: str) -> str:
 
 
 def authenticate(rec: Records, state: GameState, credential: str | None, *, now: datetime | None = None) -> Seat:
-    """The seat a credential (or a session token) belongs to.
+    """The seat a credential (or a session token) belongs to (see `identify`)."""
+    return identify(rec, state, credential, now=now)[0]
+
+
+def identify(rec: Records, state: GameState, credential: str | None, *,
+             now: datetime | None = None) -> tuple[Seat, keys.Secret | None]:
+    """The seat a credential (or a session token) belongs to, and the secret it proves actions with.
 
     A credential is checked against its stored hash and the record's fingerprint of it,
     the slow way once per process (`credentials.VERIFIED` remembers it after). A session
@@ -76,17 +103,20 @@ def authenticate(rec: Records, state: GameState, credential: str | None, *, now:
     if not credential:
         raise Forbidden("a credential is needed (the secret each player was given when the game was set up)")
     if cred.is_token(credential):
-        return _session_seat(rec, state, credential, now or utc_now())
+        key = cred.token_key(credential)
+        return (_session_seat(rec, state, credential, now or utc_now()),
+                keys.Secret(key, keys.SESSION) if key else None)
     parts = cred.split_credential(credential)
     seat = state.seat(parts[0]) if parts else None
     if parts and seat is not None and seat.role != "former":
+        secret = keys.Secret(parts[1], keys.CREDENTIAL)
         known = cred.VERIFIED.get(state.id, credential)
         if known is not None and known == (seat.number, seat.key):
-            return seat
+            return seat, secret
         stored = rec.credential(state.id, seat.number)
         if stored is not None and fingerprint(stored) == seat.key and cred.check_secret(parts[1], stored):
             cred.VERIFIED.add(state.id, credential, seat.number, seat.key)
-            return seat
+            return seat, secret
     raise Forbidden(f"the credential is not valid for game {state.id}")
 
 
@@ -109,16 +139,16 @@ def acting(rec: Records, state: GameState, power: str | None, credential: str | 
     """Who acts, and for which power (None with by_gm and no power: the GM as such)."""
     if by_gm:
         return Actor(None, power_of(state, power) if power is not None else None)
-    seat = authenticate(rec, state, credential, now=now)
+    seat, secret = identify(rec, state, credential, now=now)
     mine = seat.acts_for()
     if power is None:
         if not mine:
             raise Forbidden(f"{seat.name} plays no power in {state.id}")
-        return Actor(seat, mine[0])
+        return Actor(seat, mine[0], secret)
     pw = power_of(state, power)
     if pw not in mine:
         raise Forbidden(f"this credential is {seat.name}'s, who does not play {pw.capitalize()} in {state.id}")
-    return Actor(seat, pw)
+    return Actor(seat, pw, secret)
 
 
 class Desk:

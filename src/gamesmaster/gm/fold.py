@@ -21,8 +21,9 @@ from ..rules.conditional import order_key
 from ..store.repo import PhaseRow, PressRow
 from .live import LiveConfig, LiveState
 from .settings import Settings
-from .state import (FORMER, PLAYER, Ending, GameState, Live, OrderSet, Pending, Proposal, Question, Seat, owners,
-                    replace_seat)
+from . import keys
+from .state import (FORMER, PLAYER, Dispute, Ending, GameState, KeyOnRecord, Live, OrderSet, Pending, Proposal,
+                    Question, Seat, owners, replace_seat)
 
 
 @dataclass(frozen=True)
@@ -66,11 +67,18 @@ def apply(state: GameState | None, entry: Entry, game_id: str | None = None) -> 
         new = _sealed(state, entry)
     else:
         new = step(state, payload, entry, rows)
+        by = payload.get("by") if entry.kind in SIGNED else None
+        if isinstance(by, Mapping) and isinstance(by.get("proof"), Mapping):
+            new = keys.spent(new, by["proof"])
     new = new.evolve(head_seq=entry.seq, head_hash=entry.hash)
     if entry.kind in PUBLISHING:
         new = new.evolve(public_seq=entry.seq, public_hash=entry.hash)
     return new, rows
 
+
+# Entries a seat makes, each proved with one use of a key of the seat (gm.keys) when its `by` names a player.
+SIGNED = frozenset({"orders-submitted", "orders-withdrawn", "ready", "draw-vote", "player-resigned", "press",
+                    "key-added", "set-disputed", "seat-claimed"})
 
 # Entries that publish: everything up to them is public (private letters sealed). A correction
 # publishes too: its announcement carries the head, so that erasing it later breaks a head players hold.
@@ -88,7 +96,7 @@ def _created(entry: Entry, game_id: str) -> GameState:
     settings = Settings.from_dict(p["settings"])
     return GameState(id=game_id or p.get("id", ""), title=p["title"], variant_name=p["variant"], rules_spec=p["rules"],
                      settings=settings, created=entry.at, start_position=p.get("position"),
-                     head_seq=entry.seq, head_hash=entry.hash)
+                     head_seq=entry.seq, head_hash=entry.hash, keyed=bool(p.get("keys")))
 
 
 # -- players -------------------------------------------------------------------------------------
@@ -99,14 +107,37 @@ def _joined(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) 
     if number != len(s.seats) + 1:
         raise FoldError(f"player {number} joins out of turn (there are {len(s.seats)} players)")
     seat = Seat(number, p["name"], p["role"], _powers(p.get("powers") or ()), None, int(p.get("rank") or 0), p["key"])
-    return s.evolve(seats=s.seats + (seat,))
+    return _with_key(s.evolve(seats=s.seats + (seat,)), p.get("credential_key"))
+
+
+def _with_key(s: GameState, key: Any) -> GameState:
+    """The state with a key given on the record (a credential's, or a session's)."""
+    if not isinstance(key, Mapping):
+        return s
+    kept = KeyOnRecord(int(key["player"]), str(key["salt"]), str(key["anchor"]), str(key["anchor"]), 0,
+                       "session" if key.get("kind") == "session" else "credential")
+    return s.evolve(keys={**s.keys, str(key["id"]): kept})
+
+
+def _key_added(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    return _with_key(s, p["key"])
+
+
+def _disputed(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
+    by = p.get("by")
+    player = int(by["player"]) if isinstance(by, Mapping) else 0
+    dispute = Dispute(e.seq, str(p["phase"]), str(p["power"]), int(p["number"]), player, str(p.get("text") or ""))
+    return s.evolve(disputes=s.disputes + (dispute,))
 
 
 def _credential(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
     # A new credential ends an account's hold on the seat too: it was claimed by the old one, or the
     # GM issued a new one because someone else had it.
+    # And every key of the seat: the old credential proved them.
     claims = {k: v for k, v in s.claims.items() if k != str(p["player"])}
-    return s.evolve(seats=replace_seat(s.seats, int(p["player"]), key=p["key"]), claims=claims)
+    kept = {k: v for k, v in s.keys.items() if v.player != int(p["player"])}
+    return _with_key(s.evolve(seats=replace_seat(s.seats, int(p["player"]), key=p["key"]), claims=claims, keys=kept),
+                     p.get("credential_key"))
 
 
 def _claimed(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow]) -> GameState:
@@ -447,5 +478,7 @@ _STEPS: dict[str, Step] = {
     "draw-vote": _voted,
     "draw-result": _decided,
     "live": _live,
+    "key-added": _key_added,
+    "set-disputed": _disputed,
 }
 KINDS = frozenset(_STEPS) | {"game-created"}

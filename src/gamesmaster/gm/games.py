@@ -12,6 +12,7 @@ from ..ledger import fingerprint
 from ..rules import Position
 from ..variants import VariantError, load_variant, preset_procedures
 from . import credentials as cred
+from . import keys
 from . import limits
 from .cointoss import toss_and_join
 from .desk import Desk, power_of
@@ -45,7 +46,8 @@ def add_seat(tx: Transaction, name: str, role: str, rank: int = 0) -> str:
     stored = cred.hash_secret(secret)
     number = len(state.seats) + 1  # the player's number in this game, part of the credential
     tx.record("player-joined", {"player": number, "name": name, "role": role, "rank": rank, "powers": [],
-                                "key": fingerprint(stored)})
+                                "key": fingerprint(stored),
+                                "credential_key": keys.new_key(keys.Secret(secret, keys.CREDENTIAL), number)})
     tx.rec.put_credential(state.id, number, stored)
     return f"{number}.{secret}"
 
@@ -132,7 +134,8 @@ class Games(Desk):
         with self.transaction(game_id, create=True) as tx:
             tx.record("game-created", {"title": title or game_id, "variant": var.name, "rules": spec.to_json(),
                                        "rule_options": opts.as_dict(), "settings": sett.to_dict(),
-                                       "position": position.to_dict() if position else None})
+                                       "position": position.to_dict() if position else None,
+                                       "keys": keys.SCHEME})
             for name in players:
                 creds[name] = add_seat(tx, name, PLAYER)
             for rank, name in enumerate(standbys, 1):

@@ -17,7 +17,9 @@ from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from . import limits
 from .accounts import Accounts, account_record, email_address
-from .desk import authenticate
+from .desk import Actor, identify
+from .keys import CREDENTIAL, Secret
+from .sessions import give_key
 from .errors import GMError
 from .games import add_seat, playable_powers
 from .state import PLAYER, GameState, Seat
@@ -118,7 +120,8 @@ class Joining(Accounts):
                                         _free(st)))
         return tuple(out)
 
-    def join_open(self, game_id: str, account_id: int, power: str | None = None, *, invited: bool = False) -> Joined:
+    def join_open(self, game_id: str, account_id: int, power: str | None = None, *, invited: bool = False,
+                  token: str | None = None) -> Joined:
         """An account takes a seat in a forming game that is open (or that its owner was invited to).
 
         With seats by choice the power must be named and free; with seats by lot it is drawn
@@ -141,7 +144,7 @@ class Joining(Accounts):
             credential = add_seat(tx, name, PLAYER)
             number = len(tx.state.seats)
             self._claim(tx, number, account.ref, "invitation" if invited and not st.joining.open else "joined",
-                        chosen)
+                        chosen, Secret(credential.split(".", 1)[1], CREDENTIAL), token)
             full = len([s for s in tx.state.seats if s.role == PLAYER]) == len(places)
         if not full:
             return Joined(game_id, number, credential, None)
@@ -170,22 +173,30 @@ class Joining(Accounts):
         with self.reading() as rec:
             return self.snapshot(rec, game_id)
 
-    def claim_seat(self, game_id: str, credential: str, account_id: int) -> int:
-        """An account claims the seat a credential belongs to (the slow check); returns the player's number."""
+    def claim_seat(self, game_id: str, credential: str, account_id: int, *, token: str | None = None) -> int:
+        """An account claims the seat a credential belongs to (the slow check); returns the player's number.
+
+        The browser the session token comes from gets a key for the seat on the record (gm.keys)."""
         account = self.account(account_id)
         with self.transaction(game_id) as tx:
-            seat = authenticate(tx.rec, tx.state, credential, now=tx.now)
+            seat, secret = identify(tx.rec, tx.state, credential, now=tx.now)
             if tx.state.claims.get(str(seat.number)) != account.ref:
-                self._claim(tx, seat.number, account.ref, "credential", None)
+                self._claim(tx, seat.number, account.ref, "credential", None, secret, token)
+            else:
+                give_key(tx, seat, secret, token or "", "claimed")
             return seat.number
 
-    def _claim(self, tx: Transaction, number: int, ref: str, how: str, power: str | None) -> None:
+    def _claim(self, tx: Transaction, number: int, ref: str, how: str, power: str | None, secret: Secret | None,
+               token: str | None) -> None:
+        """The claim on the record, proved by the seat's credential, and a key for the claiming browser."""
         seat = tx.state.seat(number)
         assert seat is not None
         payload: JSONObject = {"player": number, "name": seat.name, "account": ref, "how": how}
         if power:
             payload["power"] = power
+        payload["by"] = Actor(seat, None, secret).signed(tx.state)  # type: ignore[assignment]
         tx.record("seat-claimed", payload)
+        give_key(tx, seat, secret, token or "", "claimed")
         ar = AccountRecords(tx.rec.conn)
         if ar.cursor(tx.game_id) is None:  # notifications start from here, not from the game's whole past
             ar.put_cursor(tx.game_id, None, tx.state.head_seq)

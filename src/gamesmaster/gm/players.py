@@ -6,6 +6,7 @@ from .adjudicating import reassign
 from .desk import Desk, acting, power_of
 from ..ledger import fingerprint
 from . import credentials as cred
+from . import keys
 from . import limits
 from .errors import Forbidden, GMError, NotFound
 from .games import add_seat
@@ -35,7 +36,9 @@ class Players(Desk):
             secret = cred.new_secret()
             stored = cred.hash_secret(secret)
             tx.record("credential-replaced", {"player": seat.number, "name": seat.name, "key": fingerprint(stored),
-                                              "reason": reason or "issued again by the gamesmaster"})
+                                              "reason": reason or "issued again by the gamesmaster",
+                                              "credential_key": keys.new_key(keys.Secret(secret, keys.CREDENTIAL),
+                                                                             seat.number)})
             tx.rec.put_credential(game_id, seat.number, stored)
             return f"{seat.number}.{secret}"
 
@@ -67,7 +70,7 @@ class Players(Desk):
             if actor.author == STANDBY or holder is None:
                 raise Forbidden(f"only {pw.capitalize()}'s player can resign {pw.capitalize()}")
             tx.record("player-resigned", {"power": pw, "player": holder.number, "name": holder.name,
-                                          "successor": successor, "by": actor.by})
+                                          "successor": successor, "by": actor.signed(tx.state)})
             if successor:
                 secret = add_seat(tx, successor, STANDBY)
                 new = tx.state.seat_named(successor)

@@ -81,7 +81,7 @@ class Press(Desk):
                     raise GMError("a letter to oneself is not press")
             elif anonymous:
                 raise GMError("the gamesmaster's notices are never anonymous")
-            tx.press(sender, text.strip(), recipients, anonymous, actor.by)
+            tx.press(sender, text.strip(), recipients, anonymous, actor.signed(tx.state))
             return _numbered(tx, actor)
 
     def press(self, game_id: str, viewer: str | None = None, *, credential: str | None = None) -> tuple[PressItem, ...]:
@@ -171,7 +171,8 @@ class Press(Desk):
                 raise GMError(f"proposal {proposal} is {found.status}: votes are closed")
             if actor.power not in voters(state):
                 raise GMError(f"{actor.power.capitalize()} has no vote (only surviving powers with a player vote)")
-            tx.record("draw-vote", {"proposal": found.id, "power": actor.power, "yes": bool(yes), "by": actor.by})
+            tx.record("draw-vote", {"proposal": found.id, "power": actor.power, "yes": bool(yes),
+                                    "by": actor.signed(tx.state)})
             return _tally(tx, found.id)
 
     def declare_draw(self, game_id: str, *, powers: Sequence[str] | None = None, reason: str = "") -> None:

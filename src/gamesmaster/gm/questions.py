@@ -38,7 +38,7 @@ def record_question(tx: Transaction, actor: Actor, text: str, channel: str) -> i
     if actor.power is None:
         raise GMError("a question is asked for a power: name the power")
     number = len(tx.state.questions) + 1
-    tx.press(actor.power, text, [GM], False, actor.by, {"question": number, "channel": channel})
+    tx.press(actor.power, text, [GM], False, actor.signed(tx.state), {"question": number, "channel": channel})
     if actor.is_gm:
         return number
     return 1 + sum(1 for q in tx.state.questions[:number - 1] if q.power == actor.power)

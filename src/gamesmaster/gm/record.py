@@ -102,6 +102,11 @@ def describe(e: Entry) -> str:
         return f"{p['power']} votes {'yes' if p['yes'] else 'no'} on proposal {p['proposal']}"
     if k == "draw-result":
         return f"proposal {p['proposal']} {p['status']} ({p['yes']} yes, {p['no']} no)"
+    if k == "key-added":
+        return f"player {p['player']} gave a browser a key ({p.get('how')}), proved by the seat's credential"
+    if k == "set-disputed":
+        return (f"{p['power']}'s player disputes set #{p['number']} for {p['phase']}, which it did not send"
+                + (f": {p['text'][:60]}" if p.get("text") else ""))
     if k == "player-joined":
         return f"{p['name']} joined as {p['role']} (player {p['player']})"
     if k == "gm-action":

@@ -15,6 +15,7 @@ from .board import Boards
 from .bots import Bots
 from .corrections import Corrections
 from .deadlines import Deadlines
+from .disputes import Disputes
 from .games import Games
 from .mailroom import MailDesk
 from .notices import Notifications
@@ -28,5 +29,5 @@ from .submissions import Submissions
 
 
 class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Questions, Players, Boards, Reading, Record, Sessions,
-                  Bots, Notifications, MailDesk):
+                  Bots, Notifications, MailDesk, Disputes):
     """Runs games kept in a Store; `clock` returns the time now (aware UTC), for tests a fake."""

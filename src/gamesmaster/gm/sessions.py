@@ -17,8 +17,10 @@ from typing import Mapping
 
 from ..ledger import JSONObject, fingerprint
 from ..store.sessions import SessionRecords, SessionRow, SessionSeat
-from .credentials import TOKEN_PREFIX, VERIFIED, is_token, token_id
-from .desk import Desk, authenticate
+from .credentials import TOKEN_PREFIX, VERIFIED, is_token, token_id, token_key
+from .desk import Actor, Desk, identify
+from .keys import CREDENTIAL, SESSION, Secret, find, new_key
+from .tx import Transaction
 from .errors import Forbidden, GMError
 from .state import Seat
 
@@ -56,6 +58,10 @@ class Sessions(Desk):
         """A fresh token (nothing is stored until the session is saved)."""
         return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
+    def new_browser_key(self) -> str:
+        """A fresh browser key: the secret a browser's session keys are derived from (gm.keys); never stored."""
+        return secrets.token_urlsafe(32)
+
     def session(self, token: str | None) -> Session | None:
         """The session a token opens (None: unknown, ended or expired)."""
         if not is_token(token):
@@ -85,12 +91,11 @@ class Sessions(Desk):
         """Check a player's credential (the one slow check) and sign the session in to that game as that seat."""
         if is_token(credential):
             raise Forbidden("sign in with the credential you were given, not with a session")
-        with self.reading() as rec:
-            seat = authenticate(rec, self.snapshot(rec, game_id), credential, now=self.now())
-        now = self.now()
-        with self.store.connect() as conn:
-            records = SessionRecords(conn)
-            row = live_row(records, token, now)
+        with self.transaction(game_id) as tx:
+            seat, secret = identify(tx.rec, tx.state, credential, now=tx.now)
+            give_key(tx, seat, secret, token, "sign-in")
+            records = SessionRecords(tx.rec.conn)
+            row = live_row(records, token, tx.now)
             seats = dict(row.seats)
             seats[game_id] = SessionSeat(seat.number, seat.key)
             records.put(replace(row, seats=seats))
@@ -134,6 +139,19 @@ class Sessions(Desk):
         """Forget expired sessions; returns how many."""
         with self.store.connect() as conn:
             return SessionRecords(conn).purge(self.now())
+
+
+def give_key(tx: Transaction, seat: Seat, credential: Secret | None, token: str, how: str) -> None:
+    """Put on the record a key for the browser a session token comes from, proved by the seat's credential
+    (nothing if the browser has one for the seat already, or the token carries no browser key)."""
+    key = token_key(token) if is_token(token) else None
+    if key is None or credential is None or credential.kind != CREDENTIAL or not tx.state.keyed:
+        return  # a game from before keys stays as it was
+    browser = Secret(key, SESSION)
+    if find(tx.state, seat.number, browser) is not None:
+        return
+    proved = Actor(seat, None, credential).signed(tx.state)
+    tx.record("key-added", {"player": seat.number, "how": how, "key": new_key(browser, seat.number), "by": proved})
 
 
 def live_row(records: SessionRecords, token: str, now: datetime) -> SessionRow:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Iterable, Mapping, TypedDict
+from typing import Any, Iterable, Literal, Mapping, TypedDict
 
 from ..ledger import JSONObject, JSONValue
 from ..rules import Phase, Position, RuleOptions
@@ -45,6 +45,43 @@ def _plain(value: object) -> JSONValue:
 def _fields(doc: Mapping[str, JSONValue]) -> dict[str, Any]:
     """A snapshot's fields as keyword arguments: to_dict wrote them, so each has its field's type."""
     return dict(doc)
+
+
+KeyKind = Literal["credential", "session"]  # a seat's credential's key, or a browser's (gm.keys)
+
+
+@dataclass(frozen=True)
+class KeyOnRecord:
+    """A key a seat proves its actions with (gm.keys): its salt and anchor as recorded, its last value, uses."""
+
+    player: int
+    salt: str
+    anchor: str
+    last: str
+    used: int = 0
+    kind: KeyKind = "credential"
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "KeyOnRecord":
+        """Read to_dict's form."""
+        return cls(**_fields(doc))
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A player's word on the record that a set of orders in its power's name was not its own."""
+
+    seq: int  # the entry that records it
+    phase: str
+    power: str
+    number: int  # the set disputed
+    player: int
+    text: str
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Dispute":
+        """Read to_dict's form."""
+        return cls(**_fields(doc))
 
 
 @dataclass(frozen=True)
@@ -340,6 +377,12 @@ class GameState:
     # (gm.plans); and the plans read at a deadline, until the results take them up: power -> plan.
     filed_plans: Mapping[str, str] = field(default_factory=dict)
     plans_read: Mapping[str, JSONObject] = field(default_factory=dict)
+    # Whether every action by a seat must carry a proof of a key on the record (games created since keys).
+    keyed: bool = False
+    # The keys seats prove their actions with, by id (gm.keys).
+    keys: Mapping[str, KeyOnRecord] = field(default_factory=dict)
+    # Sets of orders their players said on the record they did not send.
+    disputes: tuple[Dispute, ...] = ()
 
     # -- derived values ------------------------------------------------------------------------
 
@@ -432,6 +475,8 @@ class GameState:
         d["spring_centres"] = {y: {p: tuple(cs) for p, cs in v.items()} for y, v in d.get("spring_centres", {}).items()}
         d["result"] = Ending.from_dict(d["result"]) if d.get("result") else None
         d["disorder"] = tuple(d.get("disorder") or ())
+        d["keys"] = {k: KeyOnRecord.from_dict(v) for k, v in (d.get("keys") or {}).items()}
+        d["disputes"] = tuple(Dispute.from_dict(x) for x in d.get("disputes") or ())
         return cls(**d)
 
     def evolve(self, **changes: Any) -> "GameState":  # Any: the changes are the fields', of their own types
@@ -445,7 +490,7 @@ class GameState:
         return new
 
 
-_OMITTED_EMPTY = ("claims", "seeking", "awaiting", "filed_plans", "plans_read")
+_OMITTED_EMPTY = ("claims", "seeking", "awaiting", "filed_plans", "plans_read", "keyed", "keys", "disputes")
 
 
 def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:  # Any: as in evolve

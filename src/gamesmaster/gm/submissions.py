@@ -226,7 +226,7 @@ class Submissions(Desk):
         checked = check_text(state, power, text)
         if checked.conditional_error:
             raise GMError(checked.conditional_error)
-        mine = submit(tx, power, actor.author, actor.by, channel, actor.entered_by, list(checked.lines),
+        mine = submit(tx, power, actor.author, actor.signed(tx.state), channel, actor.entered_by, list(checked.lines),
                       checked.conditional)
         state = tx.state
         return Submission(state.id, state.phase or "", position.phase.title, power, actor.author, channel,
@@ -255,7 +255,8 @@ class Submissions(Desk):
                     seq = self._withdraw_conditional(tx, actor, channel)
                     return seq if actor.is_gm else None
                 entry = tx.record("orders-withdrawn", {"phase": state.phase, "power": actor.power,
-                                                       "author": actor.author, "by": actor.by, "channel": channel,
+                                                       "author": actor.author, "by": actor.signed(tx.state),
+                                                       "channel": channel,
                                                        "entered_by": actor.entered_by})
         if refusal is not None:
             raise refusal
@@ -265,7 +266,7 @@ class Submissions(Desk):
         """Conditional orders installed for this phase, withdrawn by the player: the player has answered for the
         phase (an empty set stands: units hold, builds are waived), so the power is not in civil disorder."""
         power = actor.power or ""
-        mine = submit(tx, power, actor.author, actor.by, channel, actor.entered_by, [], None,
+        mine = submit(tx, power, actor.author, actor.signed(tx.state), channel, actor.entered_by, [], None,
                       note={"withdrew": "conditional orders"})
         title = tx.state.position.phase.title  # type: ignore[union-attr]
         tx.notice(f"Your conditional orders for {title} are withdrawn. An empty set of orders stands in their place "
@@ -308,7 +309,8 @@ class Submissions(Desk):
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             if tx.state.holder(actor.power or "") is None:
                 raise GMError(f"{(actor.power or '').capitalize()} has no player")
-            tx.record("ready", {"phase": tx.state.phase, "power": actor.power, "ready": bool(ready), "by": actor.by})
+            tx.record("ready", {"phase": tx.state.phase, "power": actor.power, "ready": bool(ready),
+                                "by": actor.signed(tx.state)})
             return [p.phase for p in run_early(tx)]
 
     def identify(self, game_id: str, credential: str) -> Seat:

@@ -38,6 +38,7 @@ from ..store.repo import GameRow, PhaseRow, PressRow
 from ..variants import VariantError, load_rules
 from ..rules.conditional import Section
 from .adjudicating import early_due, read_plans
+from . import keys
 from .fold import CacheRow, FoldError, Superseded, apply
 from .cointoss import join_due, toss, toss_due, winner_seat
 from .plans import PLAN_KINDS, committed_conditional
@@ -179,8 +180,12 @@ def verify_entries(game_id: str, entries: list[Entry], *, tables: Tables | None 
         problems.extend(_check_head(text, by_seq))
     if tables is not None:
         problems.extend(compare_tables(r, entries, tables))
+    checked = len(receipts) - len(notes)
+    for d in r.state.disputes if r.state is not None else ():
+        notes.append(f"ledger entry {d.seq} (set-disputed): {d.power.capitalize()}'s player disputes set #{d.number} "
+                     f"of {d.phase}" + (f': "{d.text}"' if d.text else ""))
     last = entries[-1] if entries else None
-    return VerifyReport(game_id, len(entries), r.replayed, len(receipts) - len(notes), tuple(problems),
+    return VerifyReport(game_id, len(entries), r.replayed, checked, tuple(problems),
                         LedgerHead(last.seq, last.hash) if last else None, r.reworded, tuple(notes))
 
 
@@ -190,8 +195,11 @@ def verify_entries(game_id: str, entries: list[Entry], *, tables: Tables | None 
 def _audit(r: Replay, s: GameState, e: Entry) -> None:
     p = e.payload
     kind = e.kind
-    if kind in ("orders-submitted", "orders-withdrawn", "ready", "draw-vote", "player-resigned"):
+    if kind in ("orders-submitted", "orders-withdrawn", "ready", "draw-vote", "player-resigned", "set-disputed"):
         _check_actor(r, s, e, p)
+    elif kind == "key-added" or (kind == "seat-claimed" and (s.keyed or p.get("by") is not None)):
+        _check_actor(r, s, e, {**p, "power": None})
+        _check_key(r, s, e, p)
     if kind == "press" and p.get("by") is not None:
         _check_actor(r, s, e, {**p, "power": None if p["sender"] == GM else p["sender"]})
     if kind == "orders-refused":
@@ -320,6 +328,19 @@ def _check_claim(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> Non
             r.bad(e, f"{seat.name} chose {power}, which was not free to choose")
 
 
+def _check_key(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    """A session key (and a claim) is given only by the seat's own credential, and the key is the claimant's seat's."""
+    by = p.get("by")
+    proof = by.get("proof") if isinstance(by, Mapping) else None
+    used = s.keys.get(str(proof.get("key"))) if isinstance(proof, Mapping) else None
+    if used is not None and used.kind != keys.CREDENTIAL:
+        r.bad(e, "a key or a claim is proved with a session's key, not with the seat's credential")
+    key = p.get("key")
+    if e.kind == "key-added" and (not isinstance(key, Mapping) or not isinstance(by, Mapping) or
+                                  key.get("player") != by.get("player") or str(key.get("id")) in s.keys):
+        r.bad(e, "a key given to another seat than the one whose credential proves it, or given twice")
+
+
 def _check_actor(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
     """The credential recorded for an action is one the record issued, to a seat that may act for the power."""
     by = p.get("by")
@@ -340,6 +361,11 @@ def _check_actor(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> Non
         r.bad(e, f"made with a credential the record never issued to {seat.name} (player {seat.number}): "
                  "the stored credential was replaced outside the record")
         return
+    if s.keyed or by.get("proof") is not None:
+        wrong = keys.problem(s, seat.number, by.get("proof"))
+        if wrong:
+            r.bad(e, f"made in the name of {seat.name} (player {seat.number}), but {wrong}")
+            return
     power = p.get("power")
     if power is not None and power not in seat.acts_for():
         r.bad(e, f"{seat.name} may not act for {power} at this point of the game")

@@ -476,7 +476,7 @@ class _Session:
         else:
             if not self._need(st):
                 return
-            if kind in ("list", "withdraw", "ready", "unready", "resign"):
+            if kind in ("list", "withdraw", "ready", "unready", "resign", "dispute"):
                 self.flush()
             getattr(self, "do_" + kind)(st)
 
@@ -497,6 +497,15 @@ class _Session:
         s.submitted = []
         self.did_something = True
         self.say([st.echo], f"The orders of {texts.cap(power)} are withdrawn" + (f" (ledger entry {seq})." if seq else "."))
+
+    def do_dispute(self, st: Statement) -> None:
+        """DISPUTE RECEIPT [WHY]: the set that replaced the receipt's was not the player's own (gm.disputes)."""
+        s = self.section
+        d = self.gm.dispute(s.game or "", st.args.get("receipt") or "", st.args.get("text") or "",
+                            credential=s.credential)
+        self.did_something = True
+        self.say([st.echo], f"Your dispute of {texts.cap(d.power)}'s set #{d.number} for {d.phase} is on the record "
+                            f"(ledger entry {d.seq}); every player and the gamesmaster have been told.")
 
     def do_ready(self, st: Statement, ready: bool = True) -> None:
         power = self._power(st)

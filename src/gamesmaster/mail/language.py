@@ -88,6 +88,7 @@ _ACCEPT = re.compile(r"^(accept|reject)\s+(?:proposal\s+)?#?(\d+)$", re.I)
 _STATUS = re.compile(r"^status(?:\s+(?:of\s+)?(\S+))?$", re.I)
 _HISTORY = re.compile(r"^(?:history|results)(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
 _RECEIPT = re.compile(r"^(?:check\s+)?receipt\s*:?\s+(\S+)$", re.I)
+_DISPUTE = re.compile(r"^dispute\s+(?:receipt\s*:?\s*)?(\S+)(?:\s+(.*))?$", re.I)
 _RECORD = re.compile(r"^record(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
 _RESIGN = re.compile(r"^resign(?:\s+(?:successor|in\s+favou?r\s+of|naming)\s*:?\s+(.+))?$", re.I)
 # RESIGN Ken Davidson: the successor named without the keyword, when the words are a name (capitals, no digits),
@@ -233,6 +234,9 @@ def _statement(n: int, line: str) -> Statement:
     m = _HISTORY.match(bare)
     if m:
         return Statement(n, "history", {"args": [a for a in (m.group(1), m.group(2)) if a]}, line)
+    m = _DISPUTE.match(bare)
+    if m:
+        return Statement(n, "dispute", {"receipt": m.group(1), "text": (m.group(2) or "").strip()}, line)
     m = _RECEIPT.match(bare)
     if m:
         return Statement(n, "receipt", {"receipt": m.group(1)}, line)
@@ -279,6 +283,8 @@ signatures such as 'Cheers, Ann' are passed over, unless they read as orders).
   RECORD [GAME] [PHASE]          a published phase's whole record: every set of orders as sent,
                                  with times and commitments; the public record is attached
   RECEIPT GAME/PHASE/POWER/N:... check a receipt against the record
+  DISPUTE RECEIPT [WHY]          you did not send the set that replaced your receipt's: say so
+                                 on the record (every player and the gamesmaster are told)
   RESIGN [[SUCCESSOR] NAME]      resign your power (naming a successor where the game allows)
   HELP                           this list
 The gamesmaster (signed on with SIGNON GAME GM GM-CREDENTIAL, where the mail door knows it):

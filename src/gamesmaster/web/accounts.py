@@ -238,7 +238,7 @@ def claim(request: Request, data: FormData = Depends(form)) -> Response:
     if not gm.credential_known(game, credential):
         _limit(request, target_of(game, credential))
     try:
-        gm.claim_seat(game, credential, account_id)
+        gm.claim_seat(game, credential, account_id, token=web_session(request).acting_token(gm.new_browser_key))
     except Forbidden as exc:
         request.app.state.limits.failed(_address(request), target_of(game, credential))
         _flash(request, str(exc), "error")
@@ -261,7 +261,8 @@ def join(game: str, request: Request, data: FormData = Depends(form)) -> Respons
     gm = _gm(request)
     invited = game in web_session(request).get("invited", [])
     try:
-        joined = gm.join_open(game, account_id, _field(data, "power") or None, invited=invited)
+        joined = gm.join_open(game, account_id, _field(data, "power") or None, invited=invited,
+                              token=web_session(request).acting_token(gm.new_browser_key))
     except GMError as exc:
         _flash(request, str(exc), "error")
         return _back("/games/open")

@@ -126,6 +126,12 @@ class ReadyIn(Strict):
     ready: bool = True
 
 
+class DisputeIn(Strict):
+    receipt: str = Field(min_length=1, max_length=300,
+                         description="your receipt, whose check says a later set replaced it")
+    text: str = Field("", max_length=2000, description="what you say of the later set (optional)")
+
+
 class PressIn(Strict):
     text: str = Field(min_length=1, max_length=20000)
     to: list[str] | None = Field(None, description="powers for a private letter; none: public")
@@ -343,6 +349,14 @@ def get_receipt(game: str, request: Request, r: str = Query(..., max_length=300,
     else:
         check = gm.check_receipt(game, r, credential=who.credential)
     return site.receipt_view(check)
+
+
+@router.post("/games/{game}/disputes", response_model=schemas.DisputeOut, tags=["record"],
+             summary="Dispute the set that replaced your receipt's: you did not send it (on the public record)")
+def post_dispute(game: str, body: DisputeIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
+    if who.is_gm:
+        raise WebError(403, "only the power's player can dispute a set of its orders")
+    return site.dispute_view(_gm(request).dispute(game, body.receipt, body.text, credential=who.credential))
 
 
 @router.get("/games/{game}/rules", response_model=schemas.RulesOut,

@@ -8,7 +8,7 @@ secret must be shown once (new credentials), which is rendered directly.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -132,8 +132,11 @@ def _record_page(request: Request, game: str, phase: str | None = None, receipt:
     phases = [{"phase": str(r.phase), "title": r.title, "revision": r.revision, "seq": r.seq} for r in gm.results(game)]
     # Something that is not a receipt at all is the asker's mistake (400), not a verdict on the record.
     status = 400 if check is not None and check.status == "unreadable" else 200
+    # A player signed in to the game may dispute the set that replaced its receipt's (gm.disputes).
+    disputable = check is not None and check.status == "replaced" and _credential(request, game) is not None
     return _render(request, "record.html", {"g": site.summary(view), "phase_record": record, "phases": phases,
-                                            "check": site.receipt_view(check) if check else None}, status)
+                                            "check": site.receipt_view(check) if check else None,
+                                            "disputable": disputable}, status)
 
 
 @router.get("/games/{game}/record", response_class=HTMLResponse)
@@ -156,6 +159,18 @@ def phase_record_page(game: str, phase: str, request: Request) -> HTMLResponse:
 @router.get("/games/{game}/receipt", response_class=HTMLResponse)
 def receipt_page(game: str, request: Request, r: str = Query("")) -> HTMLResponse:
     return _record_page(request, game, receipt=r)
+
+
+@router.post("/games/{game}/dispute")
+def dispute(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    receipt = _field(data, "receipt") or ""
+    try:
+        d = _gm(request).dispute(game, receipt, _field(data, "text") or "", credential=_credential(request, game))
+        _flash(request, f"Your dispute of {d.power.capitalize()}'s set #{d.number} for {d.phase} is on the record "
+                        f"(entry {d.seq}), and every player has been told.")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(f"/games/{game}/receipt?" + urlencode({"r": receipt[:300]}))
 
 
 @router.get("/games/{game}/map.svg")
@@ -190,7 +205,7 @@ def _renew(request: Request) -> str:
     session = web_session(request)
     new = _gm(request).renew_session(session.token, dict(session))
     session.renew(lambda: new)
-    return new
+    return session.acting_token(_gm(request).new_browser_key) or new
 
 
 def _credential(request: Request, game: str) -> str | None:

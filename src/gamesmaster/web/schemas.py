@@ -397,6 +397,16 @@ class ReceiptOut(Out):
     entry_hash: str | None
 
 
+class DisputeOut(Out):
+    """A dispute on the record: the power's player says it did not send this set."""
+
+    seq: int = Field(description="the ledger entry that records the dispute")
+    phase: str
+    power: str
+    number: int = Field(description="the set disputed: the one that replaced the receipt's")
+    text: str
+
+
 # -- rules ----------------------------------------------------------------------------------
 
 

@@ -36,7 +36,9 @@ WEB_FILE = "web.json"
 GM_ENV = "GAMESMASTER_GM_CREDENTIAL"
 SESSION_COOKIE = "gm_session"
 CSRF_COOKIE = "gm_csrf"
+BROWSER_COOKIE = "gm_browser"  # the browser's key (gm.keys): kept when the session ends, so its keys on records hold
 SESSION_MAX_AGE = 14 * 24 * 3600
+BROWSER_MAX_AGE = 400 * 24 * 3600
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
 
@@ -80,6 +82,15 @@ def new_gm_credential() -> str:
     return "gm." + cred.new_secret()
 
 
+def env_gm_hash(credential: str) -> str:
+    """The hash of a GM credential given by $GAMESMASTER_GM_CREDENTIAL: its salt is derived from the
+    credential, so every web process and every restart computes the same hash (and GM sessions, which
+    keep its fingerprint, hold across them) while a new credential still gives a new one. Nothing of
+    it is stored."""
+    salt = hmac.new(credential.encode(), b"gamesmaster GM credential salt", "sha256").hexdigest()[:16]
+    return cred.hash_secret(credential, salt=salt)
+
+
 def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
     """The site's secrets from DIRECTORY/web.json, created (mode 0600) on first use.
 
@@ -98,7 +109,7 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
     fresh = None
     env = os.environ.get(GM_ENV, "").strip()
     if env:
-        gm_hash = cred.hash_secret(env)
+        gm_hash = env_gm_hash(env)
     else:
         if renew_gm or not isinstance(doc.get("gm_credential_hash"), str):
             fresh = new_gm_credential()
@@ -134,6 +145,17 @@ class WebSession(dict):  # type: ignore[type-arg]
         self.new = token is None
         self.visitor_csrf = visitor_csrf  # the CSRF token the gm_csrf cookie brought, for a visitor with no session
         self.visitor_csrf_new = False  # made for this answer: the cookie is to be set
+        self.browser_key: str | None = None  # the gm_browser cookie's key (gm.keys), if it brought one
+        self.browser_key_new = False  # made for this answer: the cookie is to be set
+
+    def acting_token(self, make_key: Any) -> str | None:
+        """The token a door acts with: 's.TOKEN.KEY', the session's token and this browser's key (made now
+        if the browser has none), so that what it does is proved by the browser's key on the record."""
+        if self.token is None:
+            return None
+        if self.browser_key is None:
+            self.browser_key, self.browser_key_new = make_key(), True
+        return f"{self.token}.{self.browser_key}"
 
     def ensure_token(self, make: Any) -> str:
         """The session's token, made now if the visitor has none yet."""
@@ -190,6 +212,8 @@ class SessionMiddleware:
         else:
             session = WebSession(token, dict(found.data), tuple(sorted(found.seats)), found.gm_key, visitor,
                                  found.account)
+        browser = _cookie(scope, BROWSER_COOKIE)
+        session.browser_key = browser if cred.is_key(browser) else None
         scope["session"] = session
         had_cookie = bool(token)
         secure = scope.get("scheme") == "https"
@@ -206,6 +230,9 @@ class SessionMiddleware:
                                     f"{SESSION_COOKIE}={session.token}; Max-Age={self.max_age}{flags}".encode()))
                 elif had_cookie and found is None:
                     headers.append((b"set-cookie", f"{SESSION_COOKIE}=; Max-Age=0{flags}".encode()))
+                if session.browser_key_new and session.browser_key:
+                    headers.append((b"set-cookie", f"{BROWSER_COOKIE}={session.browser_key}; "
+                                                   f"Max-Age={BROWSER_MAX_AGE}{flags}".encode()))
                 if session.visitor_csrf_new and session.visitor_csrf:
                     headers.append((b"set-cookie", f"{CSRF_COOKIE}={session.visitor_csrf}{flags}".encode()))
                 message["headers"] = headers
@@ -232,9 +259,11 @@ def is_gm(request: Any) -> bool:
 
 
 def player_token(request: Any, game: str) -> str | None:
-    """The session token to act with in a game, if the session is signed in to it."""
+    """The token to act with in a game ('s.TOKEN.KEY', see WebSession.acting_token), if the session is signed in to it."""
     session = request.scope.get("session")
-    return session.token if isinstance(session, WebSession) and game in session.games else None
+    if not isinstance(session, WebSession) or game not in session.games:
+        return None
+    return session.acting_token(request.app.state.gm.new_browser_key)
 
 
 _CSRF_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}")

@@ -33,7 +33,7 @@ from ..gm import (
 )
 from ..gm.live import press_closed
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
-from ..gm.state import Proposal
+from ..gm.state import Dispute, Proposal
 from ..gm.views import QuestionView, plain
 from ..maps import render_png
 from ..rules import Phase, PhaseError, Position, format_order
@@ -418,6 +418,11 @@ def receipt_view(check: ReceiptCheck) -> dict[str, Any]:
     """What the record says of a receipt."""
     return {"receipt": check.receipt, "ok": check.ok, "status": check.status, "message": check.message,
             "seq": check.seq, "entry_hash": check.entry_hash}
+
+
+def dispute_view(d: Dispute) -> dict[str, Any]:
+    """A dispute on the record."""
+    return {"seq": d.seq, "phase": d.phase, "power": d.power, "number": d.number, "text": d.text}
 
 
 # -- rules ---------------------------------------------------------------------------------
