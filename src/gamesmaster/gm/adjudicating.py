@@ -23,6 +23,7 @@ from ..rules.retreats import retreat_options
 from ..rules.victory import deadlock, short_game_over
 from .cointoss import toss_and_join
 from .games import deadline_text
+from .scoring import board_of, game_scores, result_of
 from .settings import show_time
 from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, to_act
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending
@@ -365,7 +366,12 @@ def finish(tx: Transaction, result: Result) -> None:
     if position is not None:
         summary = {p: {"centres": len(position.centres_of(p)), "units": len(position.units_of(p))}
                    for p in position.variant.powers}
-    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary})
+    scored: JSONObject = {}
+    if position is not None and tx.state.settings.scoring != "none":
+        board = board_of(position, tx.state.spring_centres)
+        scored = {"scores": dict(game_scores(tx.state.settings.scoring, board,
+                                             result_of(result["kind"], result["winners"])))}
+    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary, **scored})
     ended = tx.state.result
     assert ended is not None
     tx.notice(f"The game is over: {ended.headline} ({ended.reason}).")

@@ -15,6 +15,7 @@ from . import limits
 from .cointoss import toss_and_join
 from .desk import Desk, power_of
 from .errors import GMError, NotFound
+from .scoring import check_fits
 from .settings import RuleSpec, Settings, show_time
 from .state import PLAYER, STANDBY, GameState
 from .tx import Transaction
@@ -119,6 +120,7 @@ class Games(Desk):
         except VariantError as exc:
             raise GMError(str(exc)) from None
         opts = spec.options(var.default_rules)
+        check_fits(sett.scoring, var)
         if spec.preset is None and not spec.values:
             spec = RuleSpec(opts.preset)
         if position is not None and position.variant.name != var.name:

@@ -233,13 +233,15 @@ class Ending:
     reason: str
     at: str
     summary: Mapping[str, Standing] = field(default_factory=dict)
+    scores: Mapping[str, float] = field(default_factory=dict)  # under the game's scoring system (none: empty)
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Ending":
         """Read to_dict's form (and the game-ended entry's payload)."""
         d = _fields(doc)
         summary = {p: Standing(int(s["centres"]), int(s["units"])) for p, s in (d.get("summary") or {}).items()}
-        return cls(d["kind"], tuple(d["winners"]), d["phase"], d["reason"], d["at"], summary)
+        scores = {p: float(v) for p, v in (d.get("scores") or {}).items()}
+        return cls(d["kind"], tuple(d["winners"]), d["phase"], d["reason"], d["at"], summary, scores)
 
     @property
     def headline(self) -> str:

@@ -60,12 +60,19 @@ class Board:
     total: int = STANDARD_CENTRES  # supply centres on the map
     played: tuple[tuple[str, int], ...] = ()  # eliminated powers: game years played, the last one included
     years: int | None = None  # game years the game lasted (ManorCon scores a solo's other survivors by it)
+    alive: tuple[str, ...] | None = None  # the surviving powers (None: those holding a centre)
 
     @classmethod
     def of(cls, centres: Mapping[str, int], total: int = STANDARD_CENTRES, played: Mapping[str, int] | None = None,
-           years: int | None = None) -> "Board":
+           years: int | None = None, alive: Sequence[str] | None = None) -> "Board":
         """A board from mappings."""
-        return cls(tuple(centres.items()), total, tuple((played or {}).items()), years)
+        return cls(tuple(centres.items()), total, tuple((played or {}).items()), years,
+                   None if alive is None else tuple(alive))
+
+    @property
+    def survivors(self) -> frozenset[str]:
+        """The powers still in the game: those given as alive, else those holding a supply centre."""
+        return frozenset(self.alive) if self.alive is not None else frozenset(p for p, c in self.centres if c > 0)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -106,7 +113,7 @@ def score(system: ScoringSystem, board: Board, result: Result | None = None) -> 
     if result.solo is not None:
         raw = _SOLO[system](board, result.solo)
     else:
-        drawn = result.draw or tuple(p for p, c in board.centres if c > 0)
+        drawn = result.draw or tuple(p for p, c in board.centres if p in board.survivors)
         raw = _DRAW[system](board, drawn)
     return {p: round(raw.get(p, 0.0) + 0.0, 2) for p in counts}
 
@@ -123,11 +130,14 @@ def _check(board: Board, result: Result) -> None:
         raise ScoringError(f"the powers hold {held} supply centres; the map has {board.total}")
     if result.solo is not None and result.draw:
         raise ScoringError("a game ends in a solo or a draw, not both")
-    for power in (*((result.solo,) if result.solo else ()), *result.draw, *dict(board.played)):
+    for power in (*((result.solo,) if result.solo else ()), *result.draw, *dict(board.played), *(board.alive or ())):
         if power not in counts:
             raise ScoringError(f"unknown power {power!r}: the board has {', '.join(counts)}")
     if len(set(result.draw)) != len(result.draw):
         raise ScoringError("a power is named twice in the draw")
+    for power in result.draw:
+        if power not in board.survivors:
+            raise ScoringError(f"{power} is out of the game: a draw is between surviving powers")
 
 
 def _winner_takes(points: float) -> Callable[[Board, str], Scores]:
@@ -140,7 +150,7 @@ def _dss(board: Board, drawn: Sequence[str]) -> Scores:
 
 def _sos(board: Board, drawn: Sequence[str]) -> Scores:
     counts = board.counts
-    squares = sum(c * c for c in counts.values() if c > 0)
+    squares = sum(counts[p] ** 2 for p in board.survivors)
     if not squares:  # no power holds a centre: nothing to share by
         return _dss(board, drawn)
     return {p: 100 * counts[p] ** 2 / squares for p in drawn}
@@ -170,7 +180,8 @@ def _shared_places(order: Sequence[tuple[str, tuple[int, ...]]], points: Sequenc
 def _carnage(board: Board, drawn: Sequence[str]) -> Scores:
     # Survivors rank by centres; the eliminated below them, by how long they lasted.
     played = dict(board.played)
-    key = {p: (1, c, 0) if c > 0 else (0, 0, played.get(p, 0)) for p, c in board.centres}
+    alive = board.survivors
+    key = {p: (1, c, 0) if p in alive else (0, 0, played.get(p, 0)) for p, c in board.centres}
     order = sorted(key.items(), key=lambda item: item[1], reverse=True)
     ranks = _shared_places(order, [1000.0 * (STANDARD_POWERS - i) for i in range(len(order))])
     return {p: ranks[p] + c for p, c in board.centres}
@@ -185,15 +196,16 @@ def _c_diplo(board: Board, drawn: Sequence[str]) -> Scores:
 def _manorcon_solo(board: Board, solo: str) -> Scores:
     if board.years is None:
         raise ScoringError("ManorCon scores a solo's other powers by the years the game lasted: give them")
-    return {p: 75.0 if p == solo else 0.1 * (board.years if c > 0 else _played(board, p, ScoringSystem.MANORCON))
-            for p, c in board.centres}
+    years = board.years
+    return {p: 75.0 if p == solo else 0.1 * (years if p in board.survivors else _played(board, p, ScoringSystem.MANORCON))
+            for p in board.counts}
 
 
 def _manorcon(board: Board, drawn: Sequence[str]) -> Scores:
     value = {p: c * c + 4 * c + 16 for p, c in board.centres}
     whole = sum(value.values())
-    return {p: 100 * value[p] / whole if c > 0 else 0.1 * _played(board, p, ScoringSystem.MANORCON)
-            for p, c in board.centres}
+    return {p: 100 * value[p] / whole if p in board.survivors else 0.1 * _played(board, p, ScoringSystem.MANORCON)
+            for p in board.counts}
 
 
 def _tribute(board: Board, drawn: Sequence[str]) -> Scores:
