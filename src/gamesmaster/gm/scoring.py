@@ -7,7 +7,7 @@ entry records the final scores and verify recomputes them.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Literal, Mapping, Sequence, get_args
 
 from ..rules import Position, Variant
 from ..rules.scoring import Board, Result, ScoringError, ScoringSystem, fits, score
@@ -16,6 +16,32 @@ from .settings import scoring_system
 
 Scores = dict[str, float]
 MAX_POWERS = 64  # a board given by hand names at most this many powers
+ScoringName = Literal["none", "dss", "sos", "carnage", "c-diplo", "manorcon", "tribute"]  # ScoringSystem's values
+SYSTEMS: tuple[str, ...] = get_args(ScoringName)
+assert SYSTEMS == tuple(s.value for s in ScoringSystem), "ScoringName lists the systems rules.scoring defines"
+
+_WORDS = {
+    ScoringSystem.NONE: "The game is not scored: it is won, drawn or conceded.",
+    ScoringSystem.DSS: "Draw-size scoring: a solo takes 100; a draw shares 100 equally among the powers in it.",
+    ScoringSystem.SOS: "Sum of squares: a solo takes 100; in a draw each power in it scores 100 times its centres "
+                       "squared over the sum of the squares of every surviving power's centres.",
+    ScoringSystem.CARNAGE: "Carnage: a solo takes 28,034; otherwise powers are ranked by centres (the eliminated "
+                           "below, the later out the higher) for 7,000 down to 1,000 points, tied ranks sharing, "
+                           "plus a point a centre.",
+    ScoringSystem.C_DIPLO: "C-Diplo: a solo takes 100; otherwise each power scores 1 plus its centres, and the "
+                           "first three by centres add 38, 14 and 7, tied places sharing.",
+    ScoringSystem.MANORCON: "ManorCon: a solo takes 75; otherwise each survivor scores 100 P / B with P = S^2 + 4S "
+                            "+ 16 for S centres and B the sum of P over every power; an eliminated power scores "
+                            "0.1 a year it played.",
+    ScoringSystem.TRIBUTE: "Tribute: a solo takes 100; otherwise the powers in the draw share 66 and score a point "
+                           "a centre, and each pays the board-topper a point for every centre the topper holds over "
+                           "6 (at most its share).",
+}
+
+
+def describe_scoring(system: str) -> str:
+    """The scoring system in a sentence or two, for the rules page (docs/scoring.md has the sources)."""
+    return _WORDS[scoring_system(system)]
 
 
 def check_fits(system: str, variant: Variant) -> ScoringSystem:

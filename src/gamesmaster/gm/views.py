@@ -203,6 +203,8 @@ class GameView:
     head: LedgerHead  # where the last results were published: everything before is public
     version: str = ""  # the ledger head this view is at: a view with the same version is the same view
     seeking: Seeking = field(default_factory=Seeking)  # open to players with accounts (gm.joining)
+    # Under the game's scoring system: the final scores once it has ended, else the board's if it ended now
+    scores: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def phase_title(self) -> str | None:

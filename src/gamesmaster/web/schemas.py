@@ -48,6 +48,8 @@ class EndingOut(Out):
     reason: str
     at: str = Field(description="when it ended (ISO time)")
     summary: dict[str, StandingOut] = Field(description="power -> its centres and units at the end")
+    scores: dict[str, float] = Field(description="power -> its final score under the game's scoring system "
+                                                 "(empty: none; docs/scoring.md)")
 
 
 class PowerSummaryOut(Out):
@@ -184,6 +186,9 @@ class _GameBase(Out):
     result: EndingOut | None
     victory_centres: int
     head: HeadOut = Field(description="where the last results were published: everything before is public")
+    scoring: str = Field(description="the scoring system: none, dss, sos, carnage, c-diplo, manorcon or tribute")
+    scores: dict[str, float] = Field(description="power -> score: the final scores once the game has ended, else "
+                                                 "what the board would score if it ended now (empty: no scoring)")
 
 
 class GameSummaryOut(_GameBase):
@@ -226,6 +231,7 @@ class SettingsOut(Out):
     draw_vote: str
     end_year: int | None
     end_at: str | None
+    scoring: str | None = Field(None, description="the scoring system (left out: none)")
 
 
 class OwnershipOut(Out):
@@ -482,6 +488,14 @@ class CatalogueOut(Out):
     press: list[str]
     replacement: list[str]
     draw_vote: list[str]
+    scoring: list[str] = Field(description="the scoring systems a game can be created with")
+
+
+class ScoresOut(Out):
+    """A board's scores under a scoring system."""
+
+    system: str
+    scores: dict[str, float] = Field(description="power -> score, two decimals")
 
 
 # -- a power's own business -----------------------------------------------------------------

@@ -32,6 +32,7 @@ from ..gm import (
     Seat,
 )
 from ..gm.live import press_closed
+from ..gm.scoring import SYSTEMS, describe_scoring
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
 from ..gm.state import Proposal
 from ..gm.views import QuestionView, plain
@@ -87,6 +88,7 @@ def summary(view: GameView) -> dict[str, Any]:
             "variant_title": variant.title, "rules": view.rules_spec.to_json(), "phase": str(view.phase) if view.phase else None,
             "phase_title": view.phase_title, "deadline": _iso(view.deadline), "deadline_text": view.deadline_text,
             "powers": powers, "result": plain(view.result), "press": view.settings.press,
+            "scoring": view.settings.scoring, "scores": dict(view.scores),
             "victory_centres": variant.victory_centres, "head": {"seq": view.head.seq, "hash": view.head.hash}}
 
 
@@ -490,6 +492,7 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
                                 else "; movement waits for the deadline.")),
         ("Draws", f"A draw or concession passes by {'a unanimous vote' if settings.draw_vote == 'unanimous' else 'a majority'} "
                   "of the surviving powers."),
+        ("Scoring", describe_scoring(settings.scoring)),
     ]
     if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
         running.append(("Short game", f"After {options.last_year}, the power with the most units on the board wins."))
@@ -647,7 +650,7 @@ def catalogue() -> dict[str, Any]:
                 for v in cat.variants]
     return {"variants": variants, "presets": presets, "options": options,
             "press": ["none", "public", "full", "anonymous"], "replacement": ["none", "standby", "successor", "gm"],
-            "draw_vote": ["unanimous", "majority"]}
+            "draw_vote": ["unanimous", "majority"], "scoring": list(SYSTEMS)}
 
 
 def rule_value(text: Any) -> Any:
@@ -669,7 +672,7 @@ def rule_value(text: Any) -> Any:
 def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None = None, min_gap: str | None = None,
                    retreats: str | None = None, adjustments: str | None = None, grace: str | None = None,
                    replacement: str = "none", early_movement: bool = False, draw_vote: str = "unanimous",
-                   end_year: int | None = None, end_at: str | None = None) -> Settings:
+                   end_year: int | None = None, end_at: str | None = None, scoring: str = "none") -> Settings:
     """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00').
 
     Every field is read, and a FormProblems names every one that does not read, not only the first."""
@@ -695,7 +698,7 @@ def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None
     settings = {"press": press, "schedule": schedule, "replacement": replacement,
                 "grace_hours": read("grace period", parse_duration, grace) or 0.0,
                 "early_movement": bool(early_movement), "draw_vote": draw_vote, "end_year": end_year,
-                "end_at": read("end at", lambda t: end_setting(t, schedule["tz"]), end_at)}
+                "end_at": read("end at", lambda t: end_setting(t, schedule["tz"]), end_at), "scoring": scoring}
     read_settings: Settings | None = None
     try:
         read_settings = Settings.from_dict(settings)

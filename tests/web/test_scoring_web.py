@@ -1,0 +1,44 @@
+"""Scoring on the site: the score endpoint, a game created with a system, its scores on the game and rules pages."""
+
+from __future__ import annotations
+
+from webtools import GM
+
+
+def test_the_score_endpoint(client):
+    r = client.post("/api/score", json={"system": "sos", "draw": ["ENGLAND", "france"],
+                                        "centres": {"ENGLAND": 12, "FRANCE": 10, "RUSSIA": 8, "TURKEY": 4}})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"system": "sos", "scores": {"AUSTRIA": 0, "ENGLAND": 44.44, "FRANCE": 30.86, "GERMANY": 0,
+                                                    "ITALY": 0, "RUSSIA": 0, "TURKEY": 0}}
+
+
+def test_the_score_endpoint_names_what_is_wrong(client):
+    r = client.post("/api/score", json={"system": "dss", "draw": ["SPAIN"], "centres": {"ENGLAND": 3}})
+    assert r.status_code == 400 and "unknown power 'SPAIN'" in r.json()["detail"]
+    r = client.post("/api/score", json={"system": "dss", "centres": {"ENGLAND": 30, "FRANCE": 10}})
+    assert r.status_code == 400 and "hold 40 supply centres" in r.json()["detail"]
+    r = client.post("/api/score", json={"system": "elo", "centres": {"ENGLAND": 3}})
+    assert r.status_code == 422 and "Traceback" not in r.text
+
+
+def test_a_scored_game_on_its_pages(client, site_gm):
+    r = client.post("/api/games", json={"id": "cup", "players": list("ABCDEFG"), "settings": {"scoring": "c-diplo"}},
+                    headers=GM)
+    assert r.status_code == 201, r.text
+    doc = client.get("/api/games/cup").json()
+    # at the start: Russia 4 tops (1 + 4 + 38); six share second and third at 3 ((14 + 7) / 6 each)
+    assert doc["scoring"] == "c-diplo" and doc["scores"]["RUSSIA"] == 43 and doc["scores"]["ENGLAND"] == 7.5
+    page = client.get("/games/cup").text
+    assert "Scores if the game ended now" in page and "43.00" in page
+    assert "C-Diplo: a solo takes 100" in client.get("/games/cup/rules").text
+    site_gm.declare_draw("cup")
+    doc = client.get("/api/games/cup").json()
+    assert doc["result"]["scores"] == doc["scores"] and doc["scores"]["RUSSIA"] == 43
+    page = client.get("/games/cup").text
+    assert "Final scores" in page and "43.00" in page and "7.50" in page
+
+
+def test_an_unscored_game_shows_no_scores(client, game):
+    assert client.get("/api/games/club").json()["scores"] == {}
+    assert "Scores if the game ended now" not in client.get("/games/club").text
