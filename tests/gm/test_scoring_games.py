@@ -71,3 +71,13 @@ def test_a_tournament_system_is_refused_for_the_nine_player_map(sqlite_store, cl
 def test_an_unknown_system_is_named():
     with pytest.raises(GMError, match="unknown scoring system 'elo': choose none, dss"):
         Settings.from_dict({"scoring": "elo"})
+
+
+def test_the_console_creates_a_scored_game_and_its_final_report_shows_the_scores(gm_cli):
+    code, out, err = gm_cli("new", "cup", "--players", "A,B,C,D,E,F,G", "--seed", "1", "--scoring", "dss")
+    assert code == 0, err
+    assert gm_cli("draw", "cup", "--declare")[0] == 0
+    code, out, _ = gm_cli("status", "cup")
+    assert "Final report: Draw" in out and "score 14.29" in out
+    code, _, err = gm_cli("new", "nine", "--variant", "nine-man", "--scoring", "tribute")
+    assert code == 2 and "Tribute is defined for the standard board" in err

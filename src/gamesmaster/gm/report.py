@@ -138,8 +138,9 @@ def final(g: GameView, phases: Sequence[PhaseResult] = ()) -> str:
     out = [f"Final report: {head} ({r.reason}), after {phase_title(r.phase)}."]
     players = {p: s.name for s in g.seats if s.role == "player" for p in s.powers}
     for power, standing in r.summary.items():
+        scored = f", score {r.scores[power]:.2f}" if power in r.scores else ""
         out.append(f"  {power.capitalize():9} {players.get(power, '(no player)')[:18]:18} "
-                   f"{standing.centres:2} centres, {standing.units:2} units")
+                   f"{standing.centres:2} centres, {standing.units:2} units{scored}")
     chart: dict[int, dict[str, int]] = {}
     for ph in phases:
         nxt = ph.next
