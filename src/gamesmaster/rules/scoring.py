@@ -33,14 +33,14 @@ class ScoringSystem(str, Enum):
                                f"{', '.join(s.value for s in cls)}") from None
 
     @property
-    def title(self) -> str:
+    def long_name(self) -> str:
         """The system's name as its players write it."""
-        return TITLES[self]
+        return LONG_NAMES[self]
 
 
-TITLES = {ScoringSystem.NONE: "none", ScoringSystem.DSS: "draw-size scoring", ScoringSystem.SOS: "sum of squares",
-          ScoringSystem.CARNAGE: "Carnage", ScoringSystem.C_DIPLO: "C-Diplo", ScoringSystem.MANORCON: "ManorCon",
-          ScoringSystem.TRIBUTE: "Tribute"}
+LONG_NAMES = {ScoringSystem.NONE: "none", ScoringSystem.DSS: "draw-size scoring",
+              ScoringSystem.SOS: "sum of squares", ScoringSystem.CARNAGE: "Carnage", ScoringSystem.C_DIPLO: "C-Diplo",
+              ScoringSystem.MANORCON: "ManorCon", ScoringSystem.TRIBUTE: "Tribute"}
 
 # The tournament systems whose definitions fix seven players and 34 supply centres (their points
 # add up to the standard board's totals); the others are defined for any board.
@@ -94,7 +94,7 @@ Scores = dict[str, float]
 def fits(system: ScoringSystem, powers: int, centres: int) -> str | None:
     """Why the system cannot score a variant of this many powers and supply centres, or None when it can."""
     if system in STANDARD_ONLY and (powers, centres) != (STANDARD_POWERS, STANDARD_CENTRES):
-        return (f"{system.title} is defined for the standard board of {STANDARD_POWERS} powers and "
+        return (f"{system.long_name} is defined for the standard board of {STANDARD_POWERS} powers and "
                 f"{STANDARD_CENTRES} supply centres, not {powers} powers and {centres} centres; "
                 "choose dss, sos or manorcon")
     return None
@@ -159,7 +159,7 @@ def _sos(board: Board, drawn: Sequence[str]) -> Scores:
 def _played(board: Board, power: str, system: ScoringSystem) -> int:
     played = dict(board.played)
     if power not in played:
-        raise ScoringError(f"{system.title} scores an eliminated power by the years it played: "
+        raise ScoringError(f"{system.long_name} scores an eliminated power by the years it played: "
                            f"give them for {power}")
     return played[power]
 
