@@ -374,7 +374,11 @@ def finish(tx: Transaction, result: Result) -> None:
     tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary, **scored})
     ended = tx.state.result
     assert ended is not None
-    tx.notice(f"The game is over: {ended.headline} ({ended.reason}).")
+    text = f"The game is over: {ended.headline} ({ended.reason})."
+    if ended.scores:  # the notice goes out with the last results, by every door
+        text += (f"\nFinal scores ({tx.state.settings.scoring}): "
+                 + ", ".join(f"{p.capitalize()} {v:.2f}" for p, v in ended.scores.items()) + ".")
+    tx.notice(text)
 
 
 def reassign(tx: Transaction, power: str, new: int, why: str, *, whole: bool = True) -> None:

@@ -158,8 +158,6 @@ def results(game: str, game_title: str, row: PhaseResult, tz: str, powers: Seque
     if ended:
         winners = ", ".join(cap(w) for w in ended.winners)
         out += ["", f"The game is over: {ended.kind} ({winners}): {ended.reason}."]
-        if ended.scores:
-            out.append("Final scores: " + ", ".join(f"{cap(p)} {v:.2f}" for p, v in ended.scores.items()) + ".")
     else:
         for power in powers:  # a player of several powers is answered for each of them
             try:
