@@ -152,3 +152,29 @@ def test_unknown_system_names_the_choices():
     with pytest.raises(ScoringError, match="choose none, dss, sos"):
         S.named("elo")
     assert S.named(" C-Diplo ") is S.C_DIPLO
+
+
+def test_tribute_two_four_and_six_way_draws():
+    two = score(S.TRIBUTE, board(17, 17, 0, 0, 0, 0, 0), Result(draw=("AUSTRIA", "ENGLAND")))
+    assert two["AUSTRIA"] == two["ENGLAND"] == 50  # tied toppers: nobody pays
+    four = score(S.TRIBUTE, board(10, 9, 8, 7, 0, 0, 0))  # share 16.5, tribute 4 from each of three
+    assert [four[p] for p in POWERS[:4]] == [38.5, 21.5, 20.5, 19.5] and sum(four.values()) == 100
+    six = score(S.TRIBUTE, board(9, 5, 5, 5, 5, 5, 0))  # share 11, tribute 3 from each of five
+    assert six["AUSTRIA"] == 35 and six["ENGLAND"] == 13 and six["TURKEY"] == 0
+
+
+def test_sos_survivors_outside_the_draw_score_nothing_but_count_in_the_squares():
+    scores = score(S.SOS, board(12, 12, 10, 0, 0, 0, 0), Result(draw=("AUSTRIA", "ENGLAND")))
+    assert scores["AUSTRIA"] == scores["ENGLAND"] == round(100 * 144 / 388, 2) and scores["FRANCE"] == 0
+
+
+def test_a_draw_with_an_eliminated_power_is_refused():
+    with pytest.raises(ScoringError, match="TURKEY is out of the game"):
+        score(S.DSS, board(17, 17, 0, 0, 0, 0, 0), Result(draw=("AUSTRIA", "TURKEY")))
+
+
+def test_c_diplo_a_two_way_tie_at_the_top_shares_first_and_second():
+    scores = score(S.C_DIPLO, board(12, 12, 5, 5, 0, 0, 0))
+    # (38 + 14) / 2 = 26 each; the two on 5 share third: 3.5 each; the eliminated score 1 for playing
+    assert scores == {"AUSTRIA": 39, "ENGLAND": 39, "FRANCE": 9.5, "GERMANY": 9.5, "ITALY": 1, "RUSSIA": 1,
+                      "TURKEY": 1}
