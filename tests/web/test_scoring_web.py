@@ -42,3 +42,16 @@ def test_a_scored_game_on_its_pages(client, site_gm):
 def test_an_unscored_game_shows_no_scores(client, game):
     assert client.get("/api/games/club").json()["scores"] == {}
     assert "Scores if the game ended now" not in client.get("/games/club").text
+
+
+def test_a_player_of_several_powers_scores_their_sum(client):
+    r = client.post("/api/games", json={"id": "trio", "variant": "standard-3a", "players": ["Ann", "Bob", "Cat"],
+                                        "settings": {"scoring": "dss"}}, headers=GM)
+    assert r.status_code == 201, r.text
+    doc = client.get("/api/games/trio").json()
+    assert set(doc["scores"].values()) == {14.29}  # if it ended now: a draw of the seven powers
+    assert sorted(doc["player_scores"].values()) == [14.29, 42.87, 42.87] and set(doc["player_scores"]) == {
+        "Ann", "Bob", "Cat"}
+    page = client.get("/games/trio").text
+    assert "By player" in page and "42.87" in page
+    assert doc["settings"]["scoring"] == "dss"

@@ -13,6 +13,7 @@ from ..rules import Position, Variant
 from ..rules.scoring import Board, Result, ScoringError, ScoringSystem, fits, score
 from .errors import GMError
 from .settings import scoring_system
+from .state import PLAYER, Seat
 
 Scores = dict[str, float]
 MAX_POWERS = 64  # a board given by hand names at most this many powers
@@ -78,6 +79,15 @@ def game_scores(system: str, board: Board, result: Result | None = None) -> Scor
         return score(scoring_system(system), board, result)
     except ScoringError as exc:
         raise GMError(f"scoring: {exc}") from None
+
+
+def by_player(scores: Mapping[str, float], seats: Sequence[Seat]) -> Scores:
+    """In a set-up where a player commands several powers: each player's score, the sum of their powers'
+    ({} when every player has one power, or the game is not scored)."""
+    players = [s for s in seats if s.role == PLAYER and s.powers]
+    if not scores or all(len(s.powers) == 1 for s in players):
+        return {}
+    return {s.name: round(sum(scores.get(p, 0.0) for p in s.powers), 2) for s in players}
 
 
 def score_board(system: str, variant: Variant, centres: Mapping[str, int], *, solo: str | None = None,

@@ -291,6 +291,8 @@ class GameOut(_GameBase):
     ownership: list[OwnershipOut]
     unowned: list[str] | None = Field(None, description="sent once the game has started")
     last_results: PhaseResultOut | None
+    player_scores: dict[str, float] = Field(description="player -> the sum of their powers' scores, where a player "
+                                                        "commands several powers (else empty)")
     phases: list[str] = Field(description="the phases published")
     proposals: list[ProposalOut]
     players: list[PlayerOut]

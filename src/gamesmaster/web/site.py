@@ -32,7 +32,7 @@ from ..gm import (
     Seat,
 )
 from ..gm.live import press_closed
-from ..gm.scoring import SYSTEMS, describe_scoring
+from ..gm.scoring import SYSTEMS, by_player, describe_scoring
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
 from ..gm.state import Proposal
 from ..gm.views import QuestionView, plain
@@ -150,6 +150,7 @@ def game(gm: Gamesmaster, game_id: str, view: GameView | None = None) -> dict[st
     out["players"] = [{"name": s.name, "role": s.role, "power": s.power, "powers": list(s.powers),
                        "standby_for": s.standby_for} for s in view.players()]
     out["deadlock"] = view.deadlock_pending
+    out["player_scores"] = by_player(view.scores, view.seats)
     return out
 
 
