@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from webtools import GM
+from sitetools import plain, post
+from webtools import GM, GM_CREDENTIAL
 
 
 def test_the_score_endpoint(client):
@@ -55,3 +56,15 @@ def test_a_player_of_several_powers_scores_their_sum(client):
     page = client.get("/games/trio").text
     assert "By player" in page and "42.87" in page
     assert doc["settings"]["scoring"] == "dss"
+
+
+def test_the_console_form_chooses_the_system_and_names_one_that_does_not_fit(client, site_gm):
+    post(client, "/gm/sign-in", {"credential": GM_CREDENTIAL}, "/gm")
+    assert '<select id="scoring" name="scoring">' in client.get("/gm").text
+    r = post(client, "/gm/games", {"id": "t9", "variant": "standard", "players": "Ann, Bob", "scoring": "tribute",
+                                   "start": "1"}, "/gm")
+    assert r.status_code == 200 and site_gm.game("t9").settings.scoring == "tribute"
+    r = post(client, "/gm/games", {"id": "n9", "variant": "nine-man", "scoring": "carnage", "start": "0"}, "/gm")
+    assert r.status_code == 400 and "Carnage is defined for the standard board" in plain(r)
+    r = post(client, "/gm/games", {"id": "x9", "scoring": "elo", "start": "0"}, "/gm")
+    assert r.status_code == 400 and "unknown scoring system 'elo'" in plain(r)
