@@ -148,6 +148,13 @@ def test_boards_that_do_not_score(bad, result, message):
         score(S.DSS, Board.of(bad), result)
 
 
+def test_years_played_are_bounded():
+    with pytest.raises(ScoringError, match="ENGLAND: an eliminated power played from 1 to 10000 years, not -3"):
+        score(S.MANORCON, Board.of({"AUSTRIA": 10, "ENGLAND": 0}, played={"ENGLAND": -3}))
+    with pytest.raises(ScoringError, match="a game lasts from 1 to 10000 years, not 0"):
+        score(S.MANORCON, Board.of({"AUSTRIA": 18, "ENGLAND": 1}, years=0), Result(solo="AUSTRIA"))
+
+
 def test_unknown_system_names_the_choices():
     with pytest.raises(ScoringError, match="choose none, dss, sos"):
         S.named("elo")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Literal, Mapping, Sequence, get_args
 
 from ..rules import Position, Variant
-from ..rules.scoring import Board, Result, ScoringError, ScoringSystem, fits, score
+from ..rules.scoring import MAX_YEARS, Board, Result, ScoringError, ScoringSystem, fits, score
 from .errors import GMError
 from .settings import scoring_system
 from .state import PLAYER, Seat
@@ -58,9 +58,10 @@ def board_of(position: Position, spring_centres: Mapping[str, Mapping[str, Seque
     """The board of a game's position; eliminated powers' years counted from the springs they began with a centre."""
     powers = list(position.variant.powers)
     alive = position.powers_alive()
-    played = {p: sum(1 for year in spring_centres.values() if year.get(p)) for p in powers if p not in alive}
+    # at least the year it went out in (a power of a custom start may never have held a centre)
+    played = {p: max(1, sum(1 for year in spring_centres.values() if year.get(p))) for p in powers if p not in alive}
     return Board.of({p: len(position.centres_of(p)) for p in powers}, len(position.variant.supply_centres),
-                    played, len(spring_centres) or 1, alive)
+                    played, min(len(spring_centres) or 1, MAX_YEARS), alive)
 
 
 def result_of(kind: str, winners: Sequence[str]) -> Result:

@@ -46,6 +46,7 @@ LONG_NAMES = {ScoringSystem.NONE: "none", ScoringSystem.DSS: "draw-size scoring"
 # add up to the standard board's totals); the others are defined for any board.
 STANDARD_ONLY = frozenset({ScoringSystem.CARNAGE, ScoringSystem.C_DIPLO, ScoringSystem.TRIBUTE})
 STANDARD_POWERS, STANDARD_CENTRES = 7, 34
+MAX_YEARS = 10000  # the most game years a board is scored with
 
 
 class ScoringError(ValueError):
@@ -115,7 +116,7 @@ def score(system: ScoringSystem, board: Board, result: Result | None = None) -> 
     else:
         drawn = result.draw or tuple(p for p, c in board.centres if p in board.survivors)
         raw = _DRAW[system](board, drawn)
-    return {p: round(raw.get(p, 0.0) + 0.0, 2) for p in counts}
+    return {p: round(raw.get(p, 0.0), 2) + 0.0 for p in counts}  # + 0.0: a -0.0 reads as 0.0 in the record
 
 
 def _check(board: Board, result: Result) -> None:
@@ -128,6 +129,11 @@ def _check(board: Board, result: Result) -> None:
     held = sum(counts.values())
     if held > board.total:
         raise ScoringError(f"the powers hold {held} supply centres; the map has {board.total}")
+    for power, n in board.played:
+        if not 1 <= n <= MAX_YEARS:
+            raise ScoringError(f"{power}: an eliminated power played from 1 to {MAX_YEARS} years, not {n}")
+    if board.years is not None and not 1 <= board.years <= MAX_YEARS:
+        raise ScoringError(f"a game lasts from 1 to {MAX_YEARS} years, not {board.years}")
     if result.solo is not None and result.draw:
         raise ScoringError("a game ends in a solo or a draw, not both")
     for power in (*((result.solo,) if result.solo else ()), *result.draw, *dict(board.played), *(board.alive or ())):
