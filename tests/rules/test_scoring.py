@@ -185,3 +185,8 @@ def test_c_diplo_a_two_way_tie_at_the_top_shares_first_and_second():
     # (38 + 14) / 2 = 26 each; the two on 5 share third: 3.5 each; the eliminated score 1 for playing
     assert scores == {"AUSTRIA": 39, "ENGLAND": 39, "FRANCE": 9.5, "GERMANY": 9.5, "ITALY": 1, "RUSSIA": 1,
                       "TURKEY": 1}
+
+
+def test_c_diplo_powers_without_centres_share_the_place_left():
+    scores = score(S.C_DIPLO, board(17, 17, 0, 0, 0, 0, 0), Result(draw=("AUSTRIA", "ENGLAND")))
+    assert scores["AUSTRIA"] == scores["ENGLAND"] == 44 and scores["TURKEY"] == 2.4 and round(sum(scores.values()), 2) == 100
