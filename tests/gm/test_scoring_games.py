@@ -76,6 +76,7 @@ def test_an_unknown_system_is_named():
 def test_the_console_creates_a_scored_game_and_its_final_report_shows_the_scores(gm_cli):
     code, out, err = gm_cli("new", "cup", "--players", "A,B,C,D,E,F,G", "--seed", "1", "--scoring", "dss")
     assert code == 0, err
+    assert "scores if the game ended now (dss): Austria 14.29, England 14.29" in out
     assert gm_cli("draw", "cup", "--declare")[0] == 0
     code, out, _ = gm_cli("status", "cup")
     assert "Final report: Draw" in out and "score 14.29" in out

@@ -122,6 +122,9 @@ def status(g: GameView) -> str:
         out.append(f"  open proposal {prop.id}: {prop.kind} {', '.join(x.capitalize() for x in prop.powers)}")
     if g.deadlock_pending:
         out.append("  deadlock: the gamesmaster must decide whether the game goes on (gamesmaster draw --declare)")
+    if g.scores and not g.result:
+        out.append(f"  scores if the game ended now ({g.settings.scoring}): "
+                   + ", ".join(f"{p.capitalize()} {v:.2f}" for p, v in g.scores.items()))
     out.append(f"  record: published up to ledger entry {g.head.seq} ({g.head.hash[:16]}...)")
     if g.result:
         out.append(final(g))
