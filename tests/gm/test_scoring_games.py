@@ -82,3 +82,15 @@ def test_the_console_creates_a_scored_game_and_its_final_report_shows_the_scores
     assert "Final report: Draw" in out and "score 14.29" in out
     code, _, err = gm_cli("new", "nine", "--variant", "nine-man", "--scoring", "tribute")
     assert code == 2 and "Tribute is defined for the standard board" in err
+
+
+def test_a_concession_scores_as_a_solo_and_verifies(store, clock):
+    g = Scored(store, clock, "carnage")
+    number = g.gm.propose("t", kind="concession", concede_to="france", by_gm=True, power="ENGLAND")
+    for power in ("ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"):
+        if g.gm.game("t").status != "finished":
+            g.gm.vote("t", number, True, power=power, by_gm=True)
+    result = g.gm.game("t").result
+    assert result.kind == "concession" and dict(result.scores) == {
+        "AUSTRIA": 0, "ENGLAND": 0, "FRANCE": 28034, "GERMANY": 0, "ITALY": 0, "RUSSIA": 0, "TURKEY": 0}
+    assert g.gm.verify("t").ok

@@ -23,3 +23,4 @@ def test_the_last_results_mail_gives_the_final_scores(mailroom):
     assert "The game is over: Russia wins the short game" in words
     assert ("Final scores (dss): Austria 14.29, England 14.29, France 14.29, Germany 14.29, Italy 14.29, "
             "Russia 14.29, Turkey 14.29.") in words
+    assert room.gm.verify("cup").ok  # the scores recorded at the end of an adjudicated phase recompute
