@@ -68,3 +68,12 @@ def test_the_console_form_chooses_the_system_and_names_one_that_does_not_fit(cli
     assert r.status_code == 400 and "Carnage is defined for the standard board" in plain(r)
     r = post(client, "/gm/games", {"id": "x9", "scoring": "elo", "start": "0"}, "/gm")
     assert r.status_code == 400 and "unknown scoring system 'elo'" in plain(r)
+
+
+def test_a_huge_or_hostile_board_is_refused_with_a_reason(client):
+    r = client.post("/api/score", json={"system": "dss", "centres": {f"P{i}": 0 for i in range(65)}})
+    assert r.status_code == 422 and "Traceback" not in r.text
+    r = client.post("/api/score", json={"system": "dss", "centres": {"ENGLAND": 10 ** 30}})
+    assert r.status_code == 400 and "supply centres" in r.json()["detail"]
+    r = client.post("/api/score", json={"system": "manorcon", "centres": {"ENGLAND": 5}, "played": {"FRANCE": -1}})
+    assert r.status_code == 400 and "FRANCE: an eliminated power played from 1 to 10000 years" in r.json()["detail"]
