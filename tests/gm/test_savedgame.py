@@ -178,3 +178,16 @@ def test_an_imported_game_is_browsed_on_the_site_like_any_other(site_gm, client)
         assert client.get(url).status_code == 200, url
     page = client.get("/games/copy").text
     assert "Spring 1903 movement" in page and "France (imported)" in page
+
+
+def test_the_scoring_system_goes_in_the_saved_game(sqlite_store, clock, tmp_path, package):
+    gm = Gamesmaster(sqlite_store, clock)
+    gm.create_game("scored", players=NAMES, seed=1, settings=Settings.from_dict({"scoring": "sos"}))
+    gm.create_game("plain", players=NAMES, seed=1)
+    gm.declare_draw("scored")
+    doc = export_saved_game(gm, "scored")
+    assert doc["scoring_system"] == "sum_of_squares" and "scoring_system" not in export_saved_game(gm, "plain")
+    assert "Russia scores 22.86" in doc["phases"][-1]["state"]["note"]  # 100 x 16 / 70 at the start
+    path = tmp_path / "scored.json"
+    path.write_text(json.dumps(doc))
+    assert package_reads(package, path)["current"] == "COMPLETED"  # the package's loader reads it as before

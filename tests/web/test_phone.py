@@ -45,7 +45,10 @@ def site(tmp_path_factory):
     creds: dict[str, dict[str, str]] = {}
     for game in GAMES:
         created = gm.create_game(game, title=f"The {game} game", players=list(PLAYERS.values()),
-                                 assign={name: power for power, name in PLAYERS.items()}, settings=Settings.from_dict({"press": "full"}))
+                                 assign={name: power for power, name in PLAYERS.items()},
+                                 # the finished game is scored: its page's scores must fit the phone too
+                                 settings=Settings.from_dict({"press": "full",
+                                                              "scoring": "sos" if game == "finished" else "none"}))
         creds[game] = {created.powers[n]: s for n, s in created.credentials.items()}
     spring = {"FRANCE": "A Par-Bur", "GERMANY": "A Mun-Ruh\nA Ber-Mun", "ENGLAND": "F Lon-Nth"}
     fall = {"GERMANY": "A Ruh-Bur\nA Mun S A Ruh-Bur", "ENGLAND": "F Nth-Nwy"}
@@ -154,6 +157,9 @@ def test_every_page_fits_the_screen(browser, site, size):
         visit(f"/gm/games/{game}", f"gm-{game}")
     visit("/games/live/table", "live-table-gm")
     visit("/gm/live", "gm-live")
+    page.goto("/games/finished")
+    scores = page.locator("#scores")
+    assert scores.is_visible() and "Final scores" in scores.inner_text() and "Russia" in scores.inner_text()
     context.close()
     assert not spills, "\n".join(spills)
     assert not elsewhere, elsewhere

@@ -28,6 +28,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "gamesmaster.cli.mail": ("mail",),
     "gamesmaster.cli.backup": ("backup", "restore"),
     "gamesmaster.cli.daide": ("daide",),
+    "gamesmaster.cli.scoring": ("score",),
 }
 
 

@@ -22,6 +22,7 @@ from ..rules.victory import deadlock, most_pieces, short_game_over, side_of, vic
 from .cointoss import toss_and_join
 from .plans import Plan, committed_conditional, file_plan, record_read
 from .games import deadline_text
+from .scoring import board_of, game_scores, result_of
 from .settings import show_time
 from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, retreats_by_rule, to_act
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending, Seat
@@ -373,10 +374,19 @@ def finish(tx: Transaction, result: Result) -> None:
     last = tx.state.last_published
     adjudicated = tx.rec.entry(tx.state.id, last) if last is not None else None
     played = adjudicated.payload["phase"] if adjudicated is not None and adjudicated.payload is not None else None
-    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary, "played": played})
+    scored: JSONObject = {}
+    if position is not None and tx.state.settings.scoring != "none":
+        board = board_of(position, tx.state.spring_centres)
+        scored = {"scores": dict(game_scores(tx.state.settings.scoring, board,
+                                             result_of(result["kind"], result["winners"])))}
+    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary, "played": played, **scored})
     ended = tx.state.result
     assert ended is not None
-    tx.notice(f"The game is over: {ended.headline} ({ended.reason}).")
+    text = f"The game is over: {ended.headline} ({ended.reason})."
+    if ended.scores:  # the notice goes out with the last results, by every door
+        text += (f"\nFinal scores ({tx.state.settings.scoring}): "
+                 + ", ".join(f"{p.capitalize()} {v:.2f}" for p, v in ended.scores.items()) + ".")
+    tx.notice(text)
 
 
 def reassign(tx: Transaction, power: str, new: int, why: str, *, powers: Sequence[str] | None = None) -> None:

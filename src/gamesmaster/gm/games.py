@@ -17,6 +17,7 @@ from . import limits
 from .cointoss import toss_and_join
 from .desk import Desk, power_of
 from .errors import GMError, NotFound
+from .scoring import check_fits
 from .settings import PRESET_POLICY, RuleSpec, Settings, show_time
 from .state import PLAYER, STANDBY, GameState
 from .tx import Transaction
@@ -122,6 +123,7 @@ class Games(Desk):
         except VariantError as exc:
             raise GMError(str(exc)) from None
         opts = spec.options(var.default_rules)
+        check_fits(sett.scoring, var)
         if spec.preset is None and not spec.values:
             spec = RuleSpec(opts.preset)
         if sett.replacement == PRESET_POLICY:

@@ -14,6 +14,7 @@ from ..variants import load_variant
 from .desk import Desk
 from .errors import GMError
 from .games import deadline_text
+from .scoring import board_of, game_scores
 from .settings import RuleSpec
 from .press import press_item
 from .standing import retreats_by_rule, to_act
@@ -60,7 +61,17 @@ def game_view(state: GameState) -> GameView:
                     state.seats, tuple(powers), tuple(p for p in state.proposals if p.status == "open"),
                     state.result, state.live, state.deadlock_year is not None, state.published,
                     LedgerHead(state.public_seq, state.public_hash), state.head_hash, state.joining,
-                    AwaitingGM.of(state))
+                    AwaitingGM.of(state), scores=current_scores(state))
+
+
+def current_scores(state: GameState) -> dict[str, float]:
+    """The final scores of a finished game, else those its board would get if it ended now ({}: no scoring)."""
+    if state.result is not None:
+        return dict(state.result.scores)
+    position = state.position
+    if position is None or state.settings.scoring == "none":
+        return {}
+    return game_scores(state.settings.scoring, board_of(position, state.spring_centres))
 
 
 def phase_result(row: PhaseRow) -> PhaseResult:

@@ -151,6 +151,9 @@ def status(g: GameView) -> str:
         out.append(f"  open proposal {prop.id}: {prop.kind} {', '.join(x.capitalize() for x in prop.powers)}")
     if g.deadlock_pending:
         out.append("  deadlock: the gamesmaster must decide whether the game goes on (gamesmaster draw --declare)")
+    if g.scores and not g.result:
+        out.append(f"  scores if the game ended now ({g.settings.scoring}): "
+                   + ", ".join(f"{p.capitalize()} {v:.2f}" for p, v in g.scores.items()))
     out.append(f"  record: published up to ledger entry {g.head.seq} ({g.head.hash[:16]}...)")
     if g.result:
         out.append(final(g))
@@ -167,8 +170,9 @@ def final(g: GameView, phases: Sequence[PhaseResult] = ()) -> str:
     out = [f"Final report: {head} ({r.reason}), {_when_ended(r, phases)}."]
     players = {p: s.name for s in g.seats if s.role == "player" for p in s.powers}
     for power, standing in r.summary.items():
+        scored = f", score {r.scores[power]:.2f}" if power in r.scores else ""
         out.append(f"  {power.capitalize():9} {players.get(power, '(no player)')[:18]:18} "
-                   f"{standing.centres:2} centres, {standing.units:2} units")
+                   f"{standing.centres:2} centres, {standing.units:2} units{scored}")
     chart: dict[int, dict[str, int]] = {}
     for ph in phases:
         nxt = ph.next

@@ -61,6 +61,10 @@ SYSTEM, GLOBAL = "SYSTEM", "GLOBAL"
 STANDARD_BOARDS = ("standard",)  # maps the package knows that gamesmaster variants are played on
 MAX_PHASES = 5000
 MAX_MESSAGES = 100_000
+# The game JSON's `scoring_system` names (the specification of Meta's dipcc engine, which the
+# package's loader ignores); ManorCon has no reserved name and is written under its own.
+SAVED_SCORING = {"dss": "draw_size", "sos": "sum_of_squares", "c-diplo": "c_diplo_100", "carnage": "carnage",
+                 "tribute": "tribute", "manorcon": "manorcon"}
 FAILURES = frozenset({"bounce", "cut", "void", "no convoy", "disrupted", "dislodged", "disband"})
 
 
@@ -95,12 +99,14 @@ def saved_game(view: GameView, results: Sequence[PhaseResult], press: Sequence[P
         state["timestamp"] = _microseconds(since) if since else 0
         state["name"] = name
         if view.result is not None:
-            state["note"] = f"{view.result.headline} ({view.result.reason})"
+            state["note"] = f"{view.result.headline} ({view.result.reason})" + "".join(
+                f"; {p.capitalize()} scores {v:.2f}" for p, v in view.result.scores.items())
         state.update(common)
         left = [m for ms in messages.values() for m in ms]
         phases.append({"name": name, "state": state, "orders": {p: None for p in view.variant.powers},
                        "results": {}, "messages": sorted(left, key=lambda m: cast(int, m["time_sent"]))})
-    return {"id": view.id, "map": board, "rules": rules, "phases": cast(list[JSONValue], phases)}
+    scoring = {"scoring_system": SAVED_SCORING[view.settings.scoring]} if view.settings.scoring != "none" else {}
+    return {"id": view.id, "map": board, "rules": rules, **scoring, "phases": cast(list[JSONValue], phases)}
 
 
 def _microseconds(when: datetime) -> int:

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..ledger import JSONObject, JSONValue
 from ..rules import OptionError, RuleOptions
+from ..rules.scoring import ScoringError, ScoringSystem
 from ..variants import load_rules
 from . import values as read
 from .errors import GMError
@@ -102,6 +103,7 @@ class Settings:
     end_year: int | None = None  # short game: after this year the player with most pieces on the board wins
     end_at: str | None = None  # short game by the clock (ISO time, UTC): stop then; most pieces wins
     daide_level: int | None = None  # the press level DAIDE bots are told (HLO's LVL); None: 8000, or 0 without press
+    scoring: str = "none"  # the scoring system (rules.scoring.ScoringSystem; docs/scoring.md)
 
     @property
     def end_time(self) -> datetime | None:
@@ -121,6 +123,8 @@ class Settings:
             del doc["daide_level"]  # the games made before the setting existed read the same
         if self.votes == "secret":
             del doc["votes"]  # the default: the games made before the setting existed read the same
+        if self.scoring == "none":
+            del doc["scoring"]  # ... and so do games without a scoring system
         return doc
 
     @classmethod
@@ -142,7 +146,8 @@ class Settings:
             votes=_ballot(read.text(doc.get("votes", given.votes), "votes")),
             end_year=None if end_year is None else read.whole(end_year, "end year"),
             end_at=None if end_at is None else read.text(end_at, "end time"),
-            daide_level=None if level is None else read.whole(level, "DAIDE press level"))
+            daide_level=None if level is None else read.whole(level, "DAIDE press level"),
+            scoring=scoring_system(read.text(doc.get("scoring", given.scoring), "scoring system")).value)
         settings.check()
         return settings
 
@@ -154,6 +159,7 @@ class Settings:
                           f"{PRESET_POLICY} (the rule preset's)")
         if self.draw_vote not in DRAW_VOTES:
             raise GMError(f"draw vote {self.draw_vote!r}: choose {', '.join(DRAW_VOTES)}")
+        scoring_system(self.scoring)
         if not 0 <= self.grace_hours <= MAX_HOURS:
             raise GMError(f"the grace period is between 0 and {MAX_HOURS // 24:g} days")
         if self.daide_level is not None and self.daide_level not in DAIDE_LEVELS:
@@ -175,6 +181,14 @@ def _ballot(text: str) -> Ballot:
         if text == ballot:
             return ballot
     raise GMError(f"votes {text[:40]!r}: choose {', '.join(BALLOTS)}")
+
+
+def scoring_system(name: str) -> ScoringSystem:
+    """The scoring system of that name; GMError lists the systems for any other."""
+    try:
+        return ScoringSystem.named(name)
+    except ScoringError as exc:
+        raise GMError(str(exc)) from None
 
 
 def _schedule(doc: Mapping[str, JSONValue]) -> Schedule:

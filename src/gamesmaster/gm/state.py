@@ -287,6 +287,7 @@ class Ending:
     # The last phase adjudicated when the game ended ("" when none was; None in records from before
     # it was kept). `phase` is the phase open then: a draw agreed in Fall 1902 ends it after Spring 1902.
     played: str | None = None
+    scores: Mapping[str, float] = field(default_factory=dict)  # under the game's scoring system (none: empty)
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue]) -> "Ending":
@@ -294,7 +295,8 @@ class Ending:
         d = _fields(doc)
         summary = {p: Standing(int(s["centres"]), int(s["units"])) for p, s in (d.get("summary") or {}).items()}
         played = (d["played"] or "") if "played" in d else None
-        return cls(d["kind"], tuple(d["winners"]), d["phase"], d["reason"], d["at"], summary, played)
+        scores = {p: float(v) for p, v in (d.get("scores") or {}).items()}
+        return cls(d["kind"], tuple(d["winners"]), d["phase"], d["reason"], d["at"], summary, played, scores)
 
     @property
     def headline(self) -> str:
@@ -457,8 +459,11 @@ class GameState:
             if not doc[name]:
                 del doc[name]
         result = doc.get("result")
-        if isinstance(result, dict) and self.result is not None and self.result.played is None:
-            del result["played"]  # an ending recorded before the phase played was kept reads as it did
+        if isinstance(result, dict) and self.result is not None:
+            if self.result.played is None:
+                del result["played"]  # an ending recorded before the phase played was kept reads as it did
+            if not self.result.scores:
+                del result["scores"]  # and so does an ending with no scoring system
         return doc
 
     @classmethod

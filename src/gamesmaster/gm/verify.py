@@ -43,6 +43,8 @@ from .fold import CacheRow, FoldError, Superseded, apply
 from .cointoss import join_due, toss, toss_due, winner_seat
 from .plans import PLAN_KINDS, committed_conditional
 from .games import draw, lots, playable_powers
+from .errors import GMError
+from .scoring import board_of, game_scores, result_of
 from .standing import orders_in_force
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
 from .views import LedgerHead, ReceiptCheck, VerifyReport
@@ -239,6 +241,8 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
         _check_deadline(r, s, e, p)
     elif kind == "coin-tossed":
         _check_toss(r, s, e, p)
+    elif kind == "game-ended":
+        _check_scores(r, s, e, p)
     elif kind == "power-joined":
         if not join_due(s):
             r.bad(e, f"{p['power']} joins a side before the coin was tossed or before its phase")
@@ -254,6 +258,24 @@ def _audit(r: Replay, s: GameState, e: Entry) -> None:
         closed = r.closed or {}
         if p.get("power") not in (closed.get("civil_disorder") or []):
             r.bad(e, f"{p.get('power')} is ruled in civil disorder, but it had orders on record at the deadline")
+
+
+def _check_scores(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
+    """The final scores recorded are those the scoring system gives the board and the result."""
+    position = s.position
+    want: dict[str, float] = {}
+    if position is not None and s.settings.scoring != "none":
+        try:
+            want = game_scores(s.settings.scoring, board_of(position, s.spring_centres),
+                               result_of(str(p.get("kind")), list(p.get("winners") or [])))
+        except GMError as exc:
+            r.bad(e, f"the result cannot be scored: {exc}")
+            return
+    got = p.get("scores") or {}
+    if got != want:
+        wrong = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
+        r.bad(e, f"the final scores recorded are not those {s.settings.scoring} gives the board and result "
+                 f"({', '.join(f'{k}: {got.get(k)} recorded, {want.get(k)} computed' for k in wrong[:7])})")
 
 
 def _check_refusal(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:

@@ -240,6 +240,8 @@ class GameView:
     version: str = ""  # the ledger head this view is at: a view with the same version is the same view
     seeking: Seeking = field(default_factory=Seeking)  # open to players with accounts (gm.joining)
     awaiting: AwaitingGM | None = None  # the phase waits for the GM's decision
+    # Under the game's scoring system: the final scores once it has ended, else the board's if it ended now
+    scores: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def phase_title(self) -> str | None:

@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..gm import Gamesmaster
 from ..gm import credentials as cred
+from ..gm.catalogue import variant as variant_named
+from ..gm.scoring import ScoringName as Scoring, score_board
 from ..gm.settings import RuleSpec
 from ..gm.views import plain, plain_object
 from ..gm.catalogue import rules_for
@@ -177,6 +179,19 @@ class SettingsIn(Strict):
     end_year: int | None = None
     end_at: str | None = Field(None, max_length=40,
                                description="short game by the clock: 'YYYY-MM-DD HH:MM' in tz; most pieces then wins")
+    scoring: Scoring = Field("none", description="the scoring system (docs/scoring.md)")
+
+
+class ScoreIn(Strict):
+    system: Scoring
+    variant: str = Field("standard", max_length=40)
+    centres: dict[str, int] = Field(description="power -> supply centres (powers left out hold none)", max_length=64)
+    draw: list[str] = Field(default_factory=list, max_length=64,
+                            description="the powers in the draw (none and no solo: every survivor)")
+    solo: str | None = Field(None, max_length=40)
+    played: dict[str, int] = Field(default_factory=dict, max_length=64,
+                                   description="eliminated power -> game years it played (Carnage, ManorCon)")
+    years: int | None = Field(None, ge=1, le=10000, description="game years the game lasted (ManorCon's solo)")
 
 
 class GameIn(Strict):
@@ -270,6 +285,14 @@ def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) 
     return {"game": created.game, "credentials": dict(created.credentials), "powers": dict(created.powers),
             "commands": {n: list(ps) for n, ps in created.commands.items()},
             "seed": created.seed, "status": site.summary(gm.game(created.game))}
+
+
+@router.post("/score", response_model=schemas.ScoresOut, tags=["games"],
+             summary="Score any board under a scoring system (for tournament directors)")
+def score(body: ScoreIn) -> dict[str, Any]:
+    scores = score_board(body.system, variant_named(body.variant), body.centres, solo=body.solo, draw=body.draw,
+                         played=body.played, years=body.years)
+    return {"system": body.system, "scores": {p: round(v, 2) for p, v in scores.items()}}
 
 
 @router.get("/games/{game}", response_model=schemas.GameOut,

@@ -501,7 +501,8 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
             grace=_field(data, "grace"), replacement=_field(data, "replacement") or "preset",
             early_movement=_field(data, "early_movement") == "1", draw_vote=_field(data, "draw_vote") or "unanimous",
             votes=_field(data, "votes") or "secret",
-            end_year=int(end_year) if end_year.isdigit() else None, end_at=_field(data, "end_at") or None)
+            end_year=int(end_year) if end_year.isdigit() else None, end_at=_field(data, "end_at") or None,
+            scoring=_field(data, "scoring") or "none")
     except site.FormProblems as exc:
         problems += exc.problems
     except (GMError, ValueError) as exc:

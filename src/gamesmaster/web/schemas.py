@@ -49,6 +49,8 @@ class EndingOut(Out):
     at: str = Field(description="when it ended (ISO time)")
     summary: dict[str, StandingOut] = Field(description="power -> its centres and units at the end")
     played: str | None = Field(None, description="the last phase adjudicated ('' when none was; null in older records)")
+    scores: dict[str, float] = Field(description="power -> its final score under the game's scoring system "
+                                                 "(empty: none; docs/scoring.md)")
 
 
 class PowerSummaryOut(Out):
@@ -189,6 +191,9 @@ class _GameBase(Out):
     head: HeadOut = Field(description="where the last results were published: everything before is public")
     awaiting: str | None = Field(None, description="the phase waits, with no deadline, for the gamesmaster's "
                                                    "decision (removals the rules leave to the GM): what it waits for")
+    scoring: str = Field(description="the scoring system: none, dss, sos, carnage, c-diplo, manorcon or tribute")
+    scores: dict[str, float] = Field(description="power -> score: the final scores once the game has ended, else "
+                                                 "what the board would score if it ended now (empty: no scoring)")
 
 
 class GameSummaryOut(_GameBase):
@@ -232,6 +237,7 @@ class SettingsOut(Out):
     votes: str = Field("secret", description="draw votes: secret (only the outcome is published) or open")
     end_year: int | None
     end_at: str | None
+    scoring: str | None = Field(None, description="the scoring system (left out: none)")
 
 
 class OwnershipOut(Out):
@@ -291,6 +297,8 @@ class GameOut(_GameBase):
     ownership: list[OwnershipOut]
     unowned: list[str] | None = Field(None, description="sent once the game has started")
     last_results: PhaseResultOut | None
+    player_scores: dict[str, float] = Field(description="player -> the sum of their powers' scores, where a player "
+                                                        "commands several powers (else empty)")
     phases: list[str] = Field(description="the phases published")
     proposals: list[ProposalOut]
     players: list[PlayerOut]
@@ -501,6 +509,14 @@ class CatalogueOut(Out):
     replacement: list[str]
     draw_vote: list[str]
     votes: list[str]
+    scoring: list[str] = Field(description="the scoring systems a game can be created with")
+
+
+class ScoresOut(Out):
+    """A board's scores under a scoring system."""
+
+    system: str
+    scores: dict[str, float] = Field(description="power -> score, two decimals")
 
 
 # -- a power's own business -----------------------------------------------------------------

@@ -32,6 +32,7 @@ from ..gm import (
     Seat,
 )
 from ..gm.live import press_closed
+from ..gm.scoring import SYSTEMS, by_player, describe_scoring
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
 from ..gm.state import Dispute, Proposal
 from ..gm.views import QuestionView, plain
@@ -88,7 +89,8 @@ def summary(view: GameView) -> dict[str, Any]:
             "powers": powers, "result": plain(view.result), "press": view.settings.press,
             "victory_centres": variant.victory_centres, "victory": view.victory.headline,
             "head": {"seq": view.head.seq, "hash": view.head.hash},
-            "awaiting": view.awaiting.short if view.awaiting else None}
+            "awaiting": view.awaiting.short if view.awaiting else None,
+            "scoring": view.settings.scoring, "scores": dict(view.scores)}
 
 
 def games(gm: Gamesmaster) -> list[dict[str, Any]]:
@@ -149,6 +151,7 @@ def game(gm: Gamesmaster, game_id: str, view: GameView | None = None) -> dict[st
     out["players"] = [{"name": s.name, "role": s.role, "power": s.power, "powers": list(s.powers),
                        "standby_for": s.standby_for} for s in view.players()]
     out["deadlock"] = view.deadlock_pending
+    out["player_scores"] = by_player(view.scores, view.seats)
     return out
 
 
@@ -473,6 +476,7 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
                   "of the surviving powers. "
                   + ("Votes are secret: only the outcome (and how many voted each way) is published."
                      if settings.votes == "secret" else "Votes are open: the record shows how each power voted.")),
+        ("Scoring", describe_scoring(settings.scoring)),
     ]
     if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
         running.append(("Short game", f"After {options.last_year}, the player with the most pieces on the board wins "
@@ -633,7 +637,7 @@ def catalogue() -> dict[str, Any]:
                 for v in cat.variants]
     return {"variants": variants, "presets": presets, "options": options,
             "press": ["none", "public", "full", "anonymous"], "replacement": ["preset", "none", "standby", "successor", "gm"],
-            "draw_vote": ["unanimous", "majority"], "votes": ["secret", "open"]}
+            "draw_vote": ["unanimous", "majority"], "votes": ["secret", "open"], "scoring": list(SYSTEMS)}
 
 
 def rule_value(text: Any) -> Any:
@@ -655,7 +659,8 @@ def rule_value(text: Any) -> Any:
 def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None = None, min_gap: str | None = None,
                    retreats: str | None = None, adjustments: str | None = None, grace: str | None = None,
                    replacement: str = "preset", early_movement: bool = False, draw_vote: str = "unanimous",
-                   votes: str = "secret", end_year: int | None = None, end_at: str | None = None) -> Settings:
+                   votes: str = "secret", end_year: int | None = None, end_at: str | None = None,
+                   scoring: str = "none") -> Settings:
     """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00').
 
     Every field is read, and a FormProblems names every one that does not read, not only the first."""
@@ -681,7 +686,7 @@ def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None
     settings = {"press": press, "schedule": schedule, "replacement": replacement,
                 "grace_hours": read("grace period", parse_duration, grace) or 0.0,
                 "early_movement": bool(early_movement), "draw_vote": draw_vote, "votes": votes, "end_year": end_year,
-                "end_at": read("end at", lambda t: end_setting(t, schedule["tz"]), end_at)}
+                "end_at": read("end at", lambda t: end_setting(t, schedule["tz"]), end_at), "scoring": scoring}
     read_settings: Settings | None = None
     try:
         read_settings = Settings.from_dict(settings)
