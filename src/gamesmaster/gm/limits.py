@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
+from ..rules.conditional import pieces
 from .errors import GMError
 
 ORDERS_LINES = 300  # a set of orders, conditional parts included (a power has at most 34 units)
+ORDERS_COUNT = 300  # orders and headings as the reader splits them (';' separates orders as a line break does)
 ORDERS_CHARS = 30_000
 PRESS_CHARS = 20_000
 NAME_CHARS = 200  # a player's or a game's name
@@ -35,14 +37,19 @@ def clean(value: object, what: str, limit: int, *, lines: int | None = None) -> 
                 "a character that is half of a UTF-16 pair (a lone surrogate)" if "\ud800" <= ch <= "\udfff" else
                 f"the control character U+{ord(ch):04X}")
         raise GMError(f"{what} holds {kind} at position {bad.start() + 1}: remove it and send again")
-    if lines is not None and value.count("\n") + 1 > lines:
+    if lines is not None and value.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1 > lines:
         raise GMError(f"{what} has too many lines: at most {lines}")
     return value
 
 
 def orders_text(value: object) -> str:
-    """A set of orders as sent."""
-    return clean(value, "the orders", ORDERS_CHARS, lines=ORDERS_LINES)
+    """A set of orders as sent: counted as the reader splits them, so ';' and CR count as line feeds do."""
+    text = clean(value, "the orders", ORDERS_CHARS, lines=ORDERS_LINES)
+    count = len(pieces(text))
+    if count > ORDERS_COUNT:
+        raise GMError(f"the orders hold too many orders: at most {ORDERS_COUNT} (one a line or separated by ';', "
+                      f"headings included), these hold {count:,}")
+    return text
 
 
 def name(value: object, what: str = "a name") -> str:
