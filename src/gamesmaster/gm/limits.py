@@ -30,16 +30,24 @@ def clean(value: object, what: str, limit: int, *, lines: int | None = None) -> 
         raise GMError(f"{what} must be text")
     if len(value) > limit:
         raise GMError(f"{what} is too long: at most {limit:,} characters, this has {len(value):,}")
-    bad = _BAD.search(value)
-    if bad:
-        ch = bad.group(0)
-        kind = ("a NUL character" if ch == "\x00" else
-                "a character that is half of a UTF-16 pair (a lone surrogate)" if "\ud800" <= ch <= "\udfff" else
-                f"the control character U+{ord(ch):04X}")
-        raise GMError(f"{what} holds {kind} at position {bad.start() + 1}: remove it and send again")
+    kind = bad_character(value)
+    if kind is not None:
+        raise GMError(f"{what} holds {kind}: remove it and send again")
     if lines is not None and value.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1 > lines:
         raise GMError(f"{what} has too many lines: at most {lines}")
     return value
+
+
+def bad_character(text: str) -> str | None:
+    """The first character no text from outside may hold, named with its position (None if there is none)."""
+    bad = _BAD.search(text)
+    if bad is None:
+        return None
+    ch = bad.group(0)
+    kind = ("a NUL character" if ch == "\x00" else
+            "a character that is half of a UTF-16 pair (a lone surrogate)" if "\ud800" <= ch <= "\udfff" else
+            f"the control character U+{ord(ch):04X}")
+    return f"{kind} at position {bad.start() + 1}"
 
 
 def orders_text(value: object) -> str:

@@ -21,6 +21,7 @@ from ..gm import Forbidden, Gamesmaster, GMError
 from ..gm.errors import Limited
 from ..gm.notices import KINDS, NoticeSettings
 from ..gm.ratelimit import RateLimiter
+from . import site
 from .app import WebError
 from .pages import _address, _back, _field, _flash, _limit, _renew, _require_gm, form
 from .security import target_of, web_session
@@ -274,7 +275,10 @@ def notifications_page(request: Request) -> HTMLResponse:
 def notifications_read(request: Request, data: FormData = Depends(form)) -> Response:
     account_id = _require_account(request)
     upto = _field(data, "upto")
-    _gm(request).mark_read(account_id, int(upto) if upto.isdigit() else None)
+    number = site.whole(upto) if upto else None
+    if upto and number is None:
+        raise WebError(400, "upto: the number of a notification")
+    _gm(request).mark_read(account_id, number)
     return _back("/account/notifications")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -650,6 +651,18 @@ def catalogue() -> dict[str, Any]:
             "draw_vote": ["unanimous", "majority"]}
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
+
+
+def whole(text: str, *, signed: bool = False) -> int | None:
+    """A whole number as typed in a form or a query (ASCII digits only, at most 18 of them, a '-' if signed);
+    None for anything else ('²' is a digit to str.isdigit but not to int, 5,000 digits overflow the stores)."""
+    text = text.strip()
+    if not _WHOLE.fullmatch(text) or (text.startswith("-") and not signed):
+        return None
+    return int(text)
+
+
 def rule_value(text: Any) -> Any:
     """An option's value as given in a form or JSON: booleans, whole numbers, 'none', or text."""
     if isinstance(text, (bool, int)) or text is None:
@@ -661,9 +674,8 @@ def rule_value(text: Any) -> Any:
         return False
     if low in ("none", "null"):
         return None
-    if low.lstrip("-").isdigit():
-        return int(low)
-    return str(text).strip()
+    number = whole(low, signed=True)
+    return number if number is not None else str(text).strip()
 
 
 def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None = None, min_gap: str | None = None,
