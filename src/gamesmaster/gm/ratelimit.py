@@ -48,6 +48,14 @@ class RateLimiter:
                     self._buckets = dict(newest)
             self._buckets[key] = (max(0.0, self._level(key, now) - 1.0), now)
 
+    def take(self, key: str) -> bool:
+        """Take a token from KEY if it has one left: whether it had (an attempt that costs whether or not it fails)."""
+        with self._lock:
+            if self._level(key, self.clock()) < 1.0:
+                return False
+        self.failed(key)
+        return True
+
     def failing(self, key: str) -> bool:
         """Whether KEY has failed recently (its bucket is not full)."""
         with self._lock:

@@ -12,7 +12,7 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import unquote
 
 from fastapi import FastAPI, Request
@@ -138,6 +138,17 @@ class AddressCheck:
         await self.app(scope, receive, send)
 
 
+def drawing_budget(request: Request) -> Callable[[], None]:
+    """What a client may still have drawn: a new map (one not drawn before) takes a token of its address's
+    bucket (docs/security.md); Limited when none is left. Maps already drawn cost nothing."""
+    def spend() -> None:
+        limiter, key = request.app.state.draw_limits, _client(request) or "-"
+        if not limiter.take(key):
+            wait = limiter.retry_after(key)
+            raise Limited(f"too many new maps drawn for you just now: try again in {wait} seconds", wait)
+    return spend
+
+
 def drawing(request: Request, drawn: Any, media_type: str, filename: str | None = None) -> Response:
     """A map as an HTTP answer: 304 when the browser has it already (its ETag names what it shows)."""
     headers = {"ETag": drawn.etag, "Cache-Control": "public, max-age=60"}
@@ -202,6 +213,7 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.state.gm = gm
     app.state.secrets = secrets
     app.state.limits = SignInLimits()  # failed credential attempts, per address and per game
+    app.state.draw_limits = RateLimiter(10, 1 / 6)  # new PNG maps drawn, per client address (drawing_budget)
     app.state.link_limits = RateLimiter(5, 1 / 60)  # sign-in links asked for, per client address (web.accounts)
     app.state.site_url = os.environ.get("GAMESMASTER_SITE_URL", "").strip() or None  # for links in mail
     app.state.poll_seconds = 20  # how often pages ask for the unread count of notifications

@@ -19,7 +19,7 @@ from ..gm.settings import RuleSpec, Settings, parse_duration, parse_time
 from ..gm.games import GAME_ID
 from ..gm.catalogue import rules_for
 from . import site
-from .app import WebError, drawing
+from .app import WebError, drawing, drawing_budget
 from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of, web_session
 
 router = APIRouter(include_in_schema=False)
@@ -165,7 +165,7 @@ def map_svg(game: str, request: Request, phase: str | None = None, results: bool
 @router.get("/games/{game}/map.png")
 def map_png(game: str, request: Request, phase: str | None = None, results: bool = True,
             width: int = Query(1200, ge=site.MAP_WIDTHS[0], le=site.MAP_WIDTHS[1])) -> Response:
-    png = site.map_png(_gm(request), game, phase, results=results, width=width)
+    png = site.map_png(_gm(request), game, phase, results=results, width=width, may_draw=drawing_budget(request))
     name = f"{game}-{site.parse_phase(phase) if phase else 'now'}.png"
     return drawing(request, png, "image/png", name)
 
