@@ -11,3 +11,39 @@ def test_marking_notifications_read_up_to_an_odd_number_is_a_400(site, upto):
     c = site.sign_up("ann@players.test", "Ann")
     r = site.post(c, "/account/notifications/read", {"upto": upto}, page="/account/notifications")
     assert r.status_code == 400 and "upto" in r.text, (r.status_code, r.text[:300])
+
+
+def _claimed(site, game: str, credential: str, address: str, name: str):
+    c = site.sign_up(address, name)
+    r = site.post(c, "/account/claim", {"game": game, "credential": credential})
+    assert "now in your account" in r.text, r.text[:500]
+    return c
+
+
+def test_notifications_are_numbered_per_account_and_reach_every_power_of_a_seat(site):
+    """Ann plays two powers (four players on the standard map); Bob and Cat write each other privately.
+    Their letters leave no gap in Ann's numbers, and a letter to Ann's second power reaches her."""
+    created = site.gm.create_game("club", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"], seed=5)
+    first, second = created.commands["Ann"] if len(created.commands["Ann"]) == 2 else ("", "")
+    assert second, created.commands
+    bob_power, cat_power = created.commands["Bob"][0], created.commands["Cat"][0]
+    ann = _claimed(site, "club", created.credentials["Ann"], "ann@players.test", "Ann")
+    bob = _claimed(site, "club", created.credentials["Bob"], "bob@players.test", "Bob")
+    site.gm.post_press("club", "to the first", power=bob_power, to=[first], by_gm=True)
+    for i in range(3):  # private letters and answers between Bob and Cat, which Ann must not learn of
+        site.gm.post_press("club", f"secret {i}", power=cat_power, to=[bob_power], by_gm=True)
+        site.gm.post_press("club", f"answer {i}", power=bob_power, to=[cat_power], by_gm=True)
+        bob.get("/account/notifications.json")  # Bob's notifications are made between Ann's
+    site.gm.post_press("club", "to the second", power=bob_power, to=[second], by_gm=True)
+    doc = ann.get("/account/notifications.json").json()
+    press = [n for n in doc["latest"] if n["kind"] == "press" and "to you" in n["subject"]]
+    assert len(press) == 2, doc  # to each of her powers
+    numbers = [n["number"] for n in doc["latest"]]
+    assert numbers == list(range(len(numbers), 0, -1)), numbers  # ..., 3, 2, 1: no gap
+    assert "id" not in doc["latest"][0]
+    # Marking read by her own numbers.
+    r = site.post(ann, "/account/notifications/read", {"upto": str(numbers[-1])}, page="/account/notifications")
+    assert r.status_code == 200
+    assert ann.get("/account/notifications.json").json()["unread"] == len(numbers) - 1
+    site.post(ann, "/account/notifications/read", {"upto": str(numbers[0])}, page="/account/notifications")
+    assert ann.get("/account/notifications.json").json()["unread"] == 0

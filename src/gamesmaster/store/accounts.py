@@ -265,6 +265,20 @@ class AccountRecords:
              .order_by(notices.c.id.desc()).limit(limit))
         return [record(NoticeRecord, r) for r in self.conn.execute(q)]
 
+    def shown(self, account_id: int) -> int:
+        """How many notifications an account has been shown on the site, read or not (its own numbering's last)."""
+        q = select(func.count()).select_from(notices).where(and_(
+            notices.c.account_id == account_id, notices.c.show.is_(True)))
+        return int(self.conn.execute(q).scalar() or 0)
+
+    def shown_id(self, account_id: int, number: int) -> int | None:
+        """The id of an account's `number`-th notification shown on the site (1 the first; None past the last)."""
+        if number < 1:
+            return None
+        q = (select(notices.c.id).where(and_(notices.c.account_id == account_id, notices.c.show.is_(True)))
+             .order_by(notices.c.id).offset(number - 1).limit(1))
+        return self.conn.execute(q).scalar()
+
     def unread(self, account_id: int) -> int:
         """How many of an account's notifications shown on the site are unread."""
         q = select(func.count()).select_from(notices).where(and_(

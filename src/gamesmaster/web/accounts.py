@@ -294,7 +294,7 @@ async def notifications_json(request: Request) -> JSONResponse:
 def _latest(request: Request, account_id: int) -> dict[str, Any]:
     gm = _gm(request)
     gm.notify(gm.account_seats(account_id))
-    latest = [{"id": n.id, "game": n.game_id, "kind": n.kind, "subject": n.subject, "url": n.url, "read": n.read}
+    latest = [{"number": n.number, "game": n.game_id, "kind": n.kind, "subject": n.subject, "url": n.url, "read": n.read}
               for n in gm.notices(account_id, 10)]
     return {"unread": gm.unread(account_id), "latest": latest, "signed_in": True}
 
