@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 from sitetools import open_site, serving, seven_player_game  # noqa: E402
 
+from gamesmaster.store.accounts import AccountRecords  # noqa: E402
 from gamesmaster.store.testing import FakeClock  # noqa: E402
 
 GM_CREDENTIAL = "gm.bench-credential-0123456789"
@@ -107,8 +108,9 @@ def badge(tmp: Path) -> dict:
                 made += 1
             created = site.gm.create_game(f"mine{total}", players=list(PLAYERS.values()),
                                           assign={n: p for p, n in PLAYERS.items()})
-            site.gm.claim_seat(f"mine{total}", next(iter(created.credentials.values())),
-                               site.gm.account_by_email("ann@players.test").id)
+            with site.gm.reading() as rec:
+                account = AccountRecords(rec.conn).by_email("ann@players.test")
+            site.gm.claim_seat(f"mine{total}", next(iter(created.credentials.values())), account.id)
             c.get("/account/notifications.json")
             polls, pages = [], []
             for _ in range(20):

@@ -47,3 +47,61 @@ def test_notifications_are_numbered_per_account_and_reach_every_power_of_a_seat(
     assert ann.get("/account/notifications.json").json()["unread"] == len(numbers) - 1
     site.post(ann, "/account/notifications/read", {"upto": str(numbers[0])}, page="/account/notifications")
     assert ann.get("/account/notifications.json").json()["unread"] == 0
+
+
+def _reads(gm) -> list[str]:
+    """Record the games whose state the gamesmaster reads from now on."""
+    read: list[str] = []
+    original = gm.snapshot
+
+    def snapshot(rec, game_id):
+        read.append(game_id)
+        return original(rec, game_id)
+
+    gm.snapshot = snapshot
+    return read
+
+
+def test_the_badge_reads_only_the_accounts_own_games(site):
+    for i in range(12):  # other games on the site, which Ann's badge must not read
+        site.gm.create_game(f"other{i}", players=["Ann", "Bob"], seed=i)
+    created = site.gm.create_game("club", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"], seed=5)
+    ann = _claimed(site, "club", created.credentials["Ann"], "ann@players.test", "Ann")
+    site.gm.post_press("club", "hello", power=created.commands["Bob"][0], to=[created.commands["Ann"][0]],
+                       by_gm=True)
+    read = _reads(site.gm)
+    doc = ann.get("/account/notifications.json").json()
+    assert doc["unread"] == 1 and doc["latest"][0]["game"] == "club"
+    assert set(read) == {"club"}, sorted(set(read))
+    read.clear()
+    assert "club" in ann.get("/account/notifications").text
+    assert set(read) == {"club"}, sorted(set(read))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_accounts_games_are_kept_on_both_stores_and_come_back_with_an_import(kind, url_for):
+    import re
+    from datetime import datetime, timezone
+
+    from gamesmaster.gm import Gamesmaster
+    from gamesmaster.gm.archive import export_game, import_game
+    from gamesmaster.store import Store
+    from gamesmaster.store.accounts import AccountRecords
+    from gamesmaster.store.testing import FakeClock
+
+    store = Store(url_for(kind))
+    gm = Gamesmaster(store, FakeClock(datetime(2030, 5, 6, 12, tzinfo=timezone.utc)))
+    try:
+        gm.create_game("busy", players=["Ann", "Bob"], seed=1)
+        created = gm.create_game("g", players=["Ann", "Bob"], seed=2)
+        gm.sign_up("ann@players.test", "Ann", "http://testserver")
+        with gm.reading() as rec:
+            text = AccountRecords(rec.conn).to_mail()[0].text
+        account = gm.use_link(re.search(r"t=(l\.\S+)", text).group(1)).account.id
+        gm.claim_seat("g", created.credentials["Ann"], account)
+        read = _reads(gm)
+        assert list(gm.account_seats(account)) == ["g"] and "busy" not in read
+        import_game(gm, export_game(gm, "g"), "g2")
+        assert sorted(gm.account_seats(account)) == ["g", "g2"]
+    finally:
+        store.dispose()

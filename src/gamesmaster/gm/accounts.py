@@ -15,6 +15,7 @@ import re
 import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Mapping
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -24,7 +25,7 @@ from ..store.sessions import SessionRecords, SessionSeat
 from . import limits
 from .credentials import token_id
 from .desk import Desk
-from .errors import Forbidden, GMError, Limited
+from .errors import Forbidden, GMError, Limited, NotFound
 from .ratelimit import RateLimiter
 from .sessions import live_row
 from .state import Seat
@@ -235,8 +236,11 @@ class Accounts(Desk):
         account = self.account(account_id)
         out: dict[str, Seat] = {}
         with self.reading() as rec:
-            for game_id in rec.game_ids():
-                state = self.snapshot(rec, game_id)
+            for game_id in AccountRecords(rec.conn).games_of(account_id):  # its own games, not every game
+                try:
+                    state = self.snapshot(rec, game_id)
+                except NotFound:
+                    continue  # a game deleted since
                 for number, ref in state.claims.items():
                     seat = state.seat(int(number))
                     if ref == account.ref and seat is not None and seat.role != "former":
@@ -262,3 +266,12 @@ def _dummy_hash() -> str:
     if not _DUMMY:
         _DUMMY.append(HASHER.hash(secrets.token_urlsafe(16)))
     return _DUMMY[0]
+
+
+def index_seats(ar: AccountRecords, game_id: str, claims: Mapping[str, str]) -> None:
+    """Note the game in the list of games of each account that claims a seat in it (claims: number -> ref),
+    so an account's seats are found by its own games (AccountRecords.games_of), not by reading every game."""
+    for ref in set(claims.values()):
+        account = ar.by_ref(ref)
+        if account is not None:
+            ar.add_game(account.id, game_id)

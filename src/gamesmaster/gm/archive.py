@@ -20,7 +20,9 @@ from typing import TypedDict, cast
 
 from ..ledger import Entry, JSONObject, JSONValue, fingerprint, parse_stamp
 from ..store import Records
+from ..store.accounts import AccountRecords
 from . import values as read
+from .accounts import index_seats
 from .desk import Desk
 from .errors import GMError
 from .fold import FoldError, fold
@@ -105,7 +107,8 @@ def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None) -> str:
         rec.append(new_id, entries)
         for number, stored in creds.items():
             rec.put_credential(new_id, number, stored)
-        rebuild(rec, new_id, gm.now())
+        state = rebuild(rec, new_id, gm.now())
+        index_seats(AccountRecords(conn), new_id, state.claims)  # accounts of this site that hold its seats
     return new_id
 
 

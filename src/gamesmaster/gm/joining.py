@@ -16,7 +16,7 @@ from typing import Iterable
 from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from . import limits
-from .accounts import Accounts, account_record, email_address
+from .accounts import Accounts, account_record, email_address, index_seats
 from .desk import authenticate
 from .errors import GMError
 from .games import add_seat, playable_powers
@@ -187,6 +187,7 @@ class Joining(Accounts):
             payload["power"] = power
         tx.record("seat-claimed", payload)
         ar = AccountRecords(tx.rec.conn)
+        index_seats(ar, tx.game_id, {str(number): ref})
         if ar.cursor(tx.game_id) is None:  # notifications start from here, not from the game's whole past
             ar.put_cursor(tx.game_id, None, tx.state.head_seq)
 

@@ -148,11 +148,10 @@ class Notifications(Joining):
 
     def notify(self, game_ids: Iterable[str] | None = None) -> int:
         """One pass over every game (or these): make the notifications due. Returns how many were made."""
-        wanted = set(game_ids) if game_ids is not None else None
         made = 0
-        for head in self.heads():  # type: ignore[attr-defined]
-            if wanted is not None and head.id not in wanted:
-                continue
+        # A player's look reads its own games only: the badge is polled by every signed-in page.
+        heads = self.heads() if game_ids is None else self.heads_of(game_ids)  # type: ignore[attr-defined]
+        for head in heads:
             try:
                 made += self._notify_game(head.id, head.head_seq)
             except (_Moved, IntegrityError):

@@ -82,6 +82,12 @@ notices = Table(
 Index("ix_gm_account_notices_account", notices.c.account_id, notices.c.read_at)
 Index("ix_gm_account_notices_mail", notices.c.mail)
 
+games = Table(  # so an account's seats are found without reading every game on the site
+    "gm_account_games", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("game_id", String(64), primary_key=True),  # a game it claimed a seat in (given up since or not)
+)
+
 cursors = Table(
     "gm_account_cursor", metadata,
     Column("game_id", String(64), primary_key=True),
@@ -244,6 +250,17 @@ class AccountRecords:
             self.conn.execute(insert(settings).values(account_id=account_id, game_id=game_id, settings=doc))
 
     # -- notifications ---------------------------------------------------------------------------
+
+    def add_game(self, account_id: int, game_id: str) -> None:
+        """Note that an account claimed a seat in a game (once)."""
+        present = select(games.c.game_id).where(and_(games.c.account_id == account_id, games.c.game_id == game_id))
+        if self.conn.execute(present).first() is None:
+            self.conn.execute(insert(games).values(account_id=account_id, game_id=game_id))
+
+    def games_of(self, account_id: int) -> list[str]:
+        """The games an account has claimed a seat in (whether it holds it still is on each game's record)."""
+        q = select(games.c.game_id).where(games.c.account_id == account_id).order_by(games.c.game_id)
+        return [str(r.game_id) for r in self.conn.execute(q)]
 
     def has_notice(self, key: str) -> bool:
         """Whether a notification with this key was made already."""
