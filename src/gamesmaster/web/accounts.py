@@ -118,7 +118,7 @@ def sign_up(request: Request, data: FormData = Depends(form)) -> Response:
     _mail_limit(request)
     email = _field(data, "email")
     try:
-        _gm(request).sign_up(email, _field(data, "name"), site_url(request))
+        _gm(request).sign_up(email, _field(data, "name"), site_url(request), later=True)
     except Limited as exc:
         raise WebError(429, str(exc)) from None
     _flash(request, f"A sign-in link is on its way to {email}: open it within 30 minutes to sign in.")
@@ -130,7 +130,7 @@ def send_link(request: Request, data: FormData = Depends(form)) -> Response:
     _mail_limit(request)
     email = _field(data, "email")
     try:
-        _gm(request).request_link(email, site_url(request))
+        _gm(request).request_link(email, site_url(request), later=True)
     except Limited as exc:
         raise WebError(429, str(exc)) from None
     _flash(request, f"If {email} has an account, a sign-in link is on its way to it: open it within 30 minutes.")
@@ -169,6 +169,8 @@ def password_sign_in(request: Request, data: FormData = Depends(form)) -> Respon
         request.app.state.limits.failed(_address(request), target)
         _flash(request, str(exc), "error")
         return _back("/account")
+    except Limited as exc:  # the address typed has had its share of wrong passwords: the link still works
+        raise WebError(429, str(exc)) from None
     _signed_in(request, account.id)
     _flash(request, f"Signed in as {account.name}.")
     return _back("/account")
