@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import TypedDict, cast
+from typing import BinaryIO, TypedDict, cast
 
 from ..ledger import Entry, JSONObject, JSONValue, fingerprint, parse_stamp
 from ..store import Records
 from ..store.accounts import AccountRecords
+from . import limits
 from . import values as read
 from .accounts import index_seats
 from .desk import Desk
@@ -89,6 +90,27 @@ def check_archive(doc: JSONValue) -> tuple[str, list[Entry], dict[int, str]]:
         if seat.number not in creds or fingerprint(creds[seat.number]) != seat.key:
             raise GMError(f"the archive's credential of {seat.name} (player {seat.number}) is not the one its record issued")
     return game, entries, creds
+
+
+Document = JSONValue  # a JSON document as read (for the doors, which do not import the ledger)
+
+
+def read_document(source: BinaryIO, what: str, limit: int = limits.DOCUMENT_BYTES) -> Document:
+    """A JSON document read from a file, bounded: GMError in one line if it is larger than `limit` bytes (no
+    more is read), not JSON, not UTF-8, or nested deeper than the parser goes (a 26 MB saved game took
+    1.9 GB to read; 100,000 '[' were a RecursionError)."""
+    data = source.read(limit + 1)
+    if len(data) > limit:
+        raise GMError(f"{what} is larger than {limit // (1024 * 1024):,} MB: not read")
+    try:
+        return cast(JSONValue, json.loads(data))
+    except RecursionError:
+        raise GMError(f"{what}: not a document of this kind (JSON nested too deep)") from None
+    except UnicodeDecodeError as exc:
+        raise GMError(f"{what}: not UTF-8 text (byte {exc.start + 1})") from None
+    except json.JSONDecodeError as exc:
+        raise GMError(f"{what}: not JSON ({exc.msg} at line {exc.lineno})"
+                      + ("; one saved game a file, please" if exc.msg == "Extra data" else "")) from None
 
 
 def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None) -> str:

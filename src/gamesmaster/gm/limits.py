@@ -20,6 +20,8 @@ PRESS_CHARS = 20_000
 NAME_CHARS = 200  # a player's or a game's name
 REASON_CHARS = 2_000  # a GM's reason, a correction's explanation
 RECEIPT_CHARS = 300
+DOCUMENT_BYTES = 16 * 1024 * 1024  # an archive, a saved game or a public record read in (a long game is 2-3 MB)
+BACKUP_BYTES = 2 * 1024 * 1024 * 1024  # a whole site's backup
 
 _BAD = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
