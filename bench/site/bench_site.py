@@ -9,6 +9,8 @@ Scenarios:
   badge   the notification badge's cost (one poll of /account/notifications.json) with 40 and 440 games
           on the site, the account holding a seat in one of them
   links   "send me a link" for a known and an unknown address, 200 times each, alternating: the medians
+  slow    400 connections sending their request a byte at a time: how many are still open after 5 to 40 s
+  import  `gamesmaster import` of a 26 MB saved game and of 100,000-deep JSON: time, peak memory, the answer
 
 The site runs on uvicorn on loopback, on SQLite in a temporary directory. Prints the figures and writes
 bench/site/results/latest.json (not committed).
@@ -153,7 +155,80 @@ def links(tmp: Path) -> dict:
         site.stop()
 
 
-SCENARIOS = {"maps": maps, "badge": badge, "links": links}
+def slow(tmp: Path) -> dict:
+    """400 connections that send their request a byte a second, against the site's own server (serve's)."""
+    import socket
+
+    from gamesmaster.serving import site as serving_site
+    from gamesmaster.serving.site import bind, site_server
+
+    gm, app, store = open_site(tmp, FakeClock(), GM_CREDENTIAL)
+    sock = bind("127.0.0.1", 0)
+    server = site_server(app)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    port = sock.getsockname()[1]
+    conns = []
+    for _ in range(400):
+        c = socket.create_connection(("127.0.0.1", port))
+        c.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        c.settimeout(0.001)
+        conns.append(c)
+    started, held = time.monotonic(), {}
+    for mark in (5, 10, 15, 20, 25, 30, 40):
+        while time.monotonic() - started < mark:
+            time.sleep(0.5)
+        open_ = 0
+        for c in conns:
+            try:
+                c.sendall(b"x")
+                if c.recv(1) != b"":
+                    open_ += 1
+            except socket.timeout:
+                open_ += 1
+            except OSError:
+                pass
+        held[f"{mark}s"] = open_
+    for c in conns:
+        c.close()
+    server.should_exit = True
+    thread.join(10)
+    store.dispose()
+    return {"request_seconds": getattr(serving_site, "REQUEST_SECONDS", None), "connections": len(conns),
+            "still_open": held}
+
+
+def imports(tmp: Path) -> dict:
+    """`gamesmaster import` of a 26 MB saved game and of 100,000-deep JSON: time, peak memory, what it says."""
+    import resource
+    import subprocess
+
+    big = tmp / "big.json"
+    with open(big, "w") as f:
+        f.write('{"id": "big", "map": "standard", "rules": [], "phases": [')
+        f.write(",".join('{"name": "S1901M", "state": {}, "orders": {}, "results": {}, "messages": [%s]}'
+                         % ",".join('{"sender": "FRANCE", "recipient": "GLOBAL", "message": "%s", "time_sent": 1}'
+                                    % ("x" * 200) for _ in range(100)) for _ in range(1_000)))
+        f.write("]}")
+    deep = tmp / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    out = {"big_file_mb": round(big.stat().st_size / 2 ** 20, 1)}
+    for name, path in (("deep", deep), ("big", big)):  # the smaller first: the peak is of all children so far
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        t = time.perf_counter()
+        r = subprocess.run([sys.executable, "-m", "gamesmaster.cli", "import", str(path), "--db",
+                            f"sqlite:///{tmp / 'gm.db'}"], capture_output=True, text=True, timeout=600)
+        out[name] = {"seconds": round(time.perf_counter() - t, 2), "exit": r.returncode,
+                     "peak_mb_children": round(max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+                                               / 1024, 1),
+                     "said": (r.stderr or r.stdout).strip().splitlines()[-1][:200] if (r.stderr or r.stdout) else "",
+                     "lines": len((r.stderr or "").strip().splitlines())}
+    return out
+
+
+SCENARIOS = {"maps": maps, "badge": badge, "links": links, "slow": slow, "import": imports}
 
 
 def main() -> None:
