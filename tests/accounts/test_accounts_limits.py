@@ -81,6 +81,9 @@ def test_the_badge_reads_only_the_accounts_own_games(site):
     read.clear()
     assert "club" in ann.get("/account/notifications").text
     assert set(read) == {"club"}, sorted(set(read))
+    read.clear()  # the account page: its games, and the games seeking players (none here) by their status
+    assert "club" in ann.get("/account").text
+    assert set(read) == {"club"}, sorted(set(read))
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

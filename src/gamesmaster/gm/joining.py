@@ -110,7 +110,7 @@ class Joining(Accounts):
         out = []
         invited = set(invited)
         with self.reading() as rec:
-            for game_id in rec.game_ids():
+            for game_id in rec.game_ids(status="forming"):  # not every game: /account lists these at each look
                 st = self.snapshot(rec, game_id)
                 if st.status == "forming" and (st.joining.open or game_id in invited):
                     out.append(OpenGame(st.id, st.title, st.variant_name, st.joining.seats,
