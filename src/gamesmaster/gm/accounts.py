@@ -95,10 +95,9 @@ class MailLimits:
 
     def take(self, email: str) -> None:
         """Count a link to be mailed to this address, or refuse (Limited) while it has had its share."""
-        if not self.by_address.allowed(email):
-            wait = self.by_address.retry_after(email)
-            raise Limited(f"a sign-in link was mailed to {email} a moment ago: use it (each works for "
-                          f"{LINK_LIFETIME.seconds // 60} minutes), or ask again in {wait} seconds", wait)
+        self.by_address.refuse_if_spent(email, lambda wait: (
+            f"a sign-in link was mailed to {email} a moment ago: use it (each works for "
+            f"{LINK_LIFETIME.seconds // 60} minutes), or ask again in {wait} seconds"))
         self.by_address.failed(email)
 
 
@@ -112,10 +111,9 @@ class PasswordGuesses:
 
     def check(self, email: str) -> None:
         """Refuse (Limited) while this address has had its share of wrong passwords, before any hash is checked."""
-        if not self.by_email.allowed(email):
-            wait = self.by_email.retry_after(email)
-            raise Limited(f"too many wrong passwords for {email}: sign in with a mailed link (\"Send me a link\"), "
-                          f"or try again in {wait} seconds", wait)
+        self.by_email.refuse_if_spent(email, lambda wait: (
+            f"too many wrong passwords for {email}: sign in with a mailed link (\"Send me a link\"), "
+            f"or try again in {wait} seconds"))
 
     def wrong(self, email: str) -> None:
         """Count a wrong password for this address."""
