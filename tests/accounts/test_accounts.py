@@ -290,7 +290,7 @@ def test_notifications_on_the_site_and_by_mail_as_each_player_chose(site):
     site.sink.wait("ann@players.test", "open1: a vote on a draw")
     r = c.get("/account/notifications")
     assert "Shall we talk?" in r.text and "is adjudicated" in r.text
-    site.post(c, "/account/notifications/read", {"upto": str(doc["latest"][0]["id"])}, page="/account/notifications")
+    site.post(c, "/account/notifications/read", {"upto": str(doc["latest"][0]["number"])}, page="/account/notifications")
     assert c.get("/account/notifications.json").json()["unread"] == 0
     # Nothing is made twice, however often the passes run.
     before = len(site.gm.notices(_account_id(site, "ann@players.test")))

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..gm import Gamesmaster, GMError, StoreError, data_dir
+from ..gm import limits
+from ..gm.archive import read_document
 from ..gm.backup import backup, restore
 from .options import CommandError, add_command, database_parent
 
@@ -49,12 +51,12 @@ def cmd_backup(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
     """Restore FILE into an empty store, then verify every game."""
-    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
     with source:
         try:
-            doc = json.load(source)
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{args.file}: not JSON: {exc.msg} at line {exc.lineno}") from None
+            doc = read_document(source, args.file, limits.BACKUP_BYTES)
+        except GMError as exc:
+            raise CommandError(str(exc)) from None
     gm = _gm(args)
     try:
         games = restore(gm, doc, _data(args))

@@ -13,7 +13,7 @@ import sys
 from typing import Any, Callable, Sequence, TextIO
 
 from ..gm import Gamesmaster, GMError, Refused, StoreError, report
-from ..gm.archive import export_game, import_game, import_sample
+from ..gm.archive import Document, export_game, import_game, import_sample, read_document
 from ..gm.record import verify_archive
 from ..gm.savedgame import describe as describe_import, export_saved_game, import_saved_game, is_saved_game
 from ..gm.views import plain
@@ -51,6 +51,18 @@ def _read(path: str | None) -> str:
         return sys.stdin.read()
     with open(path, encoding="utf-8") as f:  # type: ignore[arg-type]
         return f.read()
+
+
+def _document(path: str | None) -> Document:
+    """A JSON document from a file (or stdin), read within the bounds of gm.archive.read_document."""
+    what = "the standard input" if path in (None, "-") else str(path)
+    try:
+        if path in (None, "-"):
+            return read_document(sys.stdin.buffer, what)
+        with open(path, "rb") as f:  # type: ignore[arg-type]
+            return read_document(f, what)
+    except GMError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def _names(text: str | None) -> list[str]:
@@ -366,10 +378,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     if args.archive:
         if args.game:
             raise CommandError("give either GAME (a game in the store) or --archive FILE, not both")
-        try:
-            doc = json.loads(_read(args.archive))
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{args.archive}: not JSON ({exc.msg} at line {exc.lineno})") from None
+        doc = _document(args.archive)
         try:
             r = verify_archive(doc, receipts=args.receipt or (), heads=args.head or ())
         except GMError as exc:
@@ -422,11 +431,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         return 0
     if not args.file:
         raise CommandError("import needs a FILE (an archive written by gamesmaster export, or a saved game) or --sample")
-    try:
-        doc = json.loads(_read(args.file))
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"{args.file}: not JSON ({exc.msg} at line {exc.lineno})"
-                           + ("; one saved game a file, please" if exc.msg == "Extra data" else "")) from None
+    doc = _document(args.file)
     if is_saved_game(doc):
         out.write(describe_import(import_saved_game(gm, doc, args.as_id, rules=args.rules)) + "\n")
         return 0

@@ -11,10 +11,15 @@ fills that mailbox with links its owner can use, and never locks the owner out.
 
 from __future__ import annotations
 
+import logging
+import queue
 import re
 import secrets
+import threading
+import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Callable, Mapping
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -24,7 +29,7 @@ from ..store.sessions import SessionRecords, SessionSeat
 from . import limits
 from .credentials import token_id
 from .desk import Desk
-from .errors import Forbidden, GMError, Limited
+from .errors import Forbidden, GMError, Limited, NotFound
 from .ratelimit import RateLimiter
 from .sessions import live_row
 from .state import Seat
@@ -36,6 +41,7 @@ PASSWORD_CHARS = (10, 200)
 EMAIL_CHARS = 254
 _EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.\-]{0,251}[A-Za-z0-9])?$")
 _LINK = re.compile(r"^l\.[A-Za-z0-9_-]{43}$")
+log = logging.getLogger(__name__)
 HASHER = PasswordHasher()  # Argon2id, the RFC 9106 low-memory profile (argon2-cffi's default)
 
 
@@ -89,11 +95,71 @@ class MailLimits:
 
     def take(self, email: str) -> None:
         """Count a link to be mailed to this address, or refuse (Limited) while it has had its share."""
-        if not self.by_address.allowed(email):
-            wait = self.by_address.retry_after(email)
-            raise Limited(f"a sign-in link was mailed to {email} a moment ago: use it (each works for "
-                          f"{LINK_LIFETIME.seconds // 60} minutes), or ask again in {wait} seconds", wait)
+        self.by_address.refuse_if_spent(email, lambda wait: (
+            f"a sign-in link was mailed to {email} a moment ago: use it (each works for "
+            f"{LINK_LIFETIME.seconds // 60} minutes), or ask again in {wait} seconds"))
         self.by_address.failed(email)
+
+
+class PasswordGuesses:
+    """Wrong passwords per address typed, whoever types them from wherever: 10 at once, then one a minute
+    (in memory). A guesser rotating client addresses gets no further; the owner signs in by a mailed link,
+    which no count stops."""
+
+    def __init__(self) -> None:
+        self.by_email = RateLimiter(10, 1 / 60)
+
+    def check(self, email: str) -> None:
+        """Refuse (Limited) while this address has had its share of wrong passwords, before any hash is checked."""
+        self.by_email.refuse_if_spent(email, lambda wait: (
+            f"too many wrong passwords for {email}: sign in with a mailed link (\"Send me a link\"), "
+            f"or try again in {wait} seconds"))
+
+    def wrong(self, email: str) -> None:
+        """Count a wrong password for this address."""
+        self.by_email.failed(email)
+
+
+class Errands:
+    """Work done after the door has answered, one at a time in a thread of its own (a bounded queue).
+
+    Asking a link for an address looks the address up and, if it is known, writes the link and its mail:
+    done while the request waited, a known address took 0.46 ms longer to answer than an unknown one.
+    Done here, both answers are the same work: check the address, count it, queue it. An errand waits
+    DELAY seconds first, so that it does not run beside the answer of the request that queued it."""
+
+    DELAY = 0.5
+
+    def __init__(self, size: int = 1_000) -> None:
+        self.queue: queue.Queue[tuple[float, Callable[[], None]]] = queue.Queue(size)
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+
+    def put(self, errand: Callable[[], None]) -> None:
+        """Queue an errand; Limited when the queue is full."""
+        with self.lock:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name="gamesmaster-errands", daemon=True)
+                self.thread.start()
+        try:
+            self.queue.put_nowait((time.monotonic() + self.DELAY, errand))
+        except queue.Full:
+            raise Limited("the gamesmaster has many links to mail just now: ask again in a minute", 60) from None
+
+    def wait(self) -> None:
+        """Until every errand queued so far is done (for tests and an orderly stop)."""
+        self.queue.join()
+
+    def _run(self) -> None:
+        while True:
+            due, errand = self.queue.get()
+            try:
+                time.sleep(max(0.0, due - time.monotonic()))
+                errand()
+            except Exception:  # noqa: BLE001 - one errand's trouble must not stop the others
+                log.exception("an errand (mailing a sign-in link) failed")
+            finally:
+                self.queue.task_done()
 
 
 class Accounts(Desk):
@@ -106,6 +172,20 @@ class Accounts(Desk):
             self.__dict__["_link_limits"] = MailLimits()
         return self.__dict__["_link_limits"]
 
+    @property
+    def password_guesses(self) -> PasswordGuesses:
+        """This gamesmaster's count of wrong passwords per address."""
+        if "_password_guesses" not in self.__dict__:
+            self.__dict__["_password_guesses"] = PasswordGuesses()
+        return self.__dict__["_password_guesses"]
+
+    @property
+    def errands(self) -> Errands:
+        """This gamesmaster's work done after the door has answered (mailing links)."""
+        if "_errands" not in self.__dict__:
+            self.__dict__["_errands"] = Errands()
+        return self.__dict__["_errands"]
+
     def account(self, account_id: int) -> Account:
         """An account by its id."""
         with self.reading() as rec:
@@ -114,8 +194,9 @@ class Accounts(Desk):
             raise Forbidden("that account no longer exists: sign in again")
         return _account(row)
 
-    def sign_up(self, email: str, name: str, base_url: str) -> None:
-        """Make an account for an address (unless it has one) and mail it a sign-in link.
+    def sign_up(self, email: str, name: str, base_url: str, *, later: bool = False) -> None:
+        """Make an account for an address (unless it has one) and mail it a sign-in link (later: as an
+        errand, after the door has answered).
 
         An address that has an account already gets a sign-in link and nothing else changes,
         so the answer says nothing of whether the address was known. A password is set only
@@ -125,21 +206,34 @@ class Accounts(Desk):
         if not name:
             raise GMError("enter the name other players will see")
         self.link_limits.take(email)
+        self._now_or_later(lambda: self._sign_up(email, name, base_url), later)
+
+    def _sign_up(self, email: str, name: str, base_url: str) -> None:
         now = self.now()
         with self.store.connect() as conn:
             ar = AccountRecords(conn)
             self._mail_link(ar, account_record(ar, email, name, now), base_url, now)
 
-    def request_link(self, email: str, base_url: str) -> None:
-        """Mail a sign-in link to an address, if it has an account (the answer is the same if not)."""
+    def request_link(self, email: str, base_url: str, *, later: bool = False) -> None:
+        """Mail a sign-in link to an address, if it has an account (the answer is the same if not; later: the
+        lookup and the mailing as an errand, so the door does the same work for a known and an unknown one)."""
         email = email_address(email)
         self.link_limits.take(email)
+        self._now_or_later(lambda: self._request_link(email, base_url), later)
+
+    def _request_link(self, email: str, base_url: str) -> None:
         now = self.now()
         with self.store.connect() as conn:
             ar = AccountRecords(conn)
             row = ar.by_email(email)
             if row is not None:
                 self._mail_link(ar, row, base_url, now)
+
+    def _now_or_later(self, work: Callable[[], None], later: bool) -> None:
+        if later:
+            self.errands.put(work)
+        else:
+            work()
 
     def _mail_link(self, ar: AccountRecords, row: AccountRecord, base_url: str, now: datetime,
                    game: str | None = None, title: str = "") -> None:
@@ -186,6 +280,7 @@ class Accounts(Desk):
             given = limits.clean(password, "the password", PASSWORD_CHARS[1] * 4)
         except GMError:
             raise Forbidden("that address and password do not match an account") from None
+        self.password_guesses.check(email)
         with self.reading() as rec:
             row = AccountRecords(rec.conn).by_email(email)
         stored = row.password_hash if row is not None else None
@@ -195,6 +290,7 @@ class Accounts(Desk):
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             ok = False
         if not ok or row is None or stored is None:
+            self.password_guesses.wrong(email)
             raise Forbidden("that address and password do not match an account")
         if HASHER.check_needs_rehash(stored):  # stronger parameters since: rehash while the password is at hand
             with self.store.connect() as conn:
@@ -235,8 +331,11 @@ class Accounts(Desk):
         account = self.account(account_id)
         out: dict[str, Seat] = {}
         with self.reading() as rec:
-            for game_id in rec.game_ids():
-                state = self.snapshot(rec, game_id)
+            for game_id in AccountRecords(rec.conn).games_of(account_id):  # its own games, not every game
+                try:
+                    state = self.snapshot(rec, game_id)
+                except NotFound:
+                    continue  # a game deleted since
                 for number, ref in state.claims.items():
                     seat = state.seat(int(number))
                     if ref == account.ref and seat is not None and seat.role != "former":
@@ -262,3 +361,12 @@ def _dummy_hash() -> str:
     if not _DUMMY:
         _DUMMY.append(HASHER.hash(secrets.token_urlsafe(16)))
     return _DUMMY[0]
+
+
+def index_seats(ar: AccountRecords, game_id: str, claims: Mapping[str, str]) -> None:
+    """Note the game in the list of games of each account that claims a seat in it (claims: number -> ref),
+    so an account's seats are found by its own games (AccountRecords.games_of), not by reading every game."""
+    for ref in set(claims.values()):
+        account = ar.by_ref(ref)
+        if account is not None:
+            ar.add_game(account.id, game_id)

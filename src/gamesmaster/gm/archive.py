@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import TypedDict, cast
+from typing import BinaryIO, TypedDict, cast
 
 from ..ledger import Entry, JSONObject, JSONValue, fingerprint, parse_stamp
 from ..store import Records
+from ..store.accounts import AccountRecords
+from . import limits
 from . import values as read
+from .accounts import index_seats
 from .credentials import hash_secret, new_secret
 from .desk import Desk
 from .errors import GMError
@@ -90,6 +93,27 @@ def check_archive(doc: JSONValue) -> tuple[str, list[Entry], dict[int, str]]:
     return game, entries, creds
 
 
+Document = JSONValue  # a JSON document as read (for the doors, which do not import the ledger)
+
+
+def read_document(source: BinaryIO, what: str, limit: int = limits.DOCUMENT_BYTES) -> Document:
+    """A JSON document read from a file, bounded: GMError in one line if it is larger than `limit` bytes (no
+    more is read), not JSON, not UTF-8, or nested deeper than the parser goes (a 26 MB saved game took
+    1.9 GB to read; 100,000 '[' were a RecursionError)."""
+    data = source.read(limit + 1)
+    if len(data) > limit:
+        raise GMError(f"{what} is larger than {limit // (1024 * 1024):,} MB: not read")
+    try:
+        return cast(JSONValue, json.loads(data))
+    except RecursionError:
+        raise GMError(f"{what}: not a document of this kind (JSON nested too deep)") from None
+    except UnicodeDecodeError as exc:
+        raise GMError(f"{what}: not UTF-8 text (byte {exc.start + 1})") from None
+    except json.JSONDecodeError as exc:
+        raise GMError(f"{what}: not JSON ({exc.msg} at line {exc.lineno})"
+                      + ("; one saved game a file, please" if exc.msg == "Extra data" else "")) from None
+
+
 def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None, *, seated: bool | None = None) -> str:
     """Import an archive (as a new game id, if given); returns the game id.
 
@@ -100,6 +124,7 @@ def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None, *, seated:
     GM gives each a credential; seated=True keeps them, when the GM says so."""
     source, entries, creds = check_archive(doc)
     new_id = game_id or source
+    keep_seats = new_id == source if seated is None else seated
     if not GAME_ID.match(new_id):
         raise GMError(f"game id {new_id!r}: use lowercase letters, digits, '-' or '_'")
     with gm.store.connect() as conn:
@@ -112,8 +137,10 @@ def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None, *, seated:
         rec.append(new_id, entries)
         for number, stored in creds.items():
             rec.put_credential(new_id, number, stored)
-        rebuild(rec, new_id, gm.now())
-    if not (new_id == source if seated is None else seated):
+        state = rebuild(rec, new_id, gm.now())
+        if keep_seats:
+            index_seats(AccountRecords(conn), new_id, state.claims)  # accounts of this site that hold its seats
+    if not keep_seats:
         _unseat(gm, new_id, source)
     return new_id
 

@@ -31,6 +31,7 @@ from sqlalchemy import DateTime, Integer, LargeBinary, Table, insert, select
 
 from ..ledger import JSONObject, JSONValue
 from ..store import accounts, mailbox
+from .accounts import index_seats
 from .archive import ArchiveDoc, check_archive, export_game, import_game
 from .errors import GMError
 from .service import Gamesmaster
@@ -43,7 +44,7 @@ DATA_FILES = ("web.json",)
 def _mail_tables() -> list[Table]:
     """The tables beside the ledgers kept in a backup: the mail door's, and players' accounts."""
     return [mailbox.contacts, mailbox.inbox, mailbox.outbox, mailbox.cursors, accounts.accounts, accounts.links,
-            accounts.settings, accounts.notices, accounts.cursors]
+            accounts.settings, accounts.notices, accounts.cursors, accounts.games]
 
 
 def _out(value: object) -> JSONValue:
@@ -137,6 +138,10 @@ def restore(gm: Gamesmaster, doc: JSONValue, data: Path | None = None) -> list[s
                 if "id" in table.c and isinstance(table.c.id.type, Integer) and mail.get(table.name):
                     conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                                       f"(SELECT max(id) FROM {table.name}))"))
+    with gm.store.connect() as conn:  # each account's games, which a backup from before gm_account_games lacks
+        ar = accounts.AccountRecords(conn)
+        for game_id in restored:
+            index_seats(ar, game_id, gm.game_state(game_id).claims)
     if data is not None:
         data.mkdir(parents=True, exist_ok=True)
         files = doc.get("data")

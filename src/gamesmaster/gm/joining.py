@@ -16,7 +16,7 @@ from typing import Iterable
 from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from . import limits
-from .accounts import Accounts, account_record, email_address
+from .accounts import Accounts, account_record, email_address, index_seats
 from .desk import Actor, identify
 from .keys import CREDENTIAL, Secret
 from .sessions import give_key
@@ -112,7 +112,7 @@ class Joining(Accounts):
         out = []
         invited = set(invited)
         with self.reading() as rec:
-            for game_id in rec.game_ids():
+            for game_id in rec.game_ids(status="forming"):  # not every game: /account lists these at each look
                 st = self.snapshot(rec, game_id)
                 if st.status == "forming" and (st.joining.open or game_id in invited):
                     out.append(OpenGame(st.id, st.title, st.variant_name, st.joining.seats,
@@ -198,6 +198,7 @@ class Joining(Accounts):
         tx.record("seat-claimed", payload)
         give_key(tx, seat, secret, token or "", "claimed")
         ar = AccountRecords(tx.rec.conn)
+        index_seats(ar, tx.game_id, {str(number): ref})
         if ar.cursor(tx.game_id) is None:  # notifications start from here, not from the game's whole past
             ar.put_cursor(tx.game_id, None, tx.state.head_seq)
 

@@ -34,9 +34,10 @@ MAX_WARNINGS = 4
 
 @dataclass(frozen=True)
 class Notice:
-    """A notification as the site shows it."""
+    """A notification as the site shows it, numbered among the account's own (1 its first): an id from one
+    counter for the whole site would tell by its gaps how many others got in between."""
 
-    id: int
+    number: int
     game_id: str | None
     kind: str
     subject: str
@@ -131,8 +132,10 @@ class Notifications(Joining):
     def notices(self, account_id: int, limit: int = 50) -> list[Notice]:
         """An account's notifications, newest first."""
         with self.reading() as rec:
-            rows = AccountRecords(rec.conn).notices(account_id, limit)
-        return [Notice(r.id, r.game_id, r.kind, r.subject, r.text, r.url, r.created_at, r.read_at) for r in rows]
+            ar = AccountRecords(rec.conn)
+            rows, total = ar.notices(account_id, limit), ar.shown(account_id)
+        return [Notice(total - i, r.game_id, r.kind, r.subject, r.text, r.url, r.created_at, r.read_at)
+                for i, r in enumerate(rows)]
 
     def unread(self, account_id: int) -> int:
         """How many of an account's notifications are unread."""
@@ -140,17 +143,20 @@ class Notifications(Joining):
             return AccountRecords(rec.conn).unread(account_id)
 
     def mark_read(self, account_id: int, upto: int | None = None) -> int:
-        """Mark an account's notifications read (up to an id, or all)."""
+        """Mark an account's notifications read (up to its own number `upto`, or all)."""
         with self.store.connect() as conn:
-            return AccountRecords(conn).mark_read(account_id, self.now(), upto)
+            ar = AccountRecords(conn)
+            last = None  # every one
+            if upto is not None and upto <= ar.shown(account_id):
+                last = ar.shown_id(account_id, upto) or 0  # 0: none (there is no notification 0)
+            return ar.mark_read(account_id, self.now(), last)
 
     def notify(self, game_ids: Iterable[str] | None = None) -> int:
         """One pass over every game (or these): make the notifications due. Returns how many were made."""
-        wanted = set(game_ids) if game_ids is not None else None
         made = 0
-        for head in self.heads():  # type: ignore[attr-defined]
-            if wanted is not None and head.id not in wanted:
-                continue
+        # A player's look reads its own games only: the badge is polled by every signed-in page.
+        heads = self.heads() if game_ids is None else self.heads_of(game_ids)  # type: ignore[attr-defined]
+        for head in heads:
             try:
                 made += self._notify_game(head.id, head.head_seq)
             except (_Moved, IntegrityError):
@@ -241,11 +247,10 @@ class Notifications(Joining):
                             f"/games/{quote(view.id)}/history?phase={phase.phase}", now, phase.seq)
 
     def _press(self, view: GameView, item: PressItem, h: _Holder, now: datetime) -> NewNotice | None:
-        powers = h.seat.acts_for()
-        power = powers[0] if powers else None
-        if item.sender != GM and item.sender == power:
+        powers = set(h.seat.acts_for())  # a player of two powers (a stand-by, a successor) reads for each
+        if item.sender != GM and item.sender in powers:
             return None  # one's own letter
-        if item.to is not None and power not in item.to:
+        if item.to is not None and not powers & set(item.to):
             return None
         sender = "anonymous" if item.anonymous else item.sender.capitalize()
         to = "to you" if item.to else "to everyone"

@@ -11,6 +11,8 @@ import threading
 import time
 from typing import Callable
 
+from .errors import Limited
+
 
 class RateLimiter:
     """Failed credential attempts, limited per key with a token bucket (in memory).
@@ -48,10 +50,24 @@ class RateLimiter:
                     self._buckets = dict(newest)
             self._buckets[key] = (max(0.0, self._level(key, now) - 1.0), now)
 
+    def take(self, key: str) -> bool:
+        """Take a token from KEY if it has one left: whether it had (an attempt that costs whether or not it fails)."""
+        with self._lock:
+            if self._level(key, self.clock()) < 1.0:
+                return False
+        self.failed(key)
+        return True
+
     def failing(self, key: str) -> bool:
         """Whether KEY has failed recently (its bucket is not full)."""
         with self._lock:
             return self._level(key, self.clock()) < self.burst
+
+    def refuse_if_spent(self, key: str, saying: Callable[[int], str]) -> None:
+        """Raise Limited, its message saying(seconds to wait), while KEY has no token left."""
+        if not self.allowed(key):
+            wait = self.retry_after(key)
+            raise Limited(saying(wait), wait)
 
     def retry_after(self, key: str) -> int:
         """Seconds until KEY has a token again."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ..ledger import Entry, JSONValue
 from ..rules import Phase, Position, RuleOptions
@@ -155,6 +155,12 @@ class Reading(Desk):
         """Every game's status, ledger head and deadline (a cheap listing for background passes)."""
         with self.reading() as rec:
             return tuple(GameHead(r.id, r.status, r.head_seq, r.deadline) for r in rec.games())
+
+    def heads_of(self, game_ids: Iterable[str]) -> tuple[GameHead, ...]:
+        """These games' status, ledger head and deadline (those that exist), each read by its id."""
+        with self.reading() as rec:
+            rows = [rec.game(game_id) for game_id in sorted(set(game_ids))]
+            return tuple(GameHead(r.id, r.status, r.head_seq, r.deadline) for r in rows if r is not None)
 
     def changes(self, game_id: str, after: int) -> Changes:
         """What happened in a game after ledger entry `after` (for the mail door's dispatcher)."""

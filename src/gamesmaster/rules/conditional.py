@@ -221,27 +221,28 @@ def split_submission(text: str) -> tuple[list[str], str | None]:
     return order_lines(text), None
 
 
-def order_lines(text: str) -> list[str]:
-    """Orders one a line (or separated by ';'); blank lines and '#' comments dropped."""
-    out = []
+def pieces(text: str) -> list[str]:
+    """The orders and headings of a text as every reader splits them: one a line (LF, CR or CR LF) or
+    separated by ';', a heading line whole; blank pieces and '#' comments dropped. What counts against
+    the limit on a set of orders (gm.limits) is this list."""
+    out: list[str] = []
     for line in text.replace("\r", "\n").split("\n"):
         line = line.split("#", 1)[0]
-        for part in line.split(";"):
-            part = part.strip().strip(",").strip()
-            if part:
-                out.append(part)
+        if is_header(line):
+            out.append(line.strip())
+            continue
+        out.extend(p.strip() for p in line.split(";") if p.strip())
     return out
+
+
+def order_lines(text: str) -> list[str]:
+    """Orders one a line (or separated by ';'); blank lines and '#' comments dropped."""
+    return [p for p in (piece.strip(",").strip() for piece in pieces(text)) if p]
 
 
 def read_sections(text: str, position: Position, options: RuleOptions) -> tuple[Section, ...]:
     """Read the conditional part (from its first header) against the position it is filed in."""
-    items: list[str] = []
-    for line in text.replace("\r", "\n").split("\n"):
-        line = line.split("#", 1)[0]
-        if is_header(line):
-            items.append(line.strip())
-            continue
-        items.extend(p.strip() for p in line.split(";") if p.strip())
+    items = pieces(text)
     sections: list[Section] = []
     target: tuple[Phase, str] | None = None
     clauses: list[Clause] = []
@@ -359,4 +360,4 @@ def _centre(text: str, position: Position) -> str:
 
 
 __all__ = ["Clause", "ConditionalError", "Facts", "Section", "Test", "is_header", "may_order_for", "next_movement",
-           "order_key", "order_lines", "read_sections", "split_submission", "target_of"]
+           "order_key", "order_lines", "pieces", "read_sections", "split_submission", "target_of"]

@@ -51,8 +51,9 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "excess_adjustments": ("first", "none"),
     "civil_disorder_support": (True, False),
     "missed_move": ("phase", "season"),
-    "last_year": (None,),  # or any game year: the short game (rulebook III)
+    "last_year": (None,),  # or any game year up to LAST_YEAR_MOST: the short game (rulebook III)
 }
+LAST_YEAR_MOST = 99_999  # as a game's end year: a bigger number is no game year and overflows the stores
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,8 @@ class RuleOptions:
             if f.name == "preset":
                 continue
             value = getattr(self, f.name)
-            if f.name == "last_year" and isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            if (f.name == "last_year" and isinstance(value, int) and not isinstance(value, bool)
+                    and 0 < value <= LAST_YEAR_MOST):
                 continue
             if value not in CHOICES[f.name]:
                 allowed = ", ".join(_show(v) for v in CHOICES[f.name])

@@ -49,11 +49,70 @@ def default_web_processes() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+REQUEST_SECONDS = 20.0  # a client has this long to send a whole request, headers and body
+IDLE_SECONDS = 5  # a kept-alive connection with no request in it is closed after this long
+CONNECTIONS = 1_000  # connections and requests a web process holds at once; beyond them a 503
+
+
+def paced_protocol(request_seconds: float) -> type:
+    """uvicorn's HTTP protocol (httptools) with a deadline for each request to arrive whole.
+
+    uvicorn times out a connection idle between requests, but not one that sends its request a
+    byte at a time: 1,800 such connections were held for 40 s, and more could have been. Here a
+    connection has `request_seconds` from its opening, or from its last answer, to deliver a whole
+    request; one that has not is closed. A request that has arrived takes as long as it takes
+    (a live stream, a long adjudication)."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class PacedProtocol(HttpToolsProtocol):
+        """HttpToolsProtocol, closing a connection whose request has not arrived whole in time."""
+
+        _arrival: asyncio.TimerHandle | None = None
+        _unanswered = 0  # requests arrived whole and not yet answered (pipelined ones included)
+
+        def connection_made(self, transport: Any) -> None:  # noqa: D102 - uvicorn's, with the deadline
+            super().connection_made(transport)
+            self._expect()
+
+        def on_message_complete(self) -> None:  # noqa: D102
+            self._unanswered += 1
+            self._arrived()
+            super().on_message_complete()
+
+        def on_response_complete(self) -> None:  # noqa: D102
+            self._unanswered = max(0, self._unanswered - 1)
+            super().on_response_complete()
+            if not self._unanswered and not self.transport.is_closing():
+                self._expect()
+
+        def connection_lost(self, exc: Exception | None) -> None:  # noqa: D102
+            self._arrived()
+            super().connection_lost(exc)
+
+        def _expect(self) -> None:
+            self._arrived()
+            self._arrival = self.loop.call_later(request_seconds, self._too_slow)
+
+        def _arrived(self) -> None:
+            if self._arrival is not None:
+                self._arrival.cancel()
+                self._arrival = None
+
+        def _too_slow(self) -> None:
+            self._arrival = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return PacedProtocol
+
+
 def site_server(app: Any) -> Any:
-    """The uvicorn server for the site (proxy headers trusted from loopback, as docs/deploy.md sets up)."""
+    """The uvicorn server for the site (proxy headers trusted from loopback, as docs/deploy.md sets up), with
+    a deadline for each request to arrive (REQUEST_SECONDS) and a bound on the connections held at once."""
     import uvicorn
     config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=True,
-                            timeout_graceful_shutdown=5, lifespan="off")
+                            timeout_graceful_shutdown=5, lifespan="off", http=paced_protocol(REQUEST_SECONDS),
+                            timeout_keep_alive=IDLE_SECONDS, limit_concurrency=CONNECTIONS)
     return uvicorn.Server(config)
 
 

@@ -82,6 +82,12 @@ notices = Table(
 Index("ix_gm_account_notices_account", notices.c.account_id, notices.c.read_at)
 Index("ix_gm_account_notices_mail", notices.c.mail)
 
+games = Table(  # so an account's seats are found without reading every game on the site
+    "gm_account_games", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("game_id", String(64), primary_key=True),  # a game it claimed a seat in (given up since or not)
+)
+
 cursors = Table(
     "gm_account_cursor", metadata,
     Column("game_id", String(64), primary_key=True),
@@ -245,6 +251,17 @@ class AccountRecords:
 
     # -- notifications ---------------------------------------------------------------------------
 
+    def add_game(self, account_id: int, game_id: str) -> None:
+        """Note that an account claimed a seat in a game (once)."""
+        present = select(games.c.game_id).where(and_(games.c.account_id == account_id, games.c.game_id == game_id))
+        if self.conn.execute(present).first() is None:
+            self.conn.execute(insert(games).values(account_id=account_id, game_id=game_id))
+
+    def games_of(self, account_id: int) -> list[str]:
+        """The games an account has claimed a seat in (whether it holds it still is on each game's record)."""
+        q = select(games.c.game_id).where(games.c.account_id == account_id).order_by(games.c.game_id)
+        return [str(r.game_id) for r in self.conn.execute(q)]
+
     def has_notice(self, key: str) -> bool:
         """Whether a notification with this key was made already."""
         return self.conn.execute(select(notices.c.id).where(notices.c.key == key)).first() is not None
@@ -264,6 +281,20 @@ class AccountRecords:
         q = (select(notices).where(and_(notices.c.account_id == account_id, notices.c.show.is_(True)))
              .order_by(notices.c.id.desc()).limit(limit))
         return [record(NoticeRecord, r) for r in self.conn.execute(q)]
+
+    def shown(self, account_id: int) -> int:
+        """How many notifications an account has been shown on the site, read or not (its own numbering's last)."""
+        q = select(func.count()).select_from(notices).where(and_(
+            notices.c.account_id == account_id, notices.c.show.is_(True)))
+        return int(self.conn.execute(q).scalar() or 0)
+
+    def shown_id(self, account_id: int, number: int) -> int | None:
+        """The id of an account's `number`-th notification shown on the site (1 the first; None past the last)."""
+        if number < 1:
+            return None
+        q = (select(notices.c.id).where(and_(notices.c.account_id == account_id, notices.c.show.is_(True)))
+             .order_by(notices.c.id).offset(number - 1).limit(1))
+        return self.conn.execute(q).scalar()
 
     def unread(self, account_id: int) -> int:
         """How many of an account's notifications shown on the site are unread."""

@@ -115,9 +115,11 @@ class Records:
         q = select(t.games.c.head_hash).where(t.games.c.id == game_id)
         return self.conn.execute(q).scalar()
 
-    def game_ids(self) -> list[str]:
-        """Every game's id, oldest first."""
+    def game_ids(self, status: str | None = None) -> list[str]:
+        """Every game's id (or those of one status: forming, active, paused, finished), oldest first."""
         q = select(t.games.c.id).order_by(t.games.c.created_at, t.games.c.id)
+        if status is not None:
+            q = q.where(t.games.c.status == status)
         return [r.id for r in self.conn.execute(q)]
 
     def games(self) -> list[GameRow]:

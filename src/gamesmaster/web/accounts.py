@@ -21,6 +21,7 @@ from ..gm import Forbidden, Gamesmaster, GMError
 from ..gm.errors import Limited
 from ..gm.notices import KINDS, NoticeSettings
 from ..gm.ratelimit import RateLimiter
+from . import site
 from .app import WebError
 from .pages import _address, _back, _field, _flash, _limit, _renew, _require_gm, form
 from .security import target_of, web_session
@@ -134,7 +135,7 @@ def sign_up(request: Request, data: FormData = Depends(form)) -> Response:
     _mail_limit(request)
     email = _field(data, "email")
     try:
-        _gm(request).sign_up(email, _field(data, "name"), site_url(request))
+        _gm(request).sign_up(email, _field(data, "name"), site_url(request), later=True)
     except Limited as exc:
         raise WebError(429, str(exc)) from None
     _flash(request, *_promise(request, "A sign-in link", email, ": open it within 30 minutes to sign in."))
@@ -146,7 +147,7 @@ def send_link(request: Request, data: FormData = Depends(form)) -> Response:
     _mail_limit(request)
     email = _field(data, "email")
     try:
-        _gm(request).request_link(email, site_url(request))
+        _gm(request).request_link(email, site_url(request), later=True)
     except Limited as exc:
         raise WebError(429, str(exc)) from None
     text, kind = _promise(request, "A sign-in link", email, ": open it within 30 minutes.")
@@ -186,6 +187,8 @@ def password_sign_in(request: Request, data: FormData = Depends(form)) -> Respon
         request.app.state.limits.failed(_address(request), target)
         _flash(request, str(exc), "error")
         return _back("/account")
+    except Limited as exc:  # the address typed has had its share of wrong passwords: the link still works
+        raise WebError(429, str(exc)) from None
     _signed_in(request, account.id)
     _flash(request, f"Signed in as {account.name}.")
     return _back("/account")
@@ -293,7 +296,10 @@ def notifications_page(request: Request) -> HTMLResponse:
 def notifications_read(request: Request, data: FormData = Depends(form)) -> Response:
     account_id = _require_account(request)
     upto = _field(data, "upto")
-    _gm(request).mark_read(account_id, int(upto) if upto.isdigit() else None)
+    number = site.whole(upto) if upto else None
+    if upto and number is None:
+        raise WebError(400, "upto: the number of a notification")
+    _gm(request).mark_read(account_id, number)
     return _back("/account/notifications")
 
 
@@ -309,7 +315,7 @@ async def notifications_json(request: Request) -> JSONResponse:
 def _latest(request: Request, account_id: int) -> dict[str, Any]:
     gm = _gm(request)
     gm.notify(gm.account_seats(account_id))
-    latest = [{"id": n.id, "game": n.game_id, "kind": n.kind, "subject": n.subject, "url": n.url, "read": n.read}
+    latest = [{"number": n.number, "game": n.game_id, "kind": n.kind, "subject": n.subject, "url": n.url, "read": n.read}
               for n in gm.notices(account_id, 10)]
     return {"unread": gm.unread(account_id), "latest": latest, "signed_in": True}
 

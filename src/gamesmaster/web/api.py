@@ -24,7 +24,7 @@ from ..gm.settings import RuleSpec
 from ..gm.views import plain, plain_object
 from ..gm.catalogue import rules_for
 from . import schemas, site
-from .app import WebError, drawing
+from .app import WebError, drawing, drawing_budget
 from .security import target_of
 
 
@@ -322,7 +322,8 @@ def get_map_svg(game: str, request: Request, phase: str | None = None, results: 
             response_class=Response, responses={200: {"content": {"image/png": {}}}})
 def get_map_png(game: str, request: Request, phase: str | None = None, results: bool = True,
                 width: int = Query(1200, ge=site.MAP_WIDTHS[0], le=site.MAP_WIDTHS[1])) -> Response:
-    return drawing(request, site.map_png(_gm(request), game, phase, results=results, width=width), "image/png")
+    png = site.map_png(_gm(request), game, phase, results=results, width=width, may_draw=drawing_budget(request))
+    return drawing(request, png, "image/png")
 
 
 @router.get("/games/{game}/results", response_model=list[schemas.PhaseResultOut],

@@ -12,7 +12,8 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+from urllib.parse import unquote
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,7 +24,7 @@ from fastapi.templating import Jinja2Templates
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, StoreError
+from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, StoreError, limits
 from ..gm.errors import Limited
 from ..gm.ratelimit import RateLimiter
 from . import site
@@ -122,6 +123,39 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class AddressCheck:
+    """Refuse an address (path or query) holding a NUL, another control character or a lone surrogate with a
+    400 naming it, before any route looks a game up: PostgreSQL cannot even compare such a text (it was a 500
+    on about 45 routes), and no game, power or page is named with one."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            query = unquote(scope.get("query_string", b"").decode("latin-1"), errors="surrogateescape")
+            bad = limits.bad_character(scope.get("path", "")) or limits.bad_character(query)
+            if bad is not None:
+                body = json.dumps({"detail": f"the address holds {bad}: no page is named so"}).encode()
+                await send({"type": "http.response.start", "status": 400,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def drawing_budget(request: Request) -> Callable[[], None]:
+    """What a client may still have drawn: a new map (one not drawn before) takes a token of its address's
+    bucket (docs/security.md); Limited when none is left. Maps already drawn cost nothing."""
+    def spend() -> None:
+        limiter, key = request.app.state.draw_limits, _client(request) or "-"
+        if not limiter.take(key):
+            wait = limiter.retry_after(key)
+            raise Limited(f"too many new maps drawn for you just now: try again in {wait} seconds", wait)
+    return spend
+
+
 def drawing(request: Request, drawn: Any, media_type: str, filename: str | None = None) -> Response:
     """A map as an HTTP answer: 304 when the browser has it already (its ETag names what it shows)."""
     headers = {"ETag": drawn.etag, "Cache-Control": "public, max-age=60"}
@@ -195,6 +229,7 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.state.gm = gm
     app.state.secrets = secrets
     app.state.limits = SignInLimits()  # failed credential attempts, per address and per game
+    app.state.draw_limits = RateLimiter(10, 1 / 6)  # new PNG maps drawn, per client address (drawing_budget)
     app.state.link_limits = RateLimiter(5, 1 / 60)  # sign-in links asked for, per client address (web.accounts)
     app.state.site_url = os.environ.get("GAMESMASTER_SITE_URL", "").strip() or None  # for links in mail
     # the gamesmaster's address, for the war room to say where orders may be mailed (docs/mail.md)
@@ -283,6 +318,7 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(SessionMiddleware, gm=gm)
     app.add_middleware(BodyLimit)
+    app.add_middleware(AddressCheck)
 
     app.add_middleware(SafetyHeaders)
     return app

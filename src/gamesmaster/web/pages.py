@@ -20,7 +20,7 @@ from ..gm.games import GAME_ID
 from ..gm.mailroom import game_address
 from ..gm.catalogue import rules_for
 from . import site
-from .app import WebError, drawing
+from .app import WebError, drawing, drawing_budget
 from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of, web_session
 
 router = APIRouter(include_in_schema=False)
@@ -181,7 +181,7 @@ def map_svg(game: str, request: Request, phase: str | None = None, results: bool
 @router.get("/games/{game}/map.png")
 def map_png(game: str, request: Request, phase: str | None = None, results: bool = True,
             width: int = Query(1200, ge=site.MAP_WIDTHS[0], le=site.MAP_WIDTHS[1])) -> Response:
-    png = site.map_png(_gm(request), game, phase, results=results, width=width)
+    png = site.map_png(_gm(request), game, phase, results=results, width=width, may_draw=drawing_budget(request))
     name = f"{game}-{site.parse_phase(phase) if phase else 'now'}.png"
     return drawing(request, png, "image/png", name)
 
@@ -320,7 +320,7 @@ async def war_room_check(game: str, request: Request) -> JSONResponse:
         raise WebError(403, "CSRF check failed: reload the page")
     try:
         body = await request.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # 100,000 '[' are too deep for the parser, not a reason for a 500
         raise WebError(400, "malformed JSON") from None
     text = body.get("orders") if isinstance(body, dict) else None
     if not isinstance(text, str) or len(text) > MAX_FIELD:
@@ -488,10 +488,10 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
     except GMError as exc:
         problems.append(str(exc))
     end_year = _field(data, "end_year")
-    if end_year and not end_year.isdigit():
+    if end_year and site.whole(end_year) is None:
         problems.append(f"end year {end_year!r} is not a year")
     seed = _field(data, "seed")
-    if seed and not seed.lstrip("-").isdigit():
+    if seed and site.whole(seed, signed=True) is None:
         problems.append(f"seed {seed!r}: a whole number, or leave it empty")
     settings: Settings | None = None
     try:
@@ -501,7 +501,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
             grace=_field(data, "grace"), replacement=_field(data, "replacement") or "preset",
             early_movement=_field(data, "early_movement") == "1", draw_vote=_field(data, "draw_vote") or "unanimous",
             votes=_field(data, "votes") or "secret",
-            end_year=int(end_year) if end_year.isdigit() else None, end_at=_field(data, "end_at") or None,
+            end_year=site.whole(end_year) if end_year else None, end_at=_field(data, "end_at") or None,
             scoring=_field(data, "scoring") or "none")
     except site.FormProblems as exc:
         problems += exc.problems
@@ -511,7 +511,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
         try:
             created = gm.create_game(game_id, title=_field(data, "title") or None, variant=variant, rules=rules,
                                      settings=settings, players=site.names(_field(data, "players")),
-                                     standbys=site.names(_field(data, "standbys")), seed=int(seed) if seed else None,
+                                     standbys=site.names(_field(data, "standbys")), seed=site.whole(seed, signed=True) if seed else None,
                                      start=_field(data, "start", "1") == "1")
         except (GMError, ValueError) as exc:
             problems.append(str(exc))
@@ -555,7 +555,7 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
     try:
         if action == "start":
             seed = _field(data, "seed")
-            created = gm.draw_lots(game, int(seed) if seed.lstrip("-").isdigit() else None)
+            created = gm.draw_lots(game, site.whole(seed, signed=True))
             _flash(request, f"Lots drawn with seed {created.seed}: " +
                    ", ".join(f"{n} {'/'.join(p.capitalize() for p in ps)}" for n, ps in created.commands.items()))
         elif action in ("join", "standby"):
@@ -625,10 +625,11 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             _flash(request, "Notice published." if not sender else f"{sender.capitalize()}'s release entered.")
         elif action == "answer":
             number = _field(data, "question")
-            if not number.isdigit():
+            asked = site.whole(number)
+            if asked is None:
                 raise GMError("which question? (its number)")
             public = _field(data, "public") == "1"
-            gm.answer_question(game, int(number), _field(data, "text"), public=public)
+            gm.answer_question(game, asked, _field(data, "text"), public=public)
             _flash(request, f"Question {number} answered " + ("for everyone." if public else "to its asker."))
         elif action == "draw":
             gm.declare_draw(game, reason=reason)

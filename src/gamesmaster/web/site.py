@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import multiprocessing
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -31,6 +35,7 @@ from ..gm import (
     RecordEntry,
     Seat,
 )
+from ..gm.errors import Limited
 from ..gm.live import press_closed
 from ..gm.scoring import SYSTEMS, by_player, describe_scoring
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
@@ -347,6 +352,50 @@ _WRITTEN = _Kept(32 * 1024 * 1024)
 # Drawing a map takes a CPU for a while: two at once at most, whoever asks for how many.
 _DRAWING = threading.BoundedSemaphore(2)
 MAP_WIDTHS = (200, 2400)
+# The widths a PNG is drawn at: a width asked is drawn at the first of these at least as wide, so one map
+# is drawn at most six times however many widths are asked for (each new one cost 0.7 s of CPU).
+PNG_WIDTHS = (400, 600, 800, 1200, 1600, 2400)
+PNG_WAITING = 4  # PNGs waiting for the drawing process at once, beyond which a request is told to come back
+
+
+def png_width(width: int) -> int:
+    """The width a PNG asked for at `width` pixels is drawn at."""
+    return next((w for w in PNG_WIDTHS if w >= width), PNG_WIDTHS[-1])
+
+
+class _Rasteriser:
+    """PNGs drawn in a process of their own, one at a time, a few waiting at most.
+
+    resvg holds the GIL for the whole drawing (0.7 s at 1,200 pixels), so drawn in a thread it stalled
+    every other request of the web process; in a process of its own it takes one CPU and nothing else."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pool: ProcessPoolExecutor | None = None
+        self.waiting = 0
+
+    def png(self, svg: str, width: int) -> bytes:
+        """The SVG drawn as a PNG `width` pixels wide; Limited when too many are waiting already."""
+        with self.lock:
+            if self.waiting >= PNG_WAITING:
+                raise Limited("the gamesmaster is drawing other maps just now: try again in 5 seconds", 5)
+            self.waiting += 1
+            if self.pool is None:
+                self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+            pool = self.pool
+        try:
+            return pool.submit(render_png, svg, width).result(timeout=120)
+        except BrokenProcessPool:  # the drawing process died (killed, out of memory): a new one next time
+            with self.lock:
+                if self.pool is pool:
+                    self.pool = None
+            raise GMError("the map could not be drawn just now: try again") from None
+        finally:
+            with self.lock:
+                self.waiting -= 1
+
+
+_RASTERISER = _Rasteriser()
 
 
 @dataclass(frozen=True)
@@ -357,9 +406,11 @@ class Drawn:
     etag: str
 
 
-def _cached(key_parts: Any, make: Any) -> Drawn:
+def _cached(key_parts: Any, make: Any, may_draw: Callable[[], None] | None = None) -> Drawn:
     key = hashlib.sha256(json.dumps(key_parts, sort_keys=True, default=str).encode()).hexdigest()
     value = _DRAWN.get(key)
+    if value is None and may_draw is not None:
+        may_draw()  # the asker's budget for new drawings (raises Limited when it is spent)
     if value is None:
         with _DRAWING:
             value = _DRAWN.get(key)
@@ -380,13 +431,15 @@ def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results:
 
 
 def map_png(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
-            width: int = 1200) -> Drawn:
-    """The map as PNG (drawn once for each phase, size and results shown)."""
+            width: int = 1200, may_draw: Callable[[], None] | None = None) -> Drawn:
+    """The map as PNG, at the first of PNG_WIDTHS at least `width` wide (drawn once for each phase, size and
+    results shown); may_draw is asked before a new drawing (the asker's budget)."""
     low, high = MAP_WIDTHS
     if not low <= width <= high:
         raise GMError(f"width {width}: choose between {low} and {high} pixels")
     svg = map_svg(gm, game_id, phase, results=results)
-    return _cached(["png", svg.etag, width], lambda: render_png(str(svg.content), width))
+    drawn_at = png_width(width)
+    return _cached(["png", svg.etag, drawn_at], lambda: _RASTERISER.png(str(svg.content), drawn_at), may_draw)
 
 
 def inline_svg(drawn: Drawn | str) -> str:
@@ -640,6 +693,18 @@ def catalogue() -> dict[str, Any]:
             "draw_vote": ["unanimous", "majority"], "votes": ["secret", "open"], "scoring": list(SYSTEMS)}
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
+
+
+def whole(text: str, *, signed: bool = False) -> int | None:
+    """A whole number as typed in a form or a query (ASCII digits only, at most 18 of them, a '-' if signed);
+    None for anything else ('²' is a digit to str.isdigit but not to int, 5,000 digits overflow the stores)."""
+    text = text.strip()
+    if not _WHOLE.fullmatch(text) or (text.startswith("-") and not signed):
+        return None
+    return int(text)
+
+
 def rule_value(text: Any) -> Any:
     """An option's value as given in a form or JSON: booleans, whole numbers, 'none', or text."""
     if isinstance(text, (bool, int)) or text is None:
@@ -651,9 +716,8 @@ def rule_value(text: Any) -> Any:
         return False
     if low in ("none", "null"):
         return None
-    if low.lstrip("-").isdigit():
-        return int(low)
-    return str(text).strip()
+    number = whole(low, signed=True)
+    return number if number is not None else str(text).strip()
 
 
 def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None = None, min_gap: str | None = None,
