@@ -109,7 +109,8 @@ def test_an_accounts_games_are_kept_on_both_stores_and_come_back_with_an_import(
         gm.claim_seat("g", created.credentials["Ann"], account)
         read = _reads(gm)
         assert list(gm.account_seats(account)) == ["g"] and "busy" not in read
-        import_game(gm, export_game(gm, "g"), "g2")
+        import_game(gm, export_game(gm, "g"), "g2", seated=True)  # a copy the GM keeps seated
+        import_game(gm, export_game(gm, "g"), "g3")  # a copy as imported by default: unseated, nobody's game
         assert sorted(gm.account_seats(account)) == ["g", "g2"]
     finally:
         store.dispose()
