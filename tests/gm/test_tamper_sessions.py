@@ -64,6 +64,10 @@ class Table:
         with self.store.connect() as conn:
             conn.execute(text(statement), params)
 
+    def index_game_for_mallory(self) -> None:
+        """The forger also lists the game among Mallory's (the index by which an account's seats are found)."""
+        self.sql("INSERT INTO gm_account_games (account_id, game_id) VALUES (:i, 't')", i=self.mallory_id)
+
     def ref(self, account_id: int) -> str:
         return self.gm.account(account_id).ref
 
@@ -145,6 +149,7 @@ def test_the_gm_s_account_given_the_seat_holder_s_ref(table):
     bob_ref = table.ref(table.bob_id)
     table.sql("UPDATE gm_accounts SET ref=:r WHERE id=:i", r=bob_ref + "x", i=table.bob_id)
     table.sql("UPDATE gm_accounts SET ref=:r WHERE id=:i", r=bob_ref, i=table.mallory_id)
+    table.index_game_for_mallory()
     table.gm.attach_account(table.mallory, table.mallory_id)
     table.mallory_orders_refused()
     table.forged_sets_found()
@@ -155,6 +160,7 @@ def test_a_claim_added_to_the_cached_state_and_rebuilt(table):
         doc = json.loads(conn.execute(text("SELECT state FROM gm_games WHERE id='t'")).first()[0])
     doc["claims"] = {**doc.get("claims", {}), "2": table.ref(table.mallory_id)}
     table.sql("UPDATE gm_games SET state=:s WHERE id='t'", s=canonical(doc))
+    table.index_game_for_mallory()
     table.gm = Gamesmaster(table.store, table.clock)  # a process that reads the edited row
     table.gm.attach_account(table.mallory, table.mallory_id)
     table.mallory_orders_refused()
