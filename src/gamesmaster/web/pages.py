@@ -237,6 +237,7 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
                                            highlight=view["power"]))
     address = request.app.state.mail_address
     return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"],
+                                              "nokey": gm.cannot_act(game, credential),
                                               "mail_to": game_address(address, game) if address else None})
 
 
