@@ -159,6 +159,11 @@ def test_orders_written_straight_under_a_heading_are_for_every_case(client, game
              {"orders": "A Par-Bur\nnext season:\nA Bur-Mun\nif A Par - Bur fails: A Par-Pic"}, "/games/club/war-room")
     assert "follows orders written straight under 'next season:'" in plain(r)
     assert "put those under 'otherwise:'" in plain(r)
+    # the refused set comes back in the form as typed, to be mended rather than typed again, and only once
+    typed = re.search(r'<textarea[^>]*id="orders"[^>]*>([^<]*)</textarea>', r.text).group(1)
+    assert html.unescape(typed).strip() == "A Par-Bur\nnext season:\nA Bur-Mun\nif A Par - Bur fails: A Par-Pic"
+    again = re.search(r'<textarea[^>]*id="orders"[^>]*>([^<]*)</textarea>', client.get("/games/club/war-room").text)
+    assert "A Par-Pic" not in again.group(1)
 
 
 def test_war_room_late_orders_press_and_votes(client, game, clock):
