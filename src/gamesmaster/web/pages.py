@@ -134,7 +134,8 @@ def _record_page(request: Request, game: str, phase: str | None = None, receipt:
     # Something that is not a receipt at all is the asker's mistake (400), not a verdict on the record.
     status = 400 if check is not None and check.status == "unreadable" else 200
     # A player signed in to the game may dispute the set that replaced its receipt's (gm.disputes).
-    disputable = check is not None and check.status == "replaced" and _credential(request, game) is not None
+    disputable = (check is not None and check.status == "replaced" and check.disputed is None
+                  and _credential(request, game) is not None)
     return _render(request, "record.html", {"g": site.summary(view), "phase_record": record, "phases": phases,
                                             "check": site.receipt_view(check) if check else None,
                                             "disputable": disputable}, status)
