@@ -194,6 +194,9 @@ def test_a_player_adds_a_second_browser_with_the_seats_credential(world, browser
     page.fill("#pw-password", "a password of ten or more")
     page.click("#password-sign-in button")
     page.wait_for_selector(f"text=Signed in as {name}")
+    assert "this browser cannot act here yet" in page.inner_text(f"#game-{game}")
+    first.reload()  # the first browser, keyed when it joined, is told nothing of the kind
+    assert "cannot act" not in first.inner_text(f"#game-{game}")
     page.click(f"#game-{game} h2 a")
     # ... and its war room says, before anything is typed, how to add this browser, and where the credential is.
     card = page.wait_for_selector("#add-device")
