@@ -155,3 +155,63 @@ def test_a_new_player_signs_up_joins_orders_and_is_told_of_the_results(world, br
     assert gm.verify(game).problems == ()
     context.close()
     gm_page.context.close()
+
+
+def test_a_player_adds_a_second_browser_with_the_seats_credential(world, browser):
+    """Signed in by password on another device, the war room says at once that this browser cannot act yet
+    and takes the seat's credential there; then the orders go through (docs/web.md, "Another device")."""
+    gm, sink, base = world["gm"], world["sink"], world["base"]
+    game, address, name = "second-device", "two-devices@players.test", "Twodevice"
+    gm.create_game(game, title="A player with two devices", players=["Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
+                   start=False)
+    gm.open_seats(game, True, "lot")
+
+    # The first device: sign up by the mailed link, join, note the credential, set a password.
+    first = browser.new_context(viewport={"width": 375, "height": 812}, base_url=base).new_page()
+    first.set_default_timeout(20000)
+    first.goto("/account")
+    first.fill("#su-email", address)
+    first.fill("#su-name", name)
+    first.click("#sign-up button")
+    first.goto(LINK.search(sink.wait(address, "Your sign-in link")[0].text).group(1))
+    first.click("#use-link button")
+    first.wait_for_selector(f"text=Signed in as {name}")
+    first.goto("/games/open")
+    first.click(f"#{game} .join-form button")
+    credential = first.inner_text("#seat-credential").strip()
+    assert "another browser" in first.inner_text("main")  # the joined page says what the credential is for
+    first.goto("/account")
+    first.fill("#acct-password", "a password of ten or more")
+    first.click("#password-form button")
+    first.wait_for_selector("text=Remove the password")
+
+    # The second device, a browser of its own: signed in by the password, it sees the seat in its games ...
+    page = browser.new_context(viewport={"width": 375, "height": 812}, base_url=base).new_page()
+    page.set_default_timeout(20000)
+    page.goto("/account")
+    page.click("#sign-in-card summary")
+    page.fill("#pw-email", address)
+    page.fill("#pw-password", "a password of ten or more")
+    page.click("#password-sign-in button")
+    page.wait_for_selector(f"text=Signed in as {name}")
+    assert "this browser cannot act here yet" in page.inner_text(f"#game-{game}")
+    first.reload()  # the first browser, keyed when it joined, is told nothing of the kind
+    assert "cannot act" not in first.inner_text(f"#game-{game}")
+    page.click(f"#game-{game} h2 a")
+    # ... and its war room says, before anything is typed, how to add this browser, and where the credential is.
+    card = page.wait_for_selector("#add-device")
+    assert "shown when you took the seat" in card.inner_text()
+    _fits(page, "the war room's add-this-browser card")
+    _shot(page, "add-device", "phone")
+    page.fill("#add-device-credential", credential)
+    page.click("#add-device-form button")
+    page.wait_for_selector(f"text=Signed in as {name}")
+    assert page.locator("#add-device").count() == 0
+    power = next(s for s in gm.game(game).seats if s.name == name).power
+    units = gm.game(game).position.to_dict()["units"][power]
+    page.fill("#orders", "\n".join(f"{u} H" for u in units))
+    page.click("#orders-form button[type=submit]")
+    page.wait_for_selector(f"text={len(units)} accepted")
+    assert gm.verify(game).problems == ()
+    page.context.close()
+    first.context.close()

@@ -25,8 +25,9 @@ def test_the_reported_set_is_refused_when_filed_and_nothing_stops(gm_cli):
     bad = "A Mun-Bur\nnext season:\nif A Mun - Bur succeeds: A Bur - Par\nnext season:\nA Par H\n"
     code, out, err = gm_cli("orders", "club", "germany", stdin=bad)
     assert code != 0 and "'next season:' names Fall 1901 movement a second time" in err
-    code, out, err = gm_cli("orders", "club", "germany", stdin="A Mun-Bur\nnext season:\nA Par H\n")
-    assert code != 0 and "'A Par H' comes before any 'if ...:'" in err
+    code, out, err = gm_cli("orders", "club", "germany",
+                            stdin="A Mun-Bur\nnext season:\nA Par H\nif A Mun - Bur succeeds: A Bur - Par\n")
+    assert code != 0 and "follows orders written straight under 'next season:'" in err
     code, out, _ = gm_cli("orders", "club", "germany", "--show")
     assert "A Ber-Kie" in out  # the set on record stands
     code, out, err = gm_cli("process", "club", "--now")
@@ -108,13 +109,14 @@ def test_an_unreadable_filing_never_stops_the_phase(gm_cli, monkeypatch):
     import gamesmaster.gm.submissions as submissions
     from gamesmaster.rules.conditional import read_sections
     monkeypatch.setattr(submissions, "read_sections", lambda text, position, options: ())
-    code, out, err = gm_cli("orders", "club", "germany", stdin="A Mun-Bur\nnext season:\nA Par H\n")
+    code, out, err = gm_cli("orders", "club", "germany",
+                            stdin="A Mun-Bur\nnext season:\nA Par H\nif A Mun - Bur succeeds: A Bur - Par\n")
     assert code == 0, err
     monkeypatch.setattr(submissions, "read_sections", read_sections)
     code, out, err = gm_cli("process", "club", "--now")
     assert code == 0 and "A MUN - BUR succeeds" in out and "Next: Fall 1901 movement" in out, err
     code, out, _ = gm_cli("press", "club", "--list", "--as", "germany")
-    assert re.search(r"Your conditional orders could not be used \(conditional orders: 'A Par H' comes before", out)
+    assert re.search(r"Your conditional orders could not be used \(conditional orders: 'if A Mun - Bur succeeds: A Bur - Par' follows", out)
     _verify(gm_cli)
 
 

@@ -46,6 +46,11 @@ def test_conditions_may_name_other_powers_orders():
     assert c.clauses[0].tests[0].subject == "A WAR - GAL"
 
 
+def test_orders_straight_under_a_heading_are_for_every_case():
+    c = read("A Mun - Bur\nA Ber - Kie")
+    assert [(cl.tests, cl.orders) for cl in c.clauses] == [((), ("A Mun - Bur", "A Ber - Kie"))]
+
+
 def test_the_first_clause_that_holds_is_chosen():
     adj = adjudicate(POSITION, {"GERMANY": ["A Mun-Bur"], "FRANCE": ["A Par-Bur"]}, RULES)
     results = [o.as_dict() for o in adj.outcomes]
@@ -58,7 +63,7 @@ def test_the_first_clause_that_holds_is_chosen():
 
 
 @pytest.mark.parametrize("text,problem", [
-    ("A Mun - Bur", "comes before any 'if"),
+    ("A Mun - Bur\nif A Mun - Bur succeeds: A Bur H", "follows orders written straight under"),
     ("if A Mun - Bur succeeds: A Bur - Par\nnext season:\nA Par H", "a second time"),
     ("if A Mun - Bur succeeds:\n  what now:", "cannot read"),
     ("if A Mun - Bur succeeds: hello there", "names no place"),

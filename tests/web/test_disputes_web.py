@@ -47,6 +47,9 @@ def test_a_player_disputes_a_later_set_from_the_receipt_check_on_the_site(tmp_pa
                                                      "csrf_token": _csrf(browser, "/games/dis/record")})
         assert r.status_code == 200
         assert "Your dispute of France" in r.text and "is on the record" in r.text, r.text[-2000:]
+        # checked again, the receipt says the set is disputed, and no longer offers to dispute it
+        page = browser.get("/games/dis/receipt", params={"r": receipt}).text
+        assert "set #2 is disputed on the record (entry" in page and 'id="dispute"' not in page
         # everyone sees it in the press, anyone may read it there
         press = httpx.get(f"{base}/api/games/dis/press").json()
         assert any("disputes set #2" in json_text for json_text in (p["text"] for p in press)), press

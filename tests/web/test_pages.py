@@ -148,6 +148,24 @@ def test_war_room_sign_in_orders_and_secrecy(client, game, app):
     assert r.status_code == 401 and "sign in" in plain(r)
 
 
+def test_orders_written_straight_under_a_heading_are_for_every_case(client, game):
+    """A player who writes a retreat or a move for next season under its heading, with no 'if', gets it filed (as under
+    'otherwise:'), not refused for want of a clause; mixing them with clauses after is refused, saying how to fix it."""
+    sign_in(client, "club", game["FRANCE"])
+    r = post(client, "/games/club/war-room/orders", {"orders": "A Par-Bur\nnext season:\nA Bur-Mun"},
+             "/games/club/war-room")
+    assert "1 accepted" in plain(r) and "Fall 1901 movement, otherwise: A Bur-Mun" in plain(r), plain(r)[:1500]
+    r = post(client, "/games/club/war-room/orders",
+             {"orders": "A Par-Bur\nnext season:\nA Bur-Mun\nif A Par - Bur fails: A Par-Pic"}, "/games/club/war-room")
+    assert "follows orders written straight under 'next season:'" in plain(r)
+    assert "put those under 'otherwise:'" in plain(r)
+    # the refused set comes back in the form as typed, to be mended rather than typed again, and only once
+    typed = re.search(r'<textarea[^>]*id="orders"[^>]*>([^<]*)</textarea>', r.text).group(1)
+    assert html.unescape(typed).strip() == "A Par-Bur\nnext season:\nA Bur-Mun\nif A Par - Bur fails: A Par-Pic"
+    again = re.search(r'<textarea[^>]*id="orders"[^>]*>([^<]*)</textarea>', client.get("/games/club/war-room").text)
+    assert "A Par-Pic" not in again.group(1)
+
+
 def test_war_room_late_orders_press_and_votes(client, game, clock):
     sign_in(client, "club", game["ITALY"])
     r = post(client, "/games/club/war-room/press", {"text": "Lepanto, anyone?", "to": "TURKEY"}, "/games/club/war-room")

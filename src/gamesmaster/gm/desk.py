@@ -76,8 +76,9 @@ class Actor:
 
 def no_key_words(state: GameState, seat: Seat) -> str:
     """Why a seat's request can prove nothing on the record, and what to do."""
-    return (f"this sign-in holds no key on the record of {state.id} for {seat.name}: sign in to {state.id} once "
-            "with the credential you were given (or claim the seat with it from your account), and act again")
+    return (f"this sign-in holds no key on the record of {state.id} for {seat.name}: enter the seat's credential "
+            f"once in the war room of {state.id} (the ID.SECRET shown when you took the seat, or given you by the "
+            "gamesmaster; lost it, ask the gamesmaster to issue a new one), and act again")
 
 
 def power_of(state: GameState, name: str) -> str:

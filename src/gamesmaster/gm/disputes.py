@@ -12,11 +12,29 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from dataclasses import replace
+
 from ..ledger import Entry, Receipt
 from . import limits
 from .desk import Desk, acting
 from .errors import GMError
-from .state import Dispute
+from .state import Dispute, GameState
+from .views import ReceiptCheck
+
+
+def with_dispute(check: ReceiptCheck, state: GameState) -> ReceiptCheck:
+    """A check of a replaced set that also says when the set that replaced it is disputed already (and so
+    is not offered for dispute again)."""
+    if check.status != "replaced":
+        return check
+    mine = Receipt.parse(check.receipt)
+    # a power's sets in a phase are numbered one after another, so the one that replaced set #n is #n+1
+    found = next((d for d in state.disputes if (d.phase, d.power, d.number) == (mine.phase, mine.power,
+                                                                                mine.number + 1)), None)
+    if found is None:
+        return check
+    return replace(check, disputed=found.seq,
+                   message=f"{check.message}; set #{found.number} is disputed on the record (entry {found.seq})")
 
 
 class Disputes(Desk):

@@ -139,6 +139,12 @@ def find(state: GameState, player: int, secret: Secret) -> tuple[str, KeyOnRecor
     return None
 
 
+def live(state: GameState, player: int, secret: Secret | None) -> bool:
+    """True if this secret gives a live key of the seat with a use left (what `proof` needs), without walking it."""
+    found = find(state, player, secret) if secret is not None else None
+    return found is not None and found[1].used + 1 < LENGTH
+
+
 def proof(state: GameState, player: int, secret: Secret | None) -> JSONObject | None:
     """The proof for the next action of a seat made with this secret: {key, value}; None if it gives no live key
     (or its chain is used up)."""

@@ -24,6 +24,7 @@ from ..rules import Phase
 from ..store import Records
 from . import limits
 from .desk import Desk, authenticate
+from .disputes import with_dispute
 from .errors import GMError, NotFound
 from .fold import PUBLISHING
 from .plans import PLAN_KINDS, describe as describe_plan, sealed_plans
@@ -217,7 +218,7 @@ class Record(Desk):
                 except ValueError:
                     private = False
             shown = entries if private else public_copy(entries)
-            return check_receipt(game_id, text, shown, private=private)
+            return with_dispute(check_receipt(game_id, text, shown, private=private), state)
 
     def verify(self, game_id: str, receipts: Sequence[str] = (), heads: Sequence[str] = ()) -> VerifyReport:
         """Replay the game from its ledger, audit every ruling, check receipts and heads, compare every cache."""

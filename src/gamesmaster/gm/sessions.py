@@ -18,8 +18,8 @@ from typing import Mapping
 from ..ledger import JSONObject, fingerprint
 from ..store.sessions import SessionRecords, SessionRow, SessionSeat
 from .credentials import TOKEN_PREFIX, VERIFIED, is_token, token_id, token_key
-from .desk import Actor, Desk, identify
-from .keys import CREDENTIAL, SESSION, Secret, find, new_key
+from .desk import Actor, Desk, identify, no_key_words
+from .keys import CREDENTIAL, SESSION, Secret, find, live, new_key
 from .tx import Transaction
 from .errors import Forbidden, GMError
 from .state import Seat
@@ -100,6 +100,15 @@ class Sessions(Desk):
             seats[game_id] = SessionSeat(seat.number, seat.key)
             records.put(replace(row, seats=seats))
         return seat
+
+    def cannot_act(self, game_id: str, credential: str) -> str | None:
+        """Why a signed-in seat can act on nothing from this browser (no key of it on the record), or None."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            seat, secret = identify(rec, state, credential, now=self.now())
+        if not state.keyed or live(state, seat.number, secret):
+            return None
+        return no_key_words(state, seat)
 
     def renew_session(self, token: str | None, data: JSONObject) -> str:
         """A new token for a session (its sign-ins and GM mark carried over, the old token ended): a token

@@ -408,6 +408,7 @@ class ReceiptCheck:
     message: str
     seq: int | None = None
     entry_hash: str | None = None
+    disputed: int | None = None  # the entry disputing the set that replaced this one, if any (gm.disputes)
 
 
 @dataclass(frozen=True)

@@ -248,6 +248,7 @@ def read_sections(text: str, position: Position, options: RuleOptions) -> tuple[
     clauses: list[Clause] = []
     current: tuple[tuple[Test, ...], str] | None = None
     orders: list[str] = []
+    bare = False  # the section's orders so far were written straight under its heading
 
     def close_clause() -> None:
         if current is not None:
@@ -271,11 +272,14 @@ def read_sections(text: str, position: Position, options: RuleOptions) -> tuple[
             if any(s.phase == str(phase) for s in sections):
                 raise ConditionalError(f"conditional orders: {item!r} names {phase.title} a second time; "
                                        "write all its clauses under one heading")
-            target, clauses, current, orders = (phase, item), [], None, []
+            target, clauses, current, orders, bare = (phase, item), [], None, [], False
             continue
         if target is None:
             raise ConditionalError(f"conditional orders: {item!r} comes before any heading such as 'next season:'")
         m_if, m_else = _IF.match(item), _OTHERWISE.match(item)
+        if (m_if or m_else) and bare:
+            raise ConditionalError(f"conditional orders: {item!r} follows orders written straight under {target[1]!r}, "
+                                   "which are for every case; put those under 'otherwise:', the last clause")
         if m_if or m_else:
             close_clause()
             orders = []
@@ -292,8 +296,9 @@ def read_sections(text: str, position: Position, options: RuleOptions) -> tuple[
                     orders.append(_clause_order(part.strip(), position))
             continue
         if current is None:
-            raise ConditionalError(f"conditional orders: {item!r} comes before any 'if ...:' or 'otherwise:' "
-                                   f"under {target[1]!r}")
+            # orders straight under a heading are the player's orders for that phase whatever happens
+            # (a retreat or build ordered in advance): as under 'otherwise:' alone
+            current, bare = ((), "otherwise"), True
         orders.append(_clause_order(item, position))
     close_section()
     if not sections:

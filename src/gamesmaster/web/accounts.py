@@ -24,7 +24,7 @@ from ..gm.ratelimit import RateLimiter
 from . import site
 from .app import WebError
 from .pages import _address, _back, _field, _flash, _limit, _renew, _require_gm, form
-from .security import target_of, web_session
+from .security import player_token, target_of, web_session
 
 router = APIRouter(include_in_schema=False)
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -127,7 +127,21 @@ def account_page(request: Request) -> HTMLResponse:
     games = gm.my_games(account_id)
     settings = {g.id: gm.notice_settings(account_id, g.id) for g in games}
     return _render(request, "account.html", {"account": account, "games": games, "settings": settings,
-                                             "kinds": KINDS, "open": gm.open_games()})
+                                             "kinds": KINDS, "open": gm.open_games(),
+                                             "unkeyed": _unkeyed(request, [g.id for g in games])})
+
+
+def _unkeyed(request: Request, games: list[str]) -> set[str]:
+    """The games whose seat this browser cannot act in yet (no key of it on the record: docs/security.md)."""
+    out = set()
+    for game in games:
+        token = player_token(request, game)
+        try:
+            if token is not None and _gm(request).cannot_act(game, token):
+                out.add(game)
+        except GMError:  # a seat the account no longer holds: my_games says so
+            continue
+    return out
 
 
 @router.post("/account/sign-up")

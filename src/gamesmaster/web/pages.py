@@ -17,6 +17,7 @@ from starlette.datastructures import FormData
 from ..gm import Forbidden, Gamesmaster, GMError, Refused
 from ..gm.settings import RuleSpec, Settings, parse_duration, parse_time
 from ..gm.games import GAME_ID
+from ..gm.limits import ORDERS_CHARS
 from ..gm.mailroom import game_address
 from ..gm.catalogue import rules_for
 from . import site
@@ -133,7 +134,8 @@ def _record_page(request: Request, game: str, phase: str | None = None, receipt:
     # Something that is not a receipt at all is the asker's mistake (400), not a verdict on the record.
     status = 400 if check is not None and check.status == "unreadable" else 200
     # A player signed in to the game may dispute the set that replaced its receipt's (gm.disputes).
-    disputable = check is not None and check.status == "replaced" and _credential(request, game) is not None
+    disputable = (check is not None and check.status == "replaced" and check.disputed is None
+                  and _credential(request, game) is not None)
     return _render(request, "record.html", {"g": site.summary(view), "phase_record": record, "phases": phases,
                                             "check": site.receipt_view(check) if check else None,
                                             "disputable": disputable}, status)
@@ -230,6 +232,9 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
     if wanted and site.acts_for(seat, wanted[:40]) is None:
         raise WebError(403, f"{seat.name} does not command {wanted[:40]!r} in {game}")
     view = site.war_room(gm, game, credential, seat, wanted[:40] if wanted else None)
+    unsent = _unsent(request, game, view["power"])
+    if unsent is not None:
+        view["orders_text"] = unsent
     svg = None
     if view["game"]["phase"]:
         mine = view["mine"]["orders"] if view.get("mine") else None
@@ -237,6 +242,7 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
                                            highlight=view["power"]))
     address = request.app.state.mail_address
     return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"],
+                                              "nokey": gm.cannot_act(game, credential),
                                               "mail_to": game_address(address, game) if address else None})
 
 
@@ -291,6 +297,17 @@ def _room(game: str, power: str, anchor: str = "") -> str:
     return _game_url(game, f"/war-room?power={quote(power)}{anchor}")
 
 
+def _keep_unsent(request: Request, game: str, power: str, text: str) -> None:
+    """Keep a refused set as typed for the war room's next showing, so that the player mends it, not retypes it."""
+    web_session(request)["unsent"] = [game, power, text[:ORDERS_CHARS]]
+
+
+def _unsent(request: Request, game: str, power: str | None) -> str | None:
+    """The refused set kept for this game and power (once), or None."""
+    kept = web_session(request).pop("unsent", None)
+    return kept[2] if isinstance(kept, list) and len(kept) == 3 and kept[:2] == [game, power] else None
+
+
 @router.post("/games/{game}/war-room/orders")
 def war_room_orders(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     credential, power = _player(request, game, _field(data, "power"))
@@ -300,9 +317,11 @@ def war_room_orders(game: str, request: Request, data: FormData = Depends(form))
         sub = _gm(request).submit_orders(game, power, text, credential=credential, channel="web", phase=phase)
     except Refused as exc:
         _flash(request, f"{exc} (the refusal is on the record)", "error")
+        _keep_unsent(request, game, power, text)
         return _back(_room(game, power))
     except GMError as exc:
         _flash(request, str(exc), "error")
+        _keep_unsent(request, game, power, text)
         return _back(_room(game, power))
     bad = sum(1 for a in sub.answers if a.status != "accepted")
     msg = (f"Orders received for {sub.phase_title}: {len(sub.answers) - bad} accepted"
