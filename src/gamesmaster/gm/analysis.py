@@ -50,8 +50,12 @@ class Analysed:
     after: Board  # the position they lead to
     adjudication: Adjudication
     unread: tuple[Outcome, ...]  # lines that named no unit of any power (invalid, with the reason)
-    legal: tuple[LegalOrders, ...]  # every power's legal orders in the position (for ordering by tapping)
     doc: Mapping[str, Any]  # the board as given, orders included (for a link that reopens it)
+
+    def legal(self) -> tuple[LegalOrders, ...]:
+        """Every power's legal orders in the position (for ordering by tapping; the API does without)."""
+        position, options = self.board.position, self.board.rules
+        return tuple(legal_orders_in(position, p, options) for p in position.variant.powers)
 
     @property
     def outcomes(self) -> tuple[Outcome, ...]:
@@ -142,8 +146,7 @@ def analyse(doc: Any) -> Analysed:
     result = adjudicate(position, by_power, options)
     tag = json.dumps(doc, sort_keys=True)
     return Analysed(what_if_board(position, options, result.outcomes + tuple(unread), "as ordered", tag),
-                    what_if_board(result.next, options, None, "after", tag, (position,)), result, tuple(unread),
-                    tuple(legal_orders_in(position, p, options) for p in variant.powers), doc)
+                    what_if_board(result.next, options, None, "after", tag, (position,)), result, tuple(unread), doc)
 
 
 def what_if_board(position: Position, options: RuleOptions, outcomes: tuple[Outcome, ...] | None, what: str,

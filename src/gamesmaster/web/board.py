@@ -146,7 +146,7 @@ def board_page(request: Request, b: str | None = None, variant: str = "standard"
     else:
         doc = from_link(b)
     analysed = _read(doc)
-    options = [o for legal in analysed.legal for o in site.legal_options(analysed.board.position, legal)]
+    options = [o for legal in analysed.legal() for o in site.legal_options(analysed.board.position, legal)]
     adjust = [o for opt in options if opt["key"] == "adjust" for o in opt["orders"]]
     options = [o for o in options if o["key"] != "adjust"] + (
         [{"key": "adjust", "unit": "Builds and removals", "province": None, "orders": adjust}] if adjust else [])
