@@ -103,3 +103,10 @@ def test_a_board_from_a_game_starts_from_the_published_position_only(client, sit
     assert client.get("/api/games/club/board").json()["phase"] == "F1901M"
     assert client.get("/api/games/club/board?phase=S1950M").status_code == 404
     assert client.get("/api/games/nosuch/board").status_code == 404
+
+
+def test_the_games_the_game_and_its_history_lead_to_the_board(client, site_gm, game):
+    assert 'href="/board"' in client.get("/").text
+    assert 'href="/games/club/board"' in client.get("/games/club").text
+    site_gm.process("club", force=True)
+    assert 'href="/games/club/board?phase=S1901M"' in client.get("/games/club/history?phase=S1901M").text
