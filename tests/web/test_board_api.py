@@ -80,6 +80,11 @@ def test_bad_boards_are_refused_with_the_reason(client):
         assert r.status_code == status, (body[:80], r.status_code, r.text[:300])
         assert words in detail(r), (body[:80], detail(r))
     assert client.get("/board?b=%%%").status_code == 400
+    from gamesmaster.web.board import link
+    bad = client.get(link({**fresh(""), "units": {"FRANCE": ["A PAR", "A PAR"]}}))
+    assert bad.status_code == 422 and "two units in one space" in bad.text
+    long = client.post("/api/board", json={**fresh(""), "variant": "x" * 5000})
+    assert long.status_code == 422 and len(detail(long)) <= 400
     assert client.get("/board?b=" + "A" * 40000).status_code == 400
     assert client.get("/board?variant=nosuch").status_code == 404
 

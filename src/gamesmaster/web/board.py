@@ -93,7 +93,7 @@ def _read(doc: Any) -> Analysed:
     try:
         return analyse(doc)
     except BoardError as exc:
-        raise WebError(422, str(exc)) from None
+        raise WebError(422, str(exc)[:400]) from None  # a message may quote the input: keep it short
 
 
 def answer(analysed: Analysed) -> dict[str, Any]:
