@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 
@@ -113,13 +113,15 @@ def answer(analysed: Analysed) -> dict[str, Any]:
              summary="What if: a position and orders in; every outcome, the next position and the maps out",
              openapi_extra={"requestBody": {"required": True,
                                             "content": {"application/json": {"schema": BoardIn.model_json_schema()}}}})
-async def post_board(request: Request) -> dict[str, Any]:
+async def post_board(request: Request) -> Response:
     """Adjudicate a board by its rules; nothing is recorded anywhere."""
     try:
         doc = json.loads(await request.body())
     except ValueError:
         raise WebError(400, "the board must be JSON") from None
-    return await run_in_threadpool(lambda: answer(_read(doc)))
+    # Encoded here, not validated against BoardOut again: two maps make it some 200 KB (bench_board.py).
+    return await run_in_threadpool(lambda: Response(json.dumps(answer(_read(doc)), ensure_ascii=False),
+                                                    media_type="application/json"))
 
 
 @router.get("/api/games/{game}/board", response_model=PositionOut, tags=["analysis"],
