@@ -115,3 +115,16 @@ def test_the_games_the_game_and_its_history_lead_to_the_board(client, site_gm, g
     assert 'href="/games/club/board"' in client.get("/games/club").text
     site_gm.process("club", force=True)
     assert 'href="/games/club/board?phase=S1901M"' in client.get("/games/club/history?phase=S1901M").text
+
+
+def test_builds_are_read_for_the_power_whose_home_centre_they_name(client):
+    board = {"phase": "W1901A", "units": {"FRANCE": ["A PIC"], "GERMANY": ["A BUR"]},
+             "centers": {"FRANCE": ["PAR", "BRE", "MAR", "BEL"], "GERMANY": ["MUN", "BER", "KIE"]}}
+    out = client.post("/api/board", json={**board, "orders": "Build F Bre\nbuild a kie"}).json()
+    assert [(o["power"], o["result"]) for o in out["orders"]] == [("FRANCE", "succeeds"), ("GERMANY", "succeeds")]
+    assert out["next"]["units"] == {"FRANCE": ["F BRE", "A PIC"], "GERMANY": ["A BUR", "A KIE"]}
+    from gamesmaster.web.board import link
+    page = client.get(link(board)).text  # to tap: each power's builds, named by the power
+    assert 'data-order="FRANCE: F BRE B"' in page and 'data-order="GERMANY: WAIVE"' in page
+    tapped = client.post("/api/board", json={**board, "orders": "FRANCE: F BRE B\nGERMANY: WAIVE"}).json()
+    assert [o["result"] for o in tapped["orders"]] == ["succeeds", "succeeds"]

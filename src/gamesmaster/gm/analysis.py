@@ -20,7 +20,7 @@ from collections import abc
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..rules import Adjudication, Outcome, OptionError, Position, PositionError, RuleOptions, adjudicate, parse_order
+from ..rules import Adjudication, Build, Outcome, OptionError, Position, PositionError, RuleOptions, adjudicate, parse_order
 from ..rules.control import control
 from ..rules.notation import Reading as OrderReading
 from ..rules.position import power_id
@@ -122,6 +122,15 @@ def _power_of(reading: OrderReading) -> str | None:
     return getattr(order, "power", None) if order is not None else None
 
 
+def _build_of_any(line: str, position: Position, options: RuleOptions) -> OrderReading | None:
+    """A build written without its power ("Build F Bre"): read for the power whose home centre it names."""
+    for power in position.variant.powers:
+        reading = parse_order(line, position, power, options)
+        if isinstance(reading.order, Build) and reading.ok:
+            return reading
+    return None
+
+
 def analyse(doc: Any) -> Analysed:
     """Adjudicate a board document: outcomes, the next position and both boards (BoardError names bad input)."""
     doc = bounded(doc)
@@ -138,6 +147,8 @@ def analyse(doc: Any) -> Analysed:
     unread: list[Outcome] = []
     for power, line in _order_lines(doc.get("orders"), position):
         reading = parse_order(line, position, power, options)
+        if power is None and reading.order is None and position.phase.is_adjustment:
+            reading = _build_of_any(line, position, options) or reading
         owner = power or _power_of(reading)
         if owner is None:
             unread.append(Outcome("", line, None, "invalid", reading.error or "names no unit on the board"))

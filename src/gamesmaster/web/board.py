@@ -148,9 +148,14 @@ def board_page(request: Request, b: str | None = None, variant: str = "standard"
     else:
         doc = from_link(b)
     analysed = _read(doc)
-    options = [o for legal in analysed.legal() for o in site.legal_options(analysed.board.position, legal)]
-    adjust = [o for opt in options if opt["key"] == "adjust" for o in opt["orders"]]
-    options = [o for o in options if o["key"] != "adjust"] + (
+    options, adjust = [], []
+    for legal in analysed.legal():
+        for unit in site.legal_options(analysed.board.position, legal):
+            if unit["key"] != "adjust":
+                options.append(unit)
+            else:  # every power's builds in one list, each naming its power (a waive names nothing else)
+                adjust += [{**o, "text": f"{legal.power}: {o['text']}"} for o in unit["orders"]]
+    options = options + (
         [{"key": "adjust", "unit": "Builds and removals", "province": None, "orders": adjust}] if adjust else [])
     orders = analysed.doc.get("orders")
     if isinstance(orders, dict):
