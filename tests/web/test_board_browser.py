@@ -8,7 +8,7 @@ phase shows none of the orders on record.
 from __future__ import annotations
 
 import pytest
-from sitetools import needs_chromium, serving, seven_player_game
+from sitetools import ARTIFACTS, needs_chromium, serving, seven_player_game
 from test_phone import _tap, browser  # noqa: F401 - browser is a fixture
 from webtools import GM_CREDENTIAL, PLAYERS
 
@@ -59,6 +59,7 @@ def test_orders_by_text_results_next_position_and_a_shared_link_on_a_desktop(bro
     page.wait_for_selector('#next-map g.unit[data-province="BUR"]')
     page.wait_for_selector('#next-map g.unit[data-province="NTH"]')
     assert page.locator("#next-phase").inner_text() == "F1901M"
+    page.screenshot(path=str(ARTIFACTS / "desktop-board.png"))
     link = page.input_value("#share")
     assert link.startswith(site + "/board?b=") and page.url == link
     # the link reopens the same board, for anyone
@@ -97,6 +98,7 @@ def test_orders_by_tapping_and_moving_units_on_a_phone(browser, site):
     _answered(page, 1)
     assert "A MUN - BUR: fails" in page.locator("#results").inner_text()
     assert page.locator('#next-map g.unit[data-province="BUR"]').count() == 0
+    page.screenshot(path=str(ARTIFACTS / "phone-board.png"), full_page=True)
     # moving units: set up another position and the board opens on it, the orders kept
     page.fill("#position-units", "FRANCE: A BUR, A MAR\nGERMANY: A MUN")
     page.click("#set-position")
