@@ -128,3 +128,9 @@ def test_builds_are_read_for_the_power_whose_home_centre_they_name(client):
     assert 'data-order="FRANCE: F BRE B"' in page and 'data-order="GERMANY: WAIVE"' in page
     tapped = client.post("/api/board", json={**board, "orders": "FRANCE: F BRE B\nGERMANY: WAIVE"}).json()
     assert [o["result"] for o in tapped["orders"]] == ["succeeds", "succeeds"]
+
+
+def test_the_board_api_is_documented(client):
+    paths = client.get("/api/openapi.json").json()["paths"]
+    assert "requestBody" in paths["/api/board"]["post"] and "/api/games/{game}/board" in paths
+    assert "/board" not in paths
