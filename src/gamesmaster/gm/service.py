@@ -11,6 +11,7 @@ given, which goes on the record.
 
 from __future__ import annotations
 
+from .analysis import Analysis
 from .board import Boards
 from .bots import Bots
 from .corrections import Corrections
@@ -28,6 +29,6 @@ from .sessions import Sessions
 from .submissions import Submissions
 
 
-class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Questions, Players, Boards, Reading, Record, Sessions,
+class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Questions, Players, Analysis, Boards, Reading, Record, Sessions,
                   Bots, Notifications, MailDesk, Disputes):
     """Runs games kept in a Store; `clock` returns the time now (aware UTC), for tests a fake."""

@@ -313,6 +313,8 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.include_router(api.router)
     app.include_router(accounts.router)  # before pages: its /gm/games/{game}/seats and /invite are not GM actions
     app.include_router(pages.router)
+    from . import board  # the analysis board (issue 25)
+    app.include_router(board.router)
     from . import live as live_table  # the live club table (issue 9)
     app.include_router(live_table.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

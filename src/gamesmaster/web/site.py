@@ -36,6 +36,7 @@ from ..gm import (
     Seat,
 )
 from ..gm.errors import Limited
+from ..gm.board import Board
 from ..gm.live import press_closed
 from ..gm.scoring import SYSTEMS, by_player, describe_scoring
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
@@ -428,6 +429,11 @@ def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results:
     board = gm.board(game_id, phase, results=results)
     return _cached(["svg", board.key, orders, highlight, width],
                    lambda: board.svg(orders=orders, highlight=highlight, width=width))
+
+
+def board_svg(board: Board) -> Drawn:
+    """A board's map as SVG, drawn within the same bound as every other map (the analysis board's)."""
+    return _cached(["svg", board.key], board.svg)
 
 
 def map_png(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,

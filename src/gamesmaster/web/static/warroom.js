@@ -22,6 +22,7 @@
     d.addEventListener("toggle", function () { if (d.open) select(key, true); });
   });
   var selected = null;
+  var timer = null, seq = 0;
 
   function unitKey(line) {          // the province of the unit a written order is for, roughly
     var t = line.trim().toUpperCase().replace(/[.,]/g, " ").split(/\s+/);
@@ -49,7 +50,9 @@
     textarea.value = head.join("\n") + (tail.length ? "\n\n" + tail.join("\n") : "") + "\n";
     say("Added: " + o.text + ". Tap the next unit, or send your orders.", []);
     deselect();
-    check();
+    clearTimeout(timer);
+    run();   // a tap is answered at once; typing waits for a pause
+
   }
   // A choice between orders is offered where the thumb is: on a phone in a sheet along the bottom
   // of the screen (the map stays in sight above it), elsewhere scrolled into view if it is not.
@@ -219,26 +222,32 @@
   openingZoom();
   window.addEventListener("resize", fitMap);
 
-  var timer = null, seq = 0;
   function check() {
     clearTimeout(timer);
     timer = setTimeout(run, 350);
   }
   function run() {
     var mine = ++seq;
-    fetch(location.pathname.replace(/\/war-room$/, "/war-room/check"), {
+    // The analysis board (board.js) asks its own address with its own body: the same tapping, another answer.
+    var body = window.gmOrdersBody ? window.gmOrdersBody(textarea.value)
+      : {orders: textarea.value, map: true, power: (document.getElementById("power") || {}).value || null};
+    fetch(textarea.getAttribute("data-check") || location.pathname.replace(/\/war-room$/, "/war-room/check"), {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
-      body: JSON.stringify({orders: textarea.value, map: true, power: (document.getElementById("power") || {}).value || null})
+      body: JSON.stringify(body)
     }).then(function (r) { return r.json(); }).then(function (data) {
-      if (mine !== seq || !answersBox) return;
+      if (mine !== seq) return;
+      if (!data.detail) {
+        readAs = (data.answers || data.orders || []).filter(function (a) { return a.order; }).map(function (a) { return a.order; });
+        if (data.map && pan) {
+          pan.innerHTML = data.map;
+          if (selected && selected !== "adjust") mark(selected, true);
+        }
+      }
+      document.dispatchEvent(new CustomEvent("orders-answered", {detail: data}));
+      if (!answersBox) return;
       answersBox.innerHTML = "";
       if (data.detail) { li("invalid", data.detail); return; }
-      readAs = (data.answers || []).filter(function (a) { return a.order; }).map(function (a) { return a.order; });
-      if (data.map && pan) {
-        pan.innerHTML = data.map;
-        if (selected && selected !== "adjust") mark(selected, true);
-      }
       (data.answers || []).forEach(function (a) {
         var item = li(a.status, "");
         var t = document.createElement("span"); t.className = "text"; t.textContent = a.text;
