@@ -233,3 +233,22 @@ def test_help_has_an_example(capsys, argv):
     assert rc == 0
     assert re.search(r"^examples?:", out, flags=re.M)
     assert "gamesmaster variant" in out.split("example")[1]
+
+
+def test_list_names_the_players_of_the_favourite_two_player_variants(capsys):
+    """Issue 25: each variant is listed with who plays it and what wins, neutral powers named as such."""
+    rc, out, _ = run(capsys, "variant", "list")
+    assert rc == 0
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert lines["france-austria"].endswith(
+        "France vs Austria: 2 players (France, Austria; 5 powers neutral); 7 powers, 34 centres; 18 supply centres win")
+    assert lines["germany-italy"].endswith(
+        "Germany vs Italy: 2 players (Germany, Italy; 5 powers neutral); 7 powers, 34 centres; 18 supply centres win")
+    assert "Standard Diplomacy: 7 players; 7 powers" in lines["standard"]
+    assert "(Austria, England, France, Germany, Russia, Turkey; 1 power neutral)" in lines["standard-6"]
+
+
+@pytest.mark.parametrize("name", ["france-austria", "germany-italy"])
+def test_the_favourites_pass_the_validator(capsys, name):
+    rc, out, _ = run(capsys, "variant", "check", name)
+    assert rc == 0 and out.startswith(f"{name}: ok: {name}") and "18 supply centres win" in out
