@@ -252,3 +252,27 @@ def test_list_names_the_players_of_the_favourite_two_player_variants(capsys):
 def test_the_favourites_pass_the_validator(capsys, name):
     rc, out, _ = run(capsys, "variant", "check", name)
     assert rc == 0 and out.startswith(f"{name}: ok: {name}") and "18 supply centres win" in out
+
+
+def _ancient_text() -> str:
+    return variant_path("ancient-med").read_text(encoding="utf-8")
+
+
+def test_a_river_of_coasts_leads_fleets_inland(capsys):
+    """The Nile of the Ancient Mediterranean: Memphis and Bayuda touch no sea, but fleets reach them
+    up the river from Alexandria; the checker accepts a coast that leads to a sea through other coasts."""
+    rc, out, _ = run(capsys, "variant", "check", "ancient-med")
+    assert rc == 0 and "79 spaces, 34 supply centres; 18 supply centres win" in out
+
+
+def test_a_river_that_reaches_no_sea_is_refused(capsys, tmp_path):
+    """Cut the Nile from the sea (Alexandria and Thebes lose their fleet borders to Memphis and Bayuda)
+    and the two inland coasts are refused, each on its own line."""
+    text = _ancient_text()
+    text = edit(text, "space.ALE", 'fleet = ["CYR", "EGY", "GOP", "LIB", "MEM", "SIN", "THE"]',
+                'fleet = ["CYR", "EGY", "GOP", "LIB", "SIN", "THE"]')
+    text = edit(text, "space.THE", 'fleet = ["ALE", "BAY", "ERY", "GOP", "MEM", "SIN"]', 'fleet = ["ALE", "ERY", "GOP", "SIN"]')
+    text = edit(text, "space.MEM", 'fleet = ["ALE", "BAY", "THE"]', 'fleet = ["BAY"]')
+    text = edit(text, "space.BAY", 'fleet = ["MEM", "THE"]', 'fleet = ["MEM"]')
+    check_broken(capsys, tmp_path, text, line_of(text, "space.MEM", "fleet"), r"MEM: a coast with no sea neighbour")
+    check_broken(capsys, tmp_path, text, line_of(text, "space.BAY", "fleet"), r"BAY: a coast with no sea neighbour")

@@ -31,14 +31,17 @@ def site(tmp_path_factory):
     store.dispose()
 
 
+SEATS = {"france-austria": ["AUSTRIA", "FRANCE"], "germany-italy": ["GERMANY", "ITALY"],
+         "ancient-med": ["CARTHAGE", "EGYPT", "GREECE", "PERSIA", "ROME"]}
+
+
 def _create(http: httpx.Client, game: str, variant: str) -> dict[str, str]:
-    """A two-player game of the variant; returns power -> credential."""
-    r = http.post("/api/games", json={"id": game, "variant": variant, "players": ["Ann", "Bob"], "seed": 5},
-                  headers=GM)
+    """A game of the variant, one player a seat; returns power -> credential."""
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve"][:len(SEATS[variant])]
+    r = http.post("/api/games", json={"id": game, "variant": variant, "players": names, "seed": 5}, headers=GM)
     assert r.status_code == 201, r.text
     made = r.json()
-    assert sorted(p for ps in made["commands"].values() for p in ps) == sorted(
-        {"france-austria": ["AUSTRIA", "FRANCE"], "germany-italy": ["GERMANY", "ITALY"]}[variant])
+    assert sorted(p for ps in made["commands"].values() for p in ps) == SEATS[variant]
     return {ps[0]: made["credentials"][name] for name, ps in made["commands"].items()}
 
 
@@ -118,15 +121,22 @@ def test_the_create_form_shows_players_and_victory(site):
         assert by_name["standard"]["players"] == "7 players"
 
 
+# who looks at the war room, and another power's unit that must be drawn on their map
+PHONE_VIEW = {"france-austria": ("FRANCE", ("ITALY", "ROM")), "germany-italy": ("GERMANY", ("FRANCE", "PAR")),
+              "ancient-med": ("ROME", ("CARTHAGE", "CAR"))}
+
+
 @needs_chromium
-@pytest.mark.parametrize("variant", ["france-austria", "germany-italy"])
+@pytest.mark.parametrize("variant", list(PHONE_VIEW))
 def test_the_war_room_on_a_phone_shows_the_map(site, variant):
     base, _ = site
     game = "phone-" + variant
     with httpx.Client(base_url=base, timeout=30) as http:
         creds = _create(http, game, variant)
-    me = "FRANCE" if variant == "france-austria" else "GERMANY"
-    neutral_unit = ("ITALY", "ROM") if variant == "france-austria" else ("FRANCE", "PAR")
+        board = http.get(f"/api/games/{game}/map.png")  # the whole board, for the variant's page
+        assert board.status_code == 200 and board.content.startswith(b"\x89PNG"), board.status_code
+        (DOCS / f"{variant}-map.png").write_bytes(board.content)
+    me, neutral_unit = PHONE_VIEW[variant]
     with chromium() as browser:
         context = browser.new_context(viewport=PHONE, base_url=base, has_touch=True, is_mobile=True,
                                       device_scale_factor=1)
@@ -137,9 +147,23 @@ def test_the_war_room_on_a_phone_shows_the_map(site, variant):
         page.click("#sign-in button")
         page.wait_for_selector("#orders-card")
         page.wait_for_selector(f'#map g.unit[data-power="{me}"]')
-        # the neutral power's units are drawn on the map like any other
+        # the other powers' units (neutral ones too) are drawn on the map like any other
         assert page.locator(f'#map g.unit[data-power="{neutral_unit[0]}"][data-province="{neutral_unit[1]}"]').count() == 1
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.locator("#map").scroll_into_view_if_needed()
         page.screenshot(path=str(DOCS / f"{variant}-phone.png"))
         context.close()
+
+
+def test_ancient_mediterranean_is_played_over_http(site):
+    """A season of the Ancient Mediterranean through the API: Rome crosses the strait of Messina,
+    Egypt sails up the Nile, and the game reads its year-1 calendar."""
+    base, _ = site
+    with httpx.Client(base_url=base, timeout=30) as http:
+        creds = _create(http, "am", "ancient-med")
+        assert http.get("/api/games/am").json()["phase"] == "S1M"
+        _season(http, "am", creds, {"ROME": "A Rom-Nea\nF Nea-Tyn", "EGYPT": "F Ale-Mem\nA Mem-Cyr\nA The-Sin"})
+        _season(http, "am", creds, {"ROME": "A Nea-Sic", "EGYPT": "F Mem-The"})
+        units = _units(http, "am")
+        assert units["SIC"] == "ROME A" and units["THE"] == "EGYPT F" and units["CYR"] == "EGYPT A"
+        assert http.get("/api/games/am").json()["phase"] == "W1A"
