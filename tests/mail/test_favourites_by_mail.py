@@ -32,3 +32,22 @@ def test_germany_vs_italy_by_mail(mailroom):
         assert f"{power}: neutral, its units hold" in results, results
     assert "civil disorder" not in results
     assert str(room.gm.game("gvi").phase) == "F1901M"
+
+
+def test_the_ancient_mediterranean_by_mail(mailroom):
+    """Five players by mail on the Ancient Mediterranean: the map's own names are read (Neapolis,
+    the Tyrrhenian Sea, Memphis up the Nile) and the results come in its year-1 calendar."""
+    room = mailroom
+    five = {"Ann": "Rome", "Bob": "Carthage", "Cat": "Egypt", "Dan": "Greece", "Eve": "Persia"}
+    created = room.gm.create_game("am", variant="ancient-med", players=list(five), assign=five)
+    room.server.dispatcher.run_once()
+    text = room.answer(address("Ann"), f"SIGNON am {created.credentials['Ann']}\nA Roma-Neapolis\nF Nea-Tyrrhenian\n")
+    assert "playing Rome" in text and "Spring 1 movement" in text
+    assert "'A Roma-Neapolis' read as 'A ROM - NEA'" in text and "'F Nea-Tyrrhenian' read as 'F NEA - TYN'" in text
+    text = room.answer(address("Cat"), f"SIGNON am {created.credentials['Cat']}\nF Ale-Mem\nA Mem-Cyr\n")
+    assert "Orders of Egypt for Spring 1 movement in am" in text and "INVALID" not in text
+    room.gm.process("am", force=True)
+    room.server.wake()
+    results = room.sink.wait(address("Cat"), "results of Spring 1 movement")[0].text
+    assert "F ALE - MEM" in results and "A ROM - NEA" in results
+    assert str(room.gm.game("am").phase) == "F1M"

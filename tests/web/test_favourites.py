@@ -1,17 +1,15 @@
 """Issue 25, the favourite two-player variants: France vs Austria played through the site over real
 HTTP for a year, the five neutral powers' units holding and never seated as players, and the war room
-on a 375x812 phone showing the map. Screenshots go to docs/variants/."""
+on a 375x812 phone showing the map; the Ancient Mediterranean played over HTTP. The screenshots
+(test-artifacts/) are the ones copied to docs/variants/."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 import pytest
-from sitetools import chromium, needs_chromium, serving
+from sitetools import ARTIFACTS, chromium, needs_chromium, serving
 from webtools import GM, GM_CREDENTIAL, bearer
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "variants"
 PHONE = {"width": 375, "height": 812}
 NEUTRAL = ("ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -135,7 +133,8 @@ def test_the_war_room_on_a_phone_shows_the_map(site, variant):
         creds = _create(http, game, variant)
         board = http.get(f"/api/games/{game}/map.png")  # the whole board, for the variant's page
         assert board.status_code == 200 and board.content.startswith(b"\x89PNG"), board.status_code
-        (DOCS / f"{variant}-map.png").write_bytes(board.content)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / f"{variant}-map.png").write_bytes(board.content)
     me, neutral_unit = PHONE_VIEW[variant]
     with chromium() as browser:
         context = browser.new_context(viewport=PHONE, base_url=base, has_touch=True, is_mobile=True,
@@ -151,7 +150,7 @@ def test_the_war_room_on_a_phone_shows_the_map(site, variant):
         assert page.locator(f'#map g.unit[data-power="{neutral_unit[0]}"][data-province="{neutral_unit[1]}"]').count() == 1
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.locator("#map").scroll_into_view_if_needed()
-        page.screenshot(path=str(DOCS / f"{variant}-phone.png"))
+        page.screenshot(path=str(ARTIFACTS / f"{variant}-phone.png"))
         context.close()
 
 
