@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from sitetools import ARTIFACTS, chromium, needs_chromium, serving
+from sitetools import ARTIFACTS, chromium, needs_chromium, open_site, serving
 from webtools import GM, GM_CREDENTIAL, bearer
 
 PHONE = {"width": 375, "height": 812}
@@ -16,15 +16,9 @@ NEUTRAL = ("ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """The site served on a loopback port: (base URL, gm)."""
-    from gamesmaster.gm import Gamesmaster
-    from gamesmaster.store import Store
-    from gamesmaster.web.app import create_app
-    from gamesmaster.web.security import SiteSecrets
-
-    store = Store(f"sqlite:///{tmp_path_factory.mktemp('favourites') / 'gm.db'}")
-    gm = Gamesmaster(store)
-    with serving(create_app(gm, SiteSecrets.for_testing(GM_CREDENTIAL))) as base:
+    """The site served on a loopback port (the real clock): (base URL, gm)."""
+    gm, app, store = open_site(tmp_path_factory.mktemp("favourites"), None, GM_CREDENTIAL)
+    with serving(app) as base:
         yield base, gm
     store.dispose()
 
