@@ -260,7 +260,8 @@ def _ancient_text() -> str:
 
 def test_a_river_of_coasts_leads_fleets_inland(capsys):
     """The Nile of the Ancient Mediterranean: Memphis and Bayuda touch no sea, but fleets reach them
-    up the river from Alexandria; the checker accepts a coast that leads to a sea through other coasts."""
+    up the river from Alexandria; the checker accepts a coast marked "river = true" that leads to a sea
+    through other coasts."""
     rc, out, _ = run(capsys, "variant", "check", "ancient-med")
     assert rc == 0 and "79 spaces, 34 supply centres; 18 supply centres win" in out
 
@@ -274,5 +275,14 @@ def test_a_river_that_reaches_no_sea_is_refused(capsys, tmp_path):
     text = edit(text, "space.THE", 'fleet = ["ALE", "BAY", "ERY", "GOP", "MEM", "SIN"]', 'fleet = ["ALE", "ERY", "GOP", "SIN"]')
     text = edit(text, "space.MEM", 'fleet = ["ALE", "BAY", "THE"]', 'fleet = ["BAY"]')
     text = edit(text, "space.BAY", 'fleet = ["MEM", "THE"]', 'fleet = ["MEM"]')
-    check_broken(capsys, tmp_path, text, line_of(text, "space.MEM", "fleet"), r"MEM: a coast with no sea neighbour")
-    check_broken(capsys, tmp_path, text, line_of(text, "space.BAY", "fleet"), r"BAY: a coast with no sea neighbour")
+    check_broken(capsys, tmp_path, text, line_of(text, "space.MEM", "fleet"),
+                 r"MEM: a coast with no sea neighbour and no river of coasts to one")
+    check_broken(capsys, tmp_path, text, line_of(text, "space.BAY", "fleet"),
+                 r"BAY: a coast with no sea neighbour and no river of coasts to one")
+
+
+def test_a_coast_off_the_sea_needs_to_say_it_is_on_a_river(capsys, tmp_path):
+    """Without "river = true" Memphis is a coast with no sea neighbour, as any such slip in a map file."""
+    text = _ancient_text()
+    text = edit(text, "space.MEM", "river = true\n", "")
+    check_broken(capsys, tmp_path, text, line_of(text, "space.MEM", "fleet"), r"MEM: a coast with no sea neighbour$")
