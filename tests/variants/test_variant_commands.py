@@ -270,9 +270,9 @@ def test_a_river_that_reaches_no_sea_is_refused(capsys, tmp_path):
     """Cut the Nile from the sea (Alexandria and Thebes lose their fleet borders to Memphis and Bayuda)
     and the two inland coasts are refused, each on its own line."""
     text = _ancient_text()
-    text = edit(text, "space.ALE", 'fleet = ["CYR", "EGY", "GOP", "LIB", "MEM", "SIN", "THE"]',
-                'fleet = ["CYR", "EGY", "GOP", "LIB", "SIN", "THE"]')
-    text = edit(text, "space.THE", 'fleet = ["ALE", "BAY", "ERY", "GOP", "MEM", "SIN"]', 'fleet = ["ALE", "ERY", "GOP", "SIN"]')
+    text = edit(text, "space.ALE", 'fleet = ["CYR", "EGY", "GOP", "LIB", "MEM", "SNA", "THE"]',
+                'fleet = ["CYR", "EGY", "GOP", "LIB", "SNA", "THE"]')
+    text = edit(text, "space.THE", 'fleet = ["ALE", "BAY", "ERY", "GOP", "MEM", "SNA"]', 'fleet = ["ALE", "ERY", "GOP", "SNA"]')
     text = edit(text, "space.MEM", 'fleet = ["ALE", "BAY", "THE"]', 'fleet = ["BAY"]')
     text = edit(text, "space.BAY", 'fleet = ["MEM", "THE"]', 'fleet = ["MEM"]')
     check_broken(capsys, tmp_path, text, line_of(text, "space.MEM", "fleet"),
@@ -286,3 +286,14 @@ def test_a_coast_off_the_sea_needs_to_say_it_is_on_a_river(capsys, tmp_path):
     text = _ancient_text()
     text = edit(text, "space.MEM", "river = true\n", "")
     check_broken(capsys, tmp_path, text, line_of(text, "space.MEM", "fleet"), r"MEM: a coast with no sea neighbour$")
+
+
+def test_every_ancient_med_id_reads_as_itself():
+    """The Ancient Mediterranean's ids were chosen so that none is also the start of another
+    space's name (Sardinia SRD beside Sarmatia, Sinai SNA beside Sinope, Tyre TYE beside the
+    Tyrrhenian Sea): an order written in ids has one meaning."""
+    from gamesmaster.rules.notation import NameIndex
+
+    variant = load_variant("ancient-med")
+    index = NameIndex(variant.map, [(p.id, (p.id, p.name, p.adjective, *p.aliases)) for p in variant.powers.values()])
+    assert {pid for pid in variant.map.provinces if index.provinces((pid.lower(),)) != {pid}} == set()

@@ -236,12 +236,12 @@ SIC AUS: messina sic_aus_pun
 SIC PUN: sic_aus_pun sic_pun_tyn
 SIC TYN: messina sic_pun_tyn
 COR TYN: cor_tyn_sar lig_tyn_cor
-COR SAR: cor_sar_lig cor_tyn_sar
+COR SRD: cor_sar_lig cor_tyn_sar
 COR LIG: cor_sar_lig lig_tyn_cor
-SAR TYN: cor_tyn_sar sar_tyn_pun
-SAR PUN: sar_pun_ber sar_tyn_pun
-SAR BER: sar_ber_lig sar_pun_ber
-SAR LIG: cor_sar_lig sar_ber_lig
+SRD TYN: cor_tyn_sar sar_tyn_pun
+SRD PUN: sar_pun_ber sar_tyn_pun
+SRD BER: sar_ber_lig sar_pun_ber
+SRD LIG: cor_sar_lig sar_ber_lig
 LIG TYN: lig_tyn_cor rom_tyn_lig
 LIG BER: bal_lig_ber sar_ber_lig
 TYN PUN: sar_tyn_pun sic_pun_tyn
@@ -265,21 +265,21 @@ NUM PHA: num_cir_pha num_lep_pha
 SAH PHA: cir_pha_sah pha_sah_bay
 SAH BAY: f_sah_bay pha_sah_bay
 PHA LEP: lep_pha_mar num_lep_pha
-PHA MAR: lep_pha_mar pha_mar_bay
+PHA MRM: lep_pha_mar pha_mar_bay
 PHA BAY: pha_mar_bay pha_sah_bay
 LEP GOT: lep_got_gos num_got_lep
 LEP GOS: lep_gos_cyr lep_got_gos
 LEP CYR: lep_cyr_mar lep_gos_cyr
-LEP MAR: lep_cyr_mar lep_pha_mar
+LEP MRM: lep_cyr_mar lep_pha_mar
 GOS GOT: got_gos_lib lep_got_gos
 GOS LIB: gos_lib_cyr got_gos_lib
 GOS CYR: gos_lib_cyr lep_gos_cyr
 CYR LIB: cyr_lib_ale gos_lib_cyr
 CYR ALE: cyr_ale_mem cyr_lib_ale
 CYR MEM: cyr_ale_mem cyr_mem_mar
-CYR MAR: cyr_mem_mar lep_cyr_mar
-MAR MEM: cyr_mem_mar mem_mar_bay
-MAR BAY: mem_mar_bay pha_mar_bay
+CYR MRM: cyr_mem_mar lep_cyr_mar
+MRM MEM: cyr_mem_mar mem_mar_bay
+MRM BAY: mem_mar_bay pha_mar_bay
 BAY MEM: mem_bay_the mem_mar_bay
 BAY THE: f_bay_the mem_bay_the
 MEM ALE: ale_mem_the cyr_ale_mem
@@ -288,17 +288,17 @@ ALE LIB: ale_lib_egy cyr_lib_ale
 ALE EGY: ale_egy_gop ale_lib_egy
 ALE GOP: ale_egy_gop delta
 ALE THE: ale_mem_the delta
-THE SIN: delta sin_the_ery
+THE SNA: delta sin_the_ery
 THE ERY: f_the_ery sin_the_ery
-SIN GOP: delta gop_sin_jer
-SIN JER: gop_sin_jer sin_jer_pet
-SIN PET: sin_jer_pet sin_pet_ery
-SIN ERY: sin_pet_ery sin_the_ery
+SNA GOP: delta gop_sin_jer
+SNA JER: gop_sin_jer sin_jer_pet
+SNA PET: sin_jer_pet sin_pet_ery
+SNA ERY: sin_pet_ery sin_the_ery
 GOP EGY: ale_egy_gop egy_gop_syr
-GOP SYR: egy_gop_syr gop_syr_jer
+GOP SYS: egy_gop_syr gop_syr_jer
 GOP JER: gop_sin_jer gop_syr_jer
-JER SYR: gop_syr_jer syr_jer_tyr
-JER TYR: syr_jer_tyr tyr_jer_ara
+JER SYS: gop_syr_jer syr_jer_tyr
+JER TYE: syr_jer_tyr tyr_jer_ara
 JER ARA: jer_ara_nab tyr_jer_ara
 JER NAB: jer_ara_nab jer_nab_pet
 JER PET: jer_nab_pet sin_jer_pet
@@ -306,12 +306,12 @@ PET NAB: jer_nab_pet pet_nab_ery
 PET ERY: pet_nab_ery sin_pet_ery
 NAB ARA: f_ara_nab jer_ara_nab
 NAB ERY: f_nab_ery pet_nab_ery
-ARA TYR: sid_tyr_ara tyr_jer_ara
+ARA TYE: sid_tyr_ara tyr_jer_ara
 ARA SID: sid_ara_dam sid_tyr_ara
 ARA DAM: f_dam_ara sid_ara_dam
-TYR SYR: syr_jer_tyr syr_tyr_sid
-TYR SID: sid_tyr_ara syr_tyr_sid
-SID SYR: cil_syr_sid syr_tyr_sid
+TYE SYS: syr_jer_tyr syr_tyr_sid
+TYE SID: sid_tyr_ara syr_tyr_sid
+SID SYS: cil_syr_sid syr_tyr_sid
 SID CIL: cil_sid_ant cil_syr_sid
 SID ANT: ant_sid_dam cil_sid_ant
 SID DAM: ant_sid_dam sid_ara_dam
@@ -351,12 +351,12 @@ ISA MIL: gal_isa_mil isa_cil_mil
 MIL CIL: isa_cil_mil mil_cil_min
 MIL MIN: mil_cil_min mil_min_aeg
 MIL AEG: byz_mil_aeg mil_min_aeg
-CIL SYR: cil_syr_sid cyp_cil_syr
+CIL SYS: cil_syr_sid cyp_cil_syr
 CIL CYP: cyp_cil_syr cyp_egy_cil
 CIL EGY: cyp_egy_cil egy_cil_min
 CIL MIN: egy_cil_min mil_cil_min
-SYR EGY: cyp_syr_egy egy_gop_syr
-SYR CYP: cyp_cil_syr cyp_syr_egy
+SYS EGY: cyp_syr_egy egy_gop_syr
+SYS CYP: cyp_cil_syr cyp_syr_egy
 CYP EGY: cyp_egy_cil cyp_syr_egy
 EGY LIB: ale_lib_egy cre_egy_lib
 EGY CRE: cre_egy_lib cre_min_egy
@@ -461,7 +461,7 @@ SPACES = {
     "LIG": {"xy": "6.99,41.86"},
     "LUS": {"xy": "-7.40,40.91"},
     "MAC": {"xy": "23.34,41.34", "centre": "24.99,41.42"},
-    "MAR": {"xy": "24.75,29.35"},
+    "MRM": {"xy": "24.75,29.35"},
     "MAS": {"xy": "5.40,44.22", "centre": "3.95,43.42"},
     "MAU": {"xy": "-7.88,34.08"},
     "MEM": {"xy": "27.62,29.50", "centre": "29.12,29.30"},
@@ -480,19 +480,19 @@ SPACES = {
     "ROM": {"xy": "12.04,42.00", "centre": "13.09,41.58"},
     "SAG": {"xy": "-2.39,38.01", "centre": "-5.28,37.40"},
     "SAH": {"xy": "2.00,29.50"},
-    "SAR": {"xy": "8.96,40.35", "centre": "9.24,39.41"},
+    "SRD": {"xy": "8.96,40.35", "centre": "9.24,39.41"},
     "SIC": {"xy": "14.28,37.40", "centre": "13.54,37.56"},
     "SID": {"xy": "36.38,34.70", "centre": "37.26,34.54"},
-    "SIN": {"xy": "33.38,30.15"},
+    "SNA": {"xy": "33.38,30.15"},
     "SNP": {"xy": "35.98,40.73", "centre": "38.42,40.79"},
     "SPA": {"xy": "22.60,37.23", "centre": "22.11,37.59"},
     "SRM": {"xy": "24.00,47.75"},
-    "SYR": {"xy": "34.15,33.62"},
+    "SYS": {"xy": "34.15,33.62"},
     "TAR": {"xy": "-0.22,41.25"},
     "THA": {"xy": "10.27,35.24", "centre": "10.43,36.05"},
     "THE": {"xy": "31.70,28.25", "centre": "32.80,26.88"},
     "TYN": {"xy": "12.50,39.49"},
-    "TYR": {"xy": "36.20,33.30", "centre": "35.50,33.30"},
+    "TYE": {"xy": "36.20,33.30", "centre": "35.50,33.30"},
     "VEN": {"xy": "12.70,45.62"},
     "VIN": {"xy": "16.56,46.06", "centre": "14.94,46.50"},
 }
