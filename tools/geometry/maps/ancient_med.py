@@ -153,15 +153,15 @@ cap_isa_cil    34,36.6
 isa_cil_mil    30.5,36.5
 mil_cil_min    28.5,36.4
 mil_min_aeg    27,37.2
-cyp_cil_syr    34.5,35.4
-cyp_syr_egy    33.5,34.5
-cyp_egy_cil    32.5,35.2
+cyp_cil_syr    34.7,35.6
+cyp_syr_egy    33.6,34.3
+cyp_egy_cil    32.2,35.2
 egy_cil_min    29.5,35.3
-cre_mes_aeg    23.4,35.5
-cre_aeg_min    25,35.7
-cre_min_egy    26.4,35.2
-cre_egy_lib    25.5,34.8
-cre_lib_mes    23.5,35.1
+cre_mes_aeg    23.2,35.7
+cre_aeg_min    25.2,35.9
+cre_min_egy    26.6,35.2
+cre_egy_lib    25.5,34.5
+cre_lib_mes    23.3,34.9
 spa_mes_aeg    23,36.5
 ath_spa_aeg    23.5,37.8
 mac_ath_aeg    23,39.5
@@ -436,8 +436,8 @@ SPACES = {
     "CIL": {"xy": "35.06,35.95"},
     "CIR": {"xy": "7.30,33.25", "centre": "5.38,32.88"},
     "COR": {"xy": "9.17,41.77"},
-    "CRE": {"xy": "24.97,35.30", "centre": "24.30,35.30"},
-    "CYP": {"xy": "33.45,34.95", "centre": "33.85,35.11"},
+    "CRE": {"xy": "25.10,35.25", "centre": "24.05,35.30"},
+    "CYP": {"xy": "33.40,35.00", "centre": "34.05,35.15"},
     "CYR": {"xy": "20.91,31.41", "centre": "23.25,31.06"},
     "DAC": {"xy": "27.60,44.03"},
     "DAL": {"xy": "16.63,44.30", "centre": "17.72,43.50"},
