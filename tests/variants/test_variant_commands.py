@@ -233,3 +233,67 @@ def test_help_has_an_example(capsys, argv):
     assert rc == 0
     assert re.search(r"^examples?:", out, flags=re.M)
     assert "gamesmaster variant" in out.split("example")[1]
+
+
+def test_list_names_the_players_of_the_favourite_two_player_variants(capsys):
+    """Issue 25: each variant is listed with who plays it and what wins, neutral powers named as such."""
+    rc, out, _ = run(capsys, "variant", "list")
+    assert rc == 0
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert lines["france-austria"].endswith(
+        "France vs Austria: 2 players (France, Austria; 5 powers neutral); 7 powers, 34 centres; 18 supply centres win")
+    assert lines["germany-italy"].endswith(
+        "Germany vs Italy: 2 players (Germany, Italy; 5 powers neutral); 7 powers, 34 centres; 18 supply centres win")
+    assert "Standard Diplomacy: 7 players; 7 powers" in lines["standard"]
+    assert "(Austria, England, France, Germany, Russia, Turkey; 1 power neutral)" in lines["standard-6"]
+
+
+@pytest.mark.parametrize("name", ["france-austria", "germany-italy"])
+def test_the_favourites_pass_the_validator(capsys, name):
+    rc, out, _ = run(capsys, "variant", "check", name)
+    assert rc == 0 and out.startswith(f"{name}: ok: {name}") and "18 supply centres win" in out
+
+
+def _ancient_text() -> str:
+    return variant_path("ancient-med").read_text(encoding="utf-8")
+
+
+def test_a_river_of_coasts_leads_fleets_inland(capsys):
+    """The Nile of the Ancient Mediterranean: Memphis and Bayuda touch no sea, but fleets reach them
+    up the river from Alexandria; the checker accepts a coast marked "river = true" that leads to a sea
+    through other coasts."""
+    rc, out, _ = run(capsys, "variant", "check", "ancient-med")
+    assert rc == 0 and "79 spaces, 34 supply centres; 18 supply centres win" in out
+
+
+def test_a_river_that_reaches_no_sea_is_refused(capsys, tmp_path):
+    """Cut the Nile from the sea (Alexandria and Thebes lose their fleet borders to Memphis and Bayuda)
+    and the two inland coasts are refused, each on its own line."""
+    text = _ancient_text()
+    text = edit(text, "space.ALE", 'fleet = ["CYR", "EGY", "GOP", "LIB", "MEM", "SNA", "THE"]',
+                'fleet = ["CYR", "EGY", "GOP", "LIB", "SNA", "THE"]')
+    text = edit(text, "space.THE", 'fleet = ["ALE", "BAY", "ERY", "GOP", "MEM", "SNA"]', 'fleet = ["ALE", "ERY", "GOP", "SNA"]')
+    text = edit(text, "space.MEM", 'fleet = ["ALE", "BAY", "THE"]', 'fleet = ["BAY"]')
+    text = edit(text, "space.BAY", 'fleet = ["MEM", "THE"]', 'fleet = ["MEM"]')
+    check_broken(capsys, tmp_path, text, line_of(text, "space.MEM", "fleet"),
+                 r"MEM: a coast with no sea neighbour and no river of coasts to one")
+    check_broken(capsys, tmp_path, text, line_of(text, "space.BAY", "fleet"),
+                 r"BAY: a coast with no sea neighbour and no river of coasts to one")
+
+
+def test_a_coast_off_the_sea_needs_to_say_it_is_on_a_river(capsys, tmp_path):
+    """Without "river = true" Memphis is a coast with no sea neighbour, as any such slip in a map file."""
+    text = _ancient_text()
+    text = edit(text, "space.MEM", "river = true\n", "")
+    check_broken(capsys, tmp_path, text, line_of(text, "space.MEM", "fleet"), r"MEM: a coast with no sea neighbour$")
+
+
+def test_every_ancient_med_id_reads_as_itself():
+    """The Ancient Mediterranean's ids were chosen so that none is also the start of another
+    space's name (Sardinia SRD beside Sarmatia, Sinai SNA beside Sinope, Tyre TYE beside the
+    Tyrrhenian Sea): an order written in ids has one meaning."""
+    from gamesmaster.rules.notation import NameIndex
+
+    variant = load_variant("ancient-med")
+    index = NameIndex(variant.map, [(p.id, (p.id, p.name, p.adjective, *p.aliases)) for p in variant.powers.values()])
+    assert {pid for pid in variant.map.provinces if index.provinces((pid.lower(),)) != {pid}} == set()

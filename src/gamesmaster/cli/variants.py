@@ -15,8 +15,8 @@ from typing import Any, TextIO
 
 from ..rules.geography import Location, Map, Terrain
 from ..rules.variant import Variant
-from ..gm.catalogue import (VariantError, default_victory, load_variant, load_variant_file, variant_names,
-                            variant_path)
+from ..gm.catalogue import (VariantError, default_victory, load_variant, load_variant_file, players_line,
+                            variant_names, variant_path)
 from .options import CommandError
 
 EXIT_PROBLEMS = 2
@@ -28,9 +28,9 @@ VARIANT_EXAMPLE = """examples:
 """
 LIST_EXAMPLE = """example:
   $ gamesmaster variant list
-  nine-man  Nine-Man Diplomacy (Robert B. Cline, 1965): 9 powers, 45 centres; 23 supply centres win
-  standard  Standard Diplomacy: 7 powers, 34 centres; 18 supply centres win
-  standard-2  Two players: World War I: 7 powers, 34 centres; 24 units on the board win, counted per player
+  france-austria  France vs Austria: 2 players (France, Austria; 5 powers neutral); 7 powers, 34 centres; 18 supply centres win
+  nine-man        Nine-Man Diplomacy (Robert B. Cline, 1965): 9 players; 9 powers, 45 centres; 23 supply centres win
+  standard        Standard Diplomacy: 7 players; 7 powers, 34 centres; 18 supply centres win
 """
 SHOW_EXAMPLE = """examples:
   gamesmaster variant show standard
@@ -79,7 +79,7 @@ def register(subparsers: Any) -> None:
 # -- the commands -------------------------------------------------------------------------
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
-    """One line per shipped variant: name, title, powers, centres, and the criterion its default rules win by."""
+    """One line per shipped variant: name, title, players, powers, centres, and the criterion its default rules win by."""
     names = variant_names()
     width = max((len(n) for n in names), default=0)
     for name in names:
@@ -89,7 +89,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"{name:<{width}}  (cannot be loaded: {len(exc.problems)} problem"
                       f"{'s' if len(exc.problems) != 1 else ''}; see 'gamesmaster variant check {name}')\n")
             continue
-        out.write(f"{name:<{width}}  {variant.title}: {len(variant.powers)} powers, "
+        out.write(f"{name:<{width}}  {variant.title}: {players_line(variant)}; {len(variant.powers)} powers, "
                   f"{len(variant.supply_centres)} centres; {default_victory(variant).headline}\n")
     return 0
 

@@ -19,8 +19,8 @@ from .errors import GMError
 from .settings import OptionValue, RuleSpec
 
 __all__ = ["Choices", "FixedRule", "OptionEntry", "PresetChoice", "VariantChoice", "VariantError",
-           "choices", "load_variant", "load_variant_file", "rule_lines", "rules_for", "value_key", "variant",
-           "variant_names", "variant_path"]
+           "choices", "load_variant", "load_variant_file", "players_line", "rule_lines", "rules_for", "seats",
+           "value_key", "variant", "variant_names", "variant_path"]
 
 # The variant file checker (`gamesmaster variant check|show|list`) reads shipped variants and
 # files through these, and reports every problem a VariantError lists, one a line with its
@@ -36,6 +36,8 @@ class VariantChoice:
     title: str
     powers: tuple[str, ...]
     default_rules: str
+    players: str = ""  # who plays it: players_line()
+    victory: str = ""  # what wins under its default rules: Victory.headline
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,8 @@ def choices() -> Choices:
     variants = []
     for v in variant_names():
         var = load_variant(v)
-        variants.append(VariantChoice(v, var.title, tuple(var.powers), var.default_rules))
+        variants.append(VariantChoice(v, var.title, tuple(var.powers), var.default_rules,
+                                      players_line(var), default_victory(var).headline))
     return Choices(variants=tuple(variants),
                    presets=tuple(PresetChoice(n, preset_title(n), load_rules(n)) for n in preset_names()),
                    options=tuple(options),
@@ -130,6 +133,24 @@ def rules_for(variant_name: str, preset: str | None, overrides: Mapping[str, Opt
     except VariantError as exc:
         raise GMError(str(exc)) from None
     return rules
+
+
+def seats(variant: Variant) -> tuple[str, ...]:
+    """The players a set-up is for, by name: its [[player]] groups, else every power that is not neutral."""
+    if variant.players:
+        return tuple(name for name, _ in variant.players)
+    return tuple(p.name for pid, p in variant.powers.items() if pid not in variant.neutral)
+
+
+def players_line(variant: Variant) -> str:
+    """Who plays a variant, in a few words: "7 players", "2 players (France, Austria; 5 powers neutral)"."""
+    names = seats(variant)
+    text = f"{len(names)} player{'s' if len(names) != 1 else ''}"
+    if len(names) == len(variant.powers):
+        return text
+    many = len(variant.neutral)
+    neutral = f"; {many} power{'s' if many != 1 else ''} neutral" if many else ""
+    return f"{text} ({', '.join(names)}{neutral})"
 
 
 def default_victory(variant: Variant) -> Victory:

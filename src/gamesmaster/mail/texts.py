@@ -142,6 +142,8 @@ def results(game: str, game_title: str, row: PhaseResult, tz: str, powers: Seque
         if not items:
             if used is not None:
                 out.append(f"{cap(p)}{extra}: no orders")
+            elif phase.endswith("M") and p in row.position.neutral:  # nobody plays it (rulebook XIV.2)
+                out.append(f"{cap(p)}: neutral, its units hold")
             elif phase.endswith("M"):
                 out.append(f"{cap(p)}: no orders received: civil disorder, its units hold")
             continue

@@ -309,11 +309,21 @@ class _Checker:
                     self.problem(where_fleet[loc], f"asymmetric fleet adjacency: {loc} lists {neighbour} but {neighbour} does not list {loc}")
                 elif str(loc) < str(neighbour):
                     fleet_edges.append((loc, neighbour))
+        # A coast must touch a sea, unless it says it lies on a river ("river = true": the Nile of the
+        # Ancient Mediterranean, Alexandria-Memphis-Thebes-Bayuda); then other coasts must lead to one.
+        reached = {loc for loc in declared_fleet if spaces.get(loc.province, {}).get("terrain") == "sea"}
+        frontier = list(reached)
+        while frontier:
+            for t in declared_fleet.get(frontier.pop(), ()):
+                if t in declared_fleet and t not in reached:
+                    reached.add(t)
+                    frontier.append(t)
         for loc in declared_fleet:
             prov = spaces.get(loc.province, {})
-            if prov.get("terrain") == "coast" and not any(
-                    spaces.get(t.province, {}).get("terrain") == "sea" for t in declared_fleet[loc]):
-                self.problem(where_fleet[loc], f"{loc}: a coast with no sea neighbour")
+            seaside = any(spaces.get(t.province, {}).get("terrain") == "sea" for t in declared_fleet[loc])
+            if prov.get("terrain") == "coast" and not seaside and not (prov.get("river") and loc in reached):
+                self.problem(where_fleet[loc], f"{loc}: a coast with no sea neighbour"
+                             + (" and no river of coasts to one" if prov.get("river") else ""))
         return provinces, army_edges, fleet_edges
 
     def _powers(self, powers_doc: dict[str, Any], board: Map) -> tuple[dict[str, Power], dict[str, tuple[tuple[UnitType, Location], ...]]]:

@@ -470,6 +470,8 @@ class VariantOut(Out):
     title: str
     powers: list[str]
     default_rules: str
+    players: str = Field("", description='who plays it: "7 players", "2 players (France, Austria; 5 powers neutral)"')
+    victory: str = Field("", description='what wins under its default rules: "18 supply centres win"')
 
 
 class PresetOut(Out):

@@ -692,8 +692,8 @@ def catalogue() -> dict[str, Any]:
         if e.value_text is not None:
             item["value_text"] = e.value_text
         options.append(item)
-    variants = [{"name": v.name, "title": v.title, "powers": list(v.powers), "default_rules": v.default_rules}
-                for v in cat.variants]
+    variants = [{"name": v.name, "title": v.title, "powers": list(v.powers), "default_rules": v.default_rules,
+                 "players": v.players, "victory": v.victory} for v in cat.variants]
     return {"variants": variants, "presets": presets, "options": options,
             "press": ["none", "public", "full", "anonymous"], "replacement": ["preset", "none", "standby", "successor", "gm"],
             "draw_vote": ["unanimous", "majority"], "votes": ["secret", "open"], "scoring": list(SYSTEMS)}
