@@ -13,13 +13,14 @@ from typing import Mapping
 
 from ..rules import RuleOptions, Variant
 from ..variants import VariantError, load_rules, load_variant, load_variant_file, preset_names, variant_names
+from ..variants.judge_map import install_map as import_judge_map
 from ..variants.loader import variant_path
 from ..variants.presets import describe_rules, options_catalogue, preset_title, value_key
 from .errors import GMError
 from .settings import OptionValue, RuleSpec
 
 __all__ = ["Choices", "FixedRule", "OptionEntry", "PresetChoice", "VariantChoice", "VariantError",
-           "choices", "load_variant", "load_variant_file", "rule_lines", "rules_for", "value_key", "variant",
+           "choices", "import_judge_map", "load_variant", "load_variant_file", "rule_lines", "rules_for", "value_key", "variant",
            "variant_names", "variant_path"]
 
 # The variant file checker (`gamesmaster variant check|show|list`) reads shipped variants and
