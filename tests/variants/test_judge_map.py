@@ -209,3 +209,22 @@ def test_build_any_builds_in_any_owned_centre(gm_cli) -> None:
     results = {o["text"]: o["result"] for o in json.loads(out)["orders"]}
     assert results["F TUN B"] == "succeeds" and results["A NAP B"] == "succeeds"
     assert results["A ROM B"] != "succeeds"  # occupied
+
+
+# -- the drawing ---------------------------------------------------------------------------
+
+def test_an_imported_map_is_drawn_schematically(data: Path) -> None:
+    from gamesmaster.maps import render_map, render_png
+    from gamesmaster.rules import Position
+    from gamesmaster.variants import load_geometry
+
+    install_map(maps_dir() / "ancmed.map", "ancmed")
+    variant = load_variant("ancmed")
+    geometry = load_geometry("ancmed")
+    assert set(geometry.spaces) == set(variant.map.provinces)
+    squares = {shape.outline for shape in geometry.spaces.values()}
+    assert len(squares) == len(geometry.spaces)  # one square each, none shared
+    svg = render_map(Position.initial(variant))
+    for pid in ("ROM", "CAR", "TYN"):
+        assert f'data-province="{pid}"' in svg
+    assert render_png(svg, width=300).startswith(b"\x89PNG")

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..rules.phase import Phase, PhaseError
+from ..rules.variant import Variant
 from .loader import VariantError, parse_variant
+from .schematic import schematic_toml
 
 MAX_BYTES = 512_000  # the largest package map is 40 kB
 MAX_LINES = 10_000
@@ -74,7 +76,7 @@ class _Reading:
         self.problems.append(f"{where}: {message}")
 
 
-def import_map(path: str | Path, variant_id: str) -> tuple[str, object]:
+def import_map(path: str | Path, variant_id: str) -> tuple[str, Variant]:
     """Read a map file and return (variant TOML text, checked Variant); MapImportError lists every problem."""
     path = Path(path)
     if not re.fullmatch(r"[a-z0-9][a-z0-9\-]{0,39}", variant_id):
@@ -100,13 +102,16 @@ def install_map(path: str | Path, variant_id: str, replace: bool = False) -> Pat
     if variant_id in variant_names() and not (replace and (installed_dir() / f"{variant_id}.toml").is_file()):
         raise MapImportError(variant_id, [f"a variant named {variant_id!r} already exists"
                                           + ("" if replace else " (--replace replaces an installed one)")])
-    text, _variant = import_map(path, variant_id)
+    text, variant = import_map(path, variant_id)
     folder = installed_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "geometry").mkdir(parents=True, exist_ok=True)
+    drawing = folder / "geometry" / f".{variant_id}.toml.part"
+    drawing.write_text(schematic_toml(variant), encoding="utf-8")
+    drawing.replace(folder / "geometry" / f"{variant_id}.toml")
     target = folder / f"{variant_id}.toml"
     partial = folder / f".{variant_id}.toml.part"
     partial.write_text(text, encoding="utf-8")
-    partial.replace(target)  # whole or not at all
+    partial.replace(target)  # the variant last: it is found only once whole, with its drawing
     forget(variant_id)
     return target
 
