@@ -74,24 +74,26 @@ def register(subparsers: Any) -> None:
         epilog=SHOW_EXAMPLE, formatter_class=raw)
     show.add_argument("name", metavar="NAME", help="a shipped variant's name, or the path of a variant file")
     show.set_defaults(func=cmd_show)
-    check = actions.add_parser(
-        "check", help="validate a variant file",
-        description=("Read and check a variant file. A good file prints a one-line summary and exits 0; "
-                     "otherwise every problem is printed on its own line, with its line number, and the "
-                     "exit status is 2."),
-        epilog=CHECK_EXAMPLE, formatter_class=raw)
+    check = _action(actions, "check", cmd_check, CHECK_EXAMPLE, "validate a variant file",
+                    "Read and check a variant file. A good file prints a one-line summary and exits 0; "
+                    "otherwise every problem is printed on its own line, with its line number, and the "
+                    "exit status is 2.")
     check.add_argument("file", metavar="FILE", help="the variant file (TOML); a shipped variant's name also works")
-    check.set_defaults(func=cmd_check)
-    imp = actions.add_parser(
-        "import", help="import a judges' .map file as an installed variant",
-        description=("Read a map in the DPjudge / diplomacy-package .map format (following MAP includes in "
-                     "its folder), check it, and install it as $GAMESMASTER_DATA/variants/ID.toml. Every "
-                     "problem is printed with its file and line, and nothing is installed; exit status 2."),
-        epilog=IMPORT_EXAMPLE, formatter_class=raw)
+    imp = _action(actions, "import", cmd_import, IMPORT_EXAMPLE, "import a judges' .map file as an installed variant",
+                  "Read a map in the DPjudge / diplomacy-package .map format (following MAP includes in its "
+                  "folder), check it, and install it as $GAMESMASTER_DATA/variants/ID.toml. Every problem is "
+                  "printed with its file and line, and nothing is installed; exit status 2.")
     imp.add_argument("file", metavar="PATH.map", help="the map file")
     imp.add_argument("--id", required=True, help="the new variant's name (lower-case letters, digits, '-')")
     imp.add_argument("--replace", action="store_true", help="replace an installed variant of that name")
-    imp.set_defaults(func=cmd_import)
+
+
+def _action(actions: Any, name: str, func: Any, epilog: str, help_text: str, description: str) -> Any:
+    """One `gamesmaster variant ACTION` subcommand, run by func."""
+    parser = actions.add_parser(name, help=help_text, description=description, epilog=epilog,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.set_defaults(func=func)
+    return parser
 
 
 # -- the commands -------------------------------------------------------------------------
