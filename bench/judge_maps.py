@@ -43,19 +43,29 @@ def _board(by_power: dict[str, list[str]]) -> dict[str, list[str]]:
     return {p: sorted(v) for p, v in by_power.items() if v}
 
 
-def fold_dummy_retreats(records: list[dict[str, Any]], dummies: set[str]) -> list[dict[str, Any]]:
-    """Fold the package's retreat phases that only dislodged dummies into the movement before them.
+def _idle(rec: dict[str, Any], dummies: set[str]) -> bool:
+    """A retreat phase that only dislodged dummies, or an adjustment phase with nothing ordered or changed."""
+    if rec["orders"] or rec["after_units"] != rec["units"]:
+        return False
+    if rec["phase"].endswith("R"):
+        return all(not units or p in dummies for p, units in rec["dislodged"].items())
+    return rec["phase"].endswith("A")
 
-    gamesmaster disbands a neutral (dummy) power's dislodged unit at once (rulebook XIV.2);
-    the package keeps it for a retreat phase in which the dummy orders nothing, so it is
-    disbanded there. The board after both is the same; only the phase in between differs.
+
+def fold_dummy_retreats(records: list[dict[str, Any]], dummies: set[str]) -> list[dict[str, Any]]:
+    """Fold the package's phases where a dummy (and no one else) had something to do into the phase before.
+
+    gamesmaster disbands a neutral (dummy) power's dislodged unit at once (rulebook XIV.2)
+    and skips a winter in which only a neutral power could build (it raises no units); the
+    package holds a retreat or adjustment phase in which the dummy orders nothing, so the
+    unit is disbanded or the build waived there. The board after both is the same; only
+    the phase in between differs.
     """
     out: list[dict[str, Any]] = []
     for rec in records:
         previous = out[-1] if out else None
-        if (previous is not None and previous["game"] == rec["game"] and rec["phase"].endswith("R")
-                and previous["after_phase"] == rec["phase"]
-                and all(not units or p in dummies for p, units in rec["dislodged"].items())):
+        if (previous is not None and previous["game"] == rec["game"] and previous["after_phase"] == rec["phase"]
+                and _idle(rec, dummies)):
             out[-1] = {**previous, **{k: rec[k] for k in ("after_phase", "after_units", "after_dislodged", "after_centers")}}
             continue
         out.append(rec)
@@ -148,8 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--phases", type=int, default=30)
     ap.add_argument("--seed", type=int, default=25)
     ap.add_argument("--via", action="store_true", help="also draw convoyed (VIA) moves")
+    ap.add_argument("--only", nargs="*", default=None, metavar="MAP", help="only these maps (file stems)")
     args = ap.parse_args(argv)
-    maps = sorted((Path(diplomacy.__file__).parent / "maps").glob("*.map"))
+    maps = sorted(m for m in (Path(diplomacy.__file__).parent / "maps").glob("*.map") if not args.only or m.stem in args.only)
     report = []
     with tempfile.TemporaryDirectory() as data:
         import os
