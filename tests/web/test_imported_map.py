@@ -46,3 +46,14 @@ def test_a_game_on_an_imported_map_is_played_and_drawn_on_the_site(client, tmp_p
     assert history.status_code == 200 and 'data-province="NEA"' in history.text
     page = client.get("/games/antiq")
     assert page.status_code == 200 and 'data-province="TYN"' in page.text
+
+
+def test_a_map_imported_while_the_site_runs_is_offered_at_once(client, tmp_path, monkeypatch):
+    from gamesmaster.gm.catalogue import choices
+
+    monkeypatch.setenv("GAMESMASTER_DATA", str(tmp_path / "data"))
+    assert "pure" not in [v.name for v in choices().variants]
+    install_map(maps_dir() / "pure.map", "pure")
+    assert "pure" in [v.name for v in choices().variants]
+    monkeypatch.setenv("GAMESMASTER_DATA", str(tmp_path / "elsewhere"))
+    assert "pure" not in [v.name for v in choices().variants]

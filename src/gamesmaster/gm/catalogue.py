@@ -88,9 +88,15 @@ class Choices:
         return next((p for p in self.presets if p.name == name), None)
 
 
-@cache
 def choices() -> Choices:
-    """The shipped variants and presets and the option catalogue (read once: they are files of the package)."""
+    """The variants (shipped and installed) and presets and the option catalogue."""
+    # Keyed by the variant names, so a map imported while the site runs is offered at once.
+    return _choices(tuple(variant_names()))
+
+
+@cache
+def _choices(variant_list: tuple[str, ...]) -> Choices:
+    """The catalogue for these variants (read once per set of names: the files do not change)."""
     cat = options_catalogue()
     names = [n for n in RuleOptions().as_dict() if n != "preset"]
     options = []
@@ -102,7 +108,7 @@ def choices() -> Choices:
                                    (int(low), int(high)) if low is not None and high is not None else None,
                                    e.get("value")))
     variants = []
-    for v in variant_names():
+    for v in variant_list:
         var = load_variant(v)
         variants.append(VariantChoice(v, var.title, tuple(var.powers), var.default_rules))
     return Choices(variants=tuple(variants),
