@@ -4,10 +4,11 @@
 Run by the package's own interpreter (bench/.venv-diplomacy, or the tests' venv); it
 imports nothing from gamesmaster:
 
-    python judge_map_play.py MAP [--games N] [--phases N] [--seed S] [--no-via]  >  phases.jsonl
+    python judge_map_play.py MAP... [--games N] [--phases N] [--seed S] [--no-via]  >  phases.jsonl
 
-MAP is a map name the package ships (`ancmed`) or a path to a .map file. One JSON line per
-phase played, with the board before (`units`, `dislodged`, `centers`), the `orders` given
+MAP is a map name the package ships (`ancmed`) or a path to a .map file; several may be
+given, to pay the package's start-up once. One JSON line per phase played, with `map`
+(as given), with the board before (`units`, `dislodged`, `centers`), the `orders` given
 (the package's string form), the board after (`after_units`, `after_dislodged`,
 `after_centers`, `after_phase`) and `us`, the wall-clock microseconds of `process()`.
 
@@ -69,7 +70,7 @@ def draw(game, rng, no_via):
     return orders
 
 
-def play(map_name, game_index, seed, phases, no_via, out):
+def play(map_arg, map_name, game_index, seed, phases, no_via, out):
     """One game: up to `phases` phases, each written as a line."""
     rng = random.Random(f"{seed}:{game_index}")
     game = Game(map_name=map_name)
@@ -86,22 +87,23 @@ def play(map_name, game_index, seed, phases, no_via, out):
         took = (time.perf_counter_ns() - start) / 1000.0
         after_units, after_dislodged, after_centers = board(game)
         out.write(json.dumps({
-            "game": game_index, "phase": phase, "units": units, "dislodged": dislodged, "centers": centers,
+            "map": map_arg, "game": game_index, "phase": phase, "units": units, "dislodged": dislodged, "centers": centers,
             "orders": orders, "after_phase": game.get_current_phase(), "after_units": after_units,
             "after_dislodged": after_dislodged, "after_centers": after_centers, "us": took}) + "\n")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("map")
+    ap.add_argument("maps", nargs="+", metavar="MAP")
     ap.add_argument("--games", type=int, default=1)
     ap.add_argument("--phases", type=int, default=6)
     ap.add_argument("--seed", type=int, default=25)
     ap.add_argument("--no-via", action="store_true")
     args = ap.parse_args(argv)
-    name = os.path.abspath(args.map) if args.map.endswith(".map") else args.map
-    for index in range(args.games):
-        play(name, index, args.seed, args.phases, args.no_via, sys.stdout)
+    for map_arg in args.maps:
+        name = os.path.abspath(map_arg) if map_arg.endswith(".map") else map_arg
+        for index in range(args.games):
+            play(map_arg, name, index, args.seed, args.phases, args.no_via, sys.stdout)
     return 0
 
 

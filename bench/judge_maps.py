@@ -137,9 +137,11 @@ def _differences(out: dict[str, Any], rec: dict[str, Any], names: dict[str, str]
     return found
 
 
-def play(python: str, map_file: Path, games: int, phases: int, seed: int, no_via: bool) -> list[dict[str, Any]]:
-    """Records of random games the package plays on a map (judge_map_play.py in the package's interpreter)."""
-    args = [python, str(PLAYER), str(map_file), "--games", str(games), "--phases", str(phases), "--seed", str(seed)]
+def play(python: str, map_file: Path | list[Path], games: int, phases: int, seed: int,
+         no_via: bool) -> list[dict[str, Any]]:
+    """Records of random games the package plays on maps (judge_map_play.py in the package's interpreter)."""
+    files = map_file if isinstance(map_file, list) else [map_file]
+    args = [python, str(PLAYER), *map(str, files), "--games", str(games), "--phases", str(phases), "--seed", str(seed)]
     if no_via:
         args.append("--no-via")
     done = subprocess.run(args, capture_output=True, text=True, timeout=3600, check=True)

@@ -85,13 +85,23 @@ def test_map_rules_years_dummies_and_includes_are_kept() -> None:
     assert sorted(two.powers) == ["AUSTRIA", "FRANCE"]
 
 
+@cache
+def played() -> dict[str, list[dict]]:
+    """Six phases of one seeded random game on each map, played by the package in one process."""
+    files = [maps_dir() / f"{name}.map" for name in PLAYED_HERE]
+    records = play(str(diplomacy_python()), files, games=1, phases=6, seed=25, no_via=True)
+    by_map: dict[str, list[dict]] = {}
+    for rec in records:
+        by_map.setdefault(Path(rec["map"]).stem, []).append(rec)
+    return by_map
+
+
 @pytest.mark.parametrize("name", PLAYED_HERE)
 def test_random_games_agree_with_the_package(name: str, data: Path) -> None:
     vid = "judge-" + name.replace("_", "-")
     install_map(maps_dir() / f"{name}.map", vid)
     variant = load_variant(vid)
-    records = play(str(diplomacy_python()), maps_dir() / f"{name}.map", games=1, phases=6, seed=25, no_via=True)
-    results = compare(vid, list(variant.powers), records, variant.neutral)
+    results = compare(vid, list(variant.powers), played()[name], variant.neutral)
     assert len(results) >= 4
     assert [r for r in results if not r["agree"]] == []
 
