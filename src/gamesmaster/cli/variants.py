@@ -4,6 +4,9 @@
     gamesmaster variant show NAME       powers, home centres, units, spaces, centres, passages
     gamesmaster variant check FILE      validate a variant file: exit 0 with a summary,
                                         or 2 with one line per problem ("FILE: line N: ...")
+    gamesmaster variant import PATH.map --id ID
+                                        import a judges' map file (DPjudge / diplomacy package)
+                                        into $GAMESMASTER_DATA/variants/ID.toml
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from typing import Any, TextIO
 
 from ..rules.geography import Location, Map, Terrain
 from ..rules.variant import Variant
-from ..gm.catalogue import (VariantError, default_victory, load_variant, load_variant_file, players_line,
-                            variant_names, variant_path)
+from ..gm.catalogue import (VariantError, default_victory, import_judge_map, load_variant, load_variant_file,
+                            players_line, variant_names, variant_path)
 from .options import CommandError
 
 EXIT_PROBLEMS = 2
@@ -45,6 +48,12 @@ CHECK_EXAMPLE = """examples:
   2
 """
 
+IMPORT_EXAMPLE = """examples:
+  $ gamesmaster variant import maps/ancmed.map --id ancmed
+  installed ancmed (Ancmed): 5 powers, 79 spaces, 34 supply centres, 18 to win, from ancmed.map
+  $ gamesmaster adjudicate --variant ancmed ...
+"""
+
 
 def register(subparsers: Any) -> None:
     """Add `gamesmaster variant list|show|check` to the command's subparsers."""
@@ -66,14 +75,26 @@ def register(subparsers: Any) -> None:
         epilog=SHOW_EXAMPLE, formatter_class=raw)
     show.add_argument("name", metavar="NAME", help="a shipped variant's name, or the path of a variant file")
     show.set_defaults(func=cmd_show)
-    check = actions.add_parser(
-        "check", help="validate a variant file",
-        description=("Read and check a variant file. A good file prints a one-line summary and exits 0; "
-                     "otherwise every problem is printed on its own line, with its line number, and the "
-                     "exit status is 2."),
-        epilog=CHECK_EXAMPLE, formatter_class=raw)
+    check = _action(actions, "check", cmd_check, CHECK_EXAMPLE, "validate a variant file",
+                    "Read and check a variant file. A good file prints a one-line summary and exits 0; "
+                    "otherwise every problem is printed on its own line, with its line number, and the "
+                    "exit status is 2.")
     check.add_argument("file", metavar="FILE", help="the variant file (TOML); a shipped variant's name also works")
-    check.set_defaults(func=cmd_check)
+    imp = _action(actions, "import", cmd_import, IMPORT_EXAMPLE, "import a judges' .map file as an installed variant",
+                  "Read a map in the DPjudge / diplomacy-package .map format (following MAP includes in its "
+                  "folder), check it, and install it as $GAMESMASTER_DATA/variants/ID.toml. Every problem is "
+                  "printed with its file and line, and nothing is installed; exit status 2.")
+    imp.add_argument("file", metavar="PATH.map", help="the map file")
+    imp.add_argument("--id", required=True, help="the new variant's name (lower-case letters, digits, '-')")
+    imp.add_argument("--replace", action="store_true", help="replace an installed variant of that name")
+
+
+def _action(actions: Any, name: str, func: Any, epilog: str, help_text: str, description: str) -> Any:
+    """One `gamesmaster variant ACTION` subcommand, run by func."""
+    parser = actions.add_parser(name, help=help_text, description=description, epilog=epilog,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.set_defaults(func=func)
+    return parser
 
 
 # -- the commands -------------------------------------------------------------------------
@@ -127,6 +148,21 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{args.file}: ok: {variant.name} ({variant.title}): {len(variant.powers)} powers, "
               f"{len(board.provinces)} spaces, {len(variant.supply_centres)} supply centres; "
               f"{default_victory(variant).headline}\n")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    """Import a judges' map file: 0 and a summary line, or 2 and one line per problem (file:line: ...)."""
+    try:
+        installed = import_judge_map(Path(args.file), args.id, replace=args.replace)
+    except VariantError as exc:
+        for problem in exc.problems:
+            out.write(f"{args.file}: {problem}\n")
+        return EXIT_PROBLEMS
+    variant = load_variant(installed.stem)
+    out.write(f"installed {variant.name} ({variant.title}): {len(variant.powers)} powers, "
+              f"{len(variant.map.provinces)} spaces, {len(variant.supply_centres)} supply centres, "
+              f"{variant.victory_centres} to win, from {Path(args.file).name}\n")
     return 0
 
 

@@ -13,14 +13,15 @@ from typing import Mapping
 
 from ..rules import OptionError, RuleOptions, Variant, Victory, victory
 from ..variants import VariantError, load_rules, load_variant, load_variant_file, preset_names, variant_names
+from ..variants.judge_map import install_map as import_judge_map
 from ..variants.loader import variant_path
 from ..variants.presets import describe_rules, options_catalogue, preset_title, value_key
 from .errors import GMError
 from .settings import OptionValue, RuleSpec
 
 __all__ = ["Choices", "FixedRule", "OptionEntry", "PresetChoice", "VariantChoice", "VariantError",
-           "choices", "load_variant", "load_variant_file", "players_line", "rule_lines", "rules_for", "seats",
-           "value_key", "variant", "variant_names", "variant_path"]
+           "choices", "import_judge_map", "load_variant", "load_variant_file", "players_line", "rule_lines",
+           "rules_for", "seats", "value_key", "variant", "variant_names", "variant_path"]
 
 # The variant file checker (`gamesmaster variant check|show|list`) reads shipped variants and
 # files through these, and reports every problem a VariantError lists, one a line with its
@@ -89,9 +90,15 @@ class Choices:
         return next((p for p in self.presets if p.name == name), None)
 
 
-@cache
 def choices() -> Choices:
-    """The shipped variants and presets and the option catalogue (read once: they are files of the package)."""
+    """The variants (shipped and installed) and presets and the option catalogue."""
+    # Keyed by the variant names, so a map imported while the site runs is offered at once.
+    return _choices(tuple(variant_names()))
+
+
+@cache
+def _choices(variant_list: tuple[str, ...]) -> Choices:
+    """The catalogue for these variants (read once per set of names: the files do not change)."""
     cat = options_catalogue()
     names = [n for n in RuleOptions().as_dict() if n != "preset"]
     options = []
@@ -103,7 +110,7 @@ def choices() -> Choices:
                                    (int(low), int(high)) if low is not None and high is not None else None,
                                    e.get("value")))
     variants = []
-    for v in variant_names():
+    for v in variant_list:
         var = load_variant(v)
         variants.append(VariantChoice(v, var.title, tuple(var.powers), var.default_rules,
                                       players_line(var), default_victory(var).headline))

@@ -29,12 +29,14 @@ class AdjustmentResult:
 
 
 def build_error(position: Position, unit: Unit) -> str | None:
-    """Why a build is illegal, or None: it must be an owned, vacant home centre (XIII.2)."""
+    """Why a build is illegal, or None: it must be an owned, vacant home centre (XIII.2), or any owned centre on a map that says so."""
     board = position.map
     pid = unit.province
     name = board.provinces[pid].name
     power = position.variant.powers[unit.power]
-    if pid not in power.home_centres:
+    if position.variant.build_anywhere and not board.provinces[pid].supply_centre:
+        return f"invalid: {name} is not a supply centre"
+    if pid not in power.home_centres and not position.variant.build_anywhere:
         return f"invalid: {name} is not a home supply centre of {power.name}"
     if position.centres.get(pid) != unit.power:
         return f"invalid: {power.name} does not own {name}"
@@ -53,8 +55,10 @@ def balance(position: Position, power: str) -> int:
 
 
 def can_build_somewhere(position: Position, power: str) -> bool:
-    """Whether the power has an owned, vacant home centre to build in."""
+    """Whether the power has an owned, vacant home centre to build in (any owned centre where the map says so)."""
     home = position.variant.powers[power].home_centres
+    if position.variant.build_anywhere:
+        home = tuple(position.centres)
     return any(position.centres.get(c) == power and c not in position.units for c in home)
 
 

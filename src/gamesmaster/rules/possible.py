@@ -90,7 +90,10 @@ def adjustment_orders(position: Position, power: str) -> list[Order]:
         return []
     out: list[Order] = [Waive(power)]
     board = position.map
-    for pid in position.variant.powers[power].home_centres:
+    sites = position.variant.powers[power].home_centres
+    if position.variant.build_anywhere:
+        sites = tuple(sorted(c for c, owner in position.centres.items() if owner == power))
+    for pid in sites:
         for utype in (UnitType.ARMY, UnitType.FLEET):
             locs = [Location(pid)] if utype is UnitType.ARMY else list(board.fleet_locations(pid))
             for loc in locs:

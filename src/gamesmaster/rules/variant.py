@@ -43,6 +43,8 @@ class Variant:
     # A neutral power that joins the winner of a coin toss (two players: Italy, tossed
     # before the W1914A adjustments, joins in S1915M): power, toss phase, joining phase.
     coin_toss: tuple[str, str, str] | None = None
+    # A map rule of the judges' maps (BUILD_ANY): builds in any owned supply centre, not only at home.
+    build_anywhere: bool = False
 
     @property
     def supply_centres(self) -> frozenset[str]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from .loader import DATA, VariantError, variant_path
+from .loader import DATA, VariantError, installed_dir, variant_path
 
 GEOMETRY = DATA / "geometry"
 
@@ -51,6 +51,9 @@ def geometry_path(variant: str) -> Path:
     own = GEOMETRY / f"{variant}.toml"
     if own.is_file():
         return own
+    installed = installed_dir() / "geometry" / f"{variant}.toml"
+    if installed.is_file():
+        return installed  # an imported map's drawing (variant import)
     doc = tomllib.loads(variant_path(variant).read_text(encoding="utf-8"))
     base = doc.get("variant", {}).get("base")
     if base:

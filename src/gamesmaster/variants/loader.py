@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, replace
@@ -13,6 +14,12 @@ from ..rules.phase import Phase, PhaseError
 from ..rules.variant import Power, Variant
 
 DATA = Path(__file__).with_name("data")
+
+
+def installed_dir() -> Path:
+    """Where `gamesmaster variant import` installs variants: $GAMESMASTER_DATA/variants."""
+    env = os.environ.get("GAMESMASTER_DATA")
+    return (Path(env).expanduser() if env else Path.home() / ".local" / "share" / "gamesmaster") / "variants"
 
 
 class VariantError(ValueError):
@@ -55,8 +62,16 @@ class _Lines:
 
 
 def variant_names() -> list[str]:
-    """The variants shipped with gamesmaster."""
-    return sorted(p.stem for p in DATA.glob("*.toml"))
+    """The variants shipped with gamesmaster and those installed beside them (a shipped name wins)."""
+    return sorted({p.stem for p in DATA.glob("*.toml")} | set(installed_names()))
+
+
+def installed_names() -> list[str]:
+    """The variants installed by `gamesmaster variant import`."""
+    folder = installed_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.toml") if re.fullmatch(r"[a-z0-9][a-z0-9\-]{0,39}", p.stem))
 
 
 def variant_path(name: str) -> Path:
@@ -65,6 +80,8 @@ def variant_path(name: str) -> Path:
     if not isinstance(name, str) or name not in variant_names():
         raise VariantError(str(name)[:40], [f"unknown variant {str(name)[:40]!r} (known: {', '.join(variant_names())})"])
     path = DATA / f"{name}.toml"
+    if not path.is_file():
+        path = installed_dir() / f"{name}.toml"
     if not path.is_file():
         raise VariantError(name, [f"unknown variant {name!r} (known: {', '.join(variant_names())})"])
     return path
@@ -205,7 +222,8 @@ class _Checker:
             name=str(meta.get("name")), title=str(meta.get("title", meta.get("name"))), map=board,
             powers=powers, start=start, start_units=start_units, victory_centres=int(victory),
             default_rules=str(meta.get("rules", "2023")), victory_rule=victory_rule,
-            neutral=neutral, closed=closed, players=players, coin_toss=coin_toss)
+            neutral=neutral, closed=closed, players=players, coin_toss=coin_toss,
+            build_anywhere=bool(meta.get("build_anywhere", False)))
 
     def _setup(self, meta: dict[str, Any], powers: dict[str, Power], board: Map):  # type: ignore[no-untyped-def]
         """The player-count set-up keys: neutral, closed, victory_rule and [[player]]."""

@@ -1,0 +1,59 @@
+"""A game on an imported judges' map (`gamesmaster variant import`), played a few phases through the site over HTTP.
+
+The map is the diplomacy package's ancmed.map (from the venv tests/gm/diplomacy_venv.py
+makes); gamesmaster draws it itself, schematically, since it comes without artwork.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from webtools import GM, bearer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "variants"))
+
+from test_judge_map import maps_dir  # noqa: E402
+
+from gamesmaster.variants.judge_map import install_map  # noqa: E402
+
+
+def test_a_game_on_an_imported_map_is_played_and_drawn_on_the_site(client, tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMESMASTER_DATA", str(tmp_path / "data"))
+    install_map(maps_dir() / "ancmed.map", "ancmed")
+    players = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    r = client.post("/api/games", json={"id": "antiq", "variant": "ancmed", "players": players}, headers=GM)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    rome = next(c for name, c in created["credentials"].items() if created["powers"][name] == "ROME")
+    game = client.get("/api/games/antiq").json()
+    assert game["variant"] == "ancmed" and game["phase"] == "S1M"
+    r = client.post("/api/games/antiq/powers/rome/orders", json={"orders": "F NEA-TYN\nA ROM-APU"}, headers=bearer(rome))
+    assert r.status_code == 200, r.text
+    r = client.post("/api/games/antiq/process", headers=GM)
+    assert r.status_code == 200 and r.json()[0]["next_phase"] == "F1M"
+    r = client.post("/api/games/antiq/powers/rome/orders", json={"orders": "F TYN-SIC\nA APU-ROM"}, headers=bearer(rome))
+    assert r.status_code == 200, r.text
+    r = client.post("/api/games/antiq/process", headers=GM)
+    assert r.status_code == 200, r.text
+    position = client.get("/api/games/antiq/position").json()
+    assert "F SIC" in str(position) and "A ROM" in str(position)
+    svg = client.get("/api/games/antiq/map.svg")
+    assert svg.status_code == 200 and 'data-province="SIC"' in svg.text
+    png = client.get("/api/games/antiq/map.png?width=400")
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    history = client.get("/api/games/antiq/map.svg?phase=S1M")
+    assert history.status_code == 200 and 'data-province="NEA"' in history.text
+    page = client.get("/games/antiq")
+    assert page.status_code == 200 and 'data-province="TYN"' in page.text
+
+
+def test_a_map_imported_while_the_site_runs_is_offered_at_once(client, tmp_path, monkeypatch):
+    from gamesmaster.gm.catalogue import choices
+
+    monkeypatch.setenv("GAMESMASTER_DATA", str(tmp_path / "data"))
+    assert "pure" not in [v.name for v in choices().variants]
+    install_map(maps_dir() / "pure.map", "pure")
+    assert "pure" in [v.name for v in choices().variants]
+    monkeypatch.setenv("GAMESMASTER_DATA", str(tmp_path / "elsewhere"))
+    assert "pure" not in [v.name for v in choices().variants]
