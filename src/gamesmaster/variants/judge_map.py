@@ -503,7 +503,9 @@ class _Converter:
                     out.append(f"fleet.{c} = {_list(fleet.get(f'{pid}/{c}', []))}")
             elif pid in fleet and table["terrain"] != "land":
                 out.append(f"fleet = {_list(fleet[pid])}")
-                if table["terrain"] == "coast" and not any(provinces.get(o, {}).get("terrain") == "sea" for o in fleet[pid]):
+                if table["terrain"] == "coast" and not fleet[pid]:
+                    out.append("landlocked = true  # called a coast, but no fleet can move from it")
+                elif table["terrain"] == "coast" and not any(provinces.get(o, {}).get("terrain") == "sea" for o in fleet[pid]):
                     out.append("river = true  # reached by fleets only along a river, from other coasts")
         return "\n".join(out) + "\n"
 

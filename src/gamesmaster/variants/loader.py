@@ -339,7 +339,10 @@ class _Checker:
         for loc in declared_fleet:
             prov = spaces.get(loc.province, {})
             seaside = any(spaces.get(t.province, {}).get("terrain") == "sea" for t in declared_fleet[loc])
-            if prov.get("terrain") == "coast" and not seaside and not (prov.get("river") and loc in reached):
+            # A judge's map may call a space a coast that no fleet can leave ("landlocked = true", with no
+            # fleet neighbour): a fleet built there stays, as the map's own engine plays it.
+            landlocked = bool(prov.get("landlocked")) and not declared_fleet[loc]
+            if prov.get("terrain") == "coast" and not seaside and not landlocked and not (prov.get("river") and loc in reached):
                 self.problem(where_fleet[loc], f"{loc}: a coast with no sea neighbour"
                              + (" and no river of coasts to one" if prov.get("river") else ""))
         return provinces, army_edges, fleet_edges
