@@ -51,6 +51,7 @@ from .tokens import T, Vocabulary, clamp, integer, text
 
 log = logging.getLogger("gamesmaster.daide")
 SERVER_NAME = "gamesmaster"
+LINGER_SECONDS = 1.0  # how long a flooding connection sent away stays open for its last words to arrive
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ class Connection:
         self.iam_failures = 0
         self.peer = str(writer.get_extra_info("peername"))
         self.host = address_of(writer)
+        self.lingering = False  # sent away with its own messages unread: closed LINGER_SECONDS after it ends
 
     # -- sending -------------------------------------------------------------------------------
 
@@ -236,7 +238,12 @@ class Connection:
         if not self.bucket.take():
             if self.bucket.refused > self.limits.burst:
                 self.tell(f"disconnected: more than {self.limits.rate:g} messages a second")
-                self.off()
+                self.send([T.OFF])
+                # The flood lies unread: closing now would have the kernel answer it with a reset that
+                # throws away the ADM and OFF just sent. End our side; the socket closes a little later.
+                self.lingering = True
+                if self.writer.can_write_eof():
+                    self.writer.write_eof()
                 raise Closed()
             self.send([T.REJ, *bracket(tokens)])
             return
@@ -341,7 +348,9 @@ class GameDoor:
         for alarm in conn.alarms.values():
             if alarm is not None:
                 alarm.cancel()
-        if not conn.writer.is_closing():
+        if conn.lingering:
+            asyncio.get_running_loop().call_later(LINGER_SECONDS, conn.writer.close)
+        elif not conn.writer.is_closing():
             conn.writer.close()
         seat = conn.seat
         if seat is not None and seat.client is conn:
