@@ -95,3 +95,20 @@ def test_an_open_game_refuses_a_player_below_its_minimum_and_says_why(store, clo
     with pytest.raises(GMError, match="ordered at least 80% of their phases on time; you have no phases on record"):
         gm.join_open("h", account.id)
     assert all(s.name != "Zed" for s in gm.game("g").seats)
+
+
+def test_the_console_names_a_league_and_shows_its_standings(gm_cli):
+    for game in ("a", "b"):
+        assert gm_cli("new", game, "--players", "A,B,C,D,E,F,G", "--seed", "1", "--scoring", "dss")[0] == 0
+        assert gm_cli("draw", game, "--declare")[0] == 0
+    code, out, err = gm_cli("league", "add", "Winter Cup", "a", "nosuchgame")
+    assert code == 2 and "no game 'nosuchgame'" in err
+    code, out, err = gm_cli("league", "add", "Winter Cup", "a")
+    assert code == 0 and "a added to Winter Cup" in out, err
+    assert gm_cli("league", "list")[1] == "Winter Cup\n"
+    code, out, err = gm_cli("standings", "--league", "Winter Cup")
+    assert code == 0 and "  1  A " in out and "14.29" in out, err
+    code, out, err = gm_cli("standings", "--rebuild", "--sort", "name")
+    assert code == 0 and "the standings of 2 games were written again" in out and "28.58" in out, err
+    code, out, err = gm_cli("league", "add", "x" * 41, "a")
+    assert code == 2 and "a league's name is 1 to 40 characters" in err
