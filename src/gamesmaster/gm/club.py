@@ -85,13 +85,15 @@ def reliability_of(lines: Iterable[Line]) -> Reliability:
     return r
 
 
-def standings_of(lines: Iterable[Line], sort: str = "total", league: str | None = None) -> list[Standing]:
-    """The standings of a club (league None: every game), sorted by one of SORTS (the best first)."""
+def standings_of(lines: Iterable[Line], sort: str = "total", league: str | None = None,
+                 ratings: dict[str, Rating] | None = None) -> list[Standing]:
+    """The standings of a club (league None: every game), sorted by one of SORTS (the best first);
+    ratings: those of the chosen games if already known."""
     if sort not in SORTS:
         raise GMError(f"sort by {sort[:20]!r}: choose {', '.join(SORTS)}")
     every = list(lines)
     chosen = [x for x in every if league is None or league in x.leagues]
-    ratings = rate(chosen)
+    ratings = rate(chosen) if ratings is None else ratings
     by: dict[str, list[Line]] = {}
     for x in chosen:
         by.setdefault(x.key, []).append(x)
@@ -124,31 +126,49 @@ def entry_refusal(settings: Settings, record: Reliability) -> str | None:
     return None
 
 
+class ClubMemo:
+    """The lines of every game and their ratings as last read, and the ledger heads they were read at."""
+
+    def __init__(self) -> None:
+        self.fingerprint: int | None = None
+        self.lines: list[Line] = []
+        self.ratings: dict[str, Rating] = {}
+
+
 class Club(Desk):
     """The club's standings, ladder and players' records (a part of the Gamesmaster)."""
 
+    def _club_lines(self) -> tuple[list[Line], dict[str, Rating]]:
+        """Every line and the club's ratings: read again only when a game's ledger head has moved
+        (every change that alters a game's lines is written with its head, in one transaction)."""
+        memo = self.__dict__.setdefault("_club_memo", ClubMemo())
+        with self.reading() as rec:
+            records = StandingsRecords(rec.conn)
+            mark = records.fingerprint()
+            if mark != memo.fingerprint:
+                lines = records.all()
+                memo.lines, memo.ratings, memo.fingerprint = lines, rate(lines), mark
+        return memo.lines, memo.ratings
+
     def standings(self, league: str | None = None, sort: str = "total") -> list[Standing]:
         """The standings of every game, or of a league's."""
-        with self.reading() as rec:
-            lines = StandingsRecords(rec.conn).all()
+        lines, ratings = self._club_lines()
         if league is not None and not any(league in x.leagues for x in lines):
             raise NotFound(f"no league {league[:LEAGUE_CHARS]!r}")
-        return standings_of(lines, sort, league)
+        return standings_of(lines, sort, league, ratings if league is None else None)
 
     def ladder(self, league: str | None = None) -> list[Rating]:
         """The ratings shown, the best first."""
-        with self.reading() as rec:
-            lines = StandingsRecords(rec.conn).all()
-        return ladder(rate(x for x in lines if league is None or league in x.leagues))
+        lines, ratings = self._club_lines()
+        return ladder(ratings if league is None else rate(x for x in lines if league in x.leagues))
 
     def player_record(self, key: str) -> PlayerRecord:
         """A player's games, reliability and rating (key: an account's ref, or name: and a name)."""
         with self.reading() as rec:
-            standings = StandingsRecords(rec.conn)
-            mine = standings.of(key[:240])
-            if not mine:
-                raise NotFound(f"no player {key[:40]!r} has played a game here")
-            rating = rate(standings.all()).get(key)
+            mine = StandingsRecords(rec.conn).of(key[:240])
+        if not mine:
+            raise NotFound(f"no player {key[:40]!r} has played a game here")
+        rating = self._club_lines()[1].get(key)
         return PlayerRecord(key, mine[-1].name, tuple(mine), reliability_of(mine),
                             rating if rating is not None and rating.shown else None)
 
@@ -159,8 +179,7 @@ class Club(Desk):
 
     def leagues(self) -> list[str]:
         """Every league named, in order."""
-        with self.reading() as rec:
-            return sorted({name for x in StandingsRecords(rec.conn).all() for name in x.leagues})
+        return sorted({name for x in self._club_lines()[0] for name in x.leagues})
 
     def add_to_league(self, league: str, game_ids: Iterable[str], *, remove: bool = False) -> list[str]:
         """Name games as a league's (remove: take them out of it), on each game's record; returns the games changed."""

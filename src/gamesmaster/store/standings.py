@@ -67,6 +67,11 @@ class StandingsRecords:
         q = select(t.standings).where(t.standings.c.key == key)
         return sorted((_line(r) for r in self.conn.execute(q)), key=lambda x: (x.ended_at or "~", x.game_id))
 
+    def fingerprint(self) -> int:
+        """A number that changes whenever any game's lines may have: every game's ledger head, hashed."""
+        q = select(t.games.c.id, t.games.c.head_hash).order_by(t.games.c.id)
+        return hash(tuple((r.id, r.head_hash) for r in self.conn.execute(q)))
+
     def all(self) -> list[Line]:
         """Every line of every game."""
         return [_line(r) for r in self.conn.execute(select(t.standings).order_by(t.standings.c.game_id,
