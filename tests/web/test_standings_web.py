@@ -103,3 +103,14 @@ def test_standings_and_ladder_in_chromium(browser, site, size):
     assert "6 finished" in page.inner_text("#reliability") and page.locator("#player-games tbody tr").count() == 6
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     context.close()
+
+
+def test_a_game_is_created_with_an_entry_minimum_through_the_api(client, site_gm):
+    from webtools import GM
+    r = client.post("/api/games", json={"id": "picky", "players": [], "start": False,
+                                        "settings": {"min_games": 3, "min_reliability": 75}}, headers=GM)
+    assert r.status_code == 201, r.text
+    settings = site_gm.game("picky").settings
+    assert (settings.min_games, settings.min_reliability) == (3, 75.0)
+    r = client.post("/api/games", json={"id": "pickier", "settings": {"min_reliability": 101}}, headers=GM)
+    assert r.status_code == 422 and "Traceback" not in r.text
