@@ -112,3 +112,14 @@ def test_the_console_names_a_league_and_shows_its_standings(gm_cli):
     assert code == 0 and "the standings of 2 games were written again" in out and "28.58" in out, err
     code, out, err = gm_cli("league", "add", "x" * 41, "a")
     assert code == 2 and "a league's name is 1 to 40 characters" in err
+
+
+def test_verify_names_a_changed_standings_line_and_rebuild_restores_it(store, clock):
+    g = Game(store, clock)
+    g.gm.declare_draw("t", powers=["ENGLAND"])
+    assert g.gm.verify("t").ok
+    g.sql("UPDATE gm_standings SET score = 99 WHERE game_id = 't' AND player = 2")
+    report = g.gm.verify("t")
+    assert not report.ok and any("standings table's line for Bob (player 2) differs" in p for p in report.problems)
+    g.gm.rebuild("t")
+    assert g.gm.verify("t").ok
