@@ -133,6 +133,7 @@ class ClubMemo:
         self.fingerprint: int | None = None
         self.lines: list[Line] = []
         self.ratings: dict[str, Rating] = {}
+        self.standings: dict[tuple[str | None, str], list[Standing]] = {}  # by league and order
 
 
 class Club(Desk):
@@ -147,7 +148,7 @@ class Club(Desk):
             mark = records.fingerprint()
             if mark != memo.fingerprint:
                 lines = records.all()
-                memo.lines, memo.ratings, memo.fingerprint = lines, rate(lines), mark
+                memo.lines, memo.ratings, memo.standings, memo.fingerprint = lines, rate(lines), {}, mark
         return memo.lines, memo.ratings
 
     def standings(self, league: str | None = None, sort: str = "total") -> list[Standing]:
@@ -155,7 +156,10 @@ class Club(Desk):
         lines, ratings = self._club_lines()
         if league is not None and not any(league in x.leagues for x in lines):
             raise NotFound(f"no league {league[:LEAGUE_CHARS]!r}")
-        return standings_of(lines, sort, league, ratings if league is None else None)
+        memo: ClubMemo = self.__dict__["_club_memo"]
+        if (league, sort) not in memo.standings:  # kept until a game's head moves (_club_lines)
+            memo.standings[(league, sort)] = standings_of(lines, sort, league, ratings if league is None else None)
+        return memo.standings[(league, sort)]
 
     def ladder(self, league: str | None = None) -> list[Rating]:
         """The ratings shown, the best first."""

@@ -17,6 +17,8 @@ from .api import _Answering
 api = APIRouter(prefix="/api", route_class=_Answering, tags=["club"])
 pages = APIRouter()
 KEY_CHARS = 240
+PER_PAGE = 50  # players on a page of the standings
+PageNumber = Query(1, ge=1, le=10000, description="the page of the standings, 50 players a page")
 League = Query(None, max_length=LEAGUE_CHARS, description="a league's name: its games only")
 Key = Path(max_length=KEY_CHARS, description="an account's public ref, or name: and a player's name")
 
@@ -63,11 +65,20 @@ def _render(request: Request, name: str, context: dict[str, Any]) -> HTMLRespons
     return request.app.state.render(request, name, context, 200)
 
 
-@api.get("/standings", response_model=schemas.StandingsOut, summary="The club's standings (or a league's), sorted")
-def get_standings(request: Request, league: str | None = League, sort: SortKey = "total") -> dict[str, Any]:
-    gm = _gm(request)
+@api.get("/standings", response_model=schemas.StandingsOut,
+         summary="The club's standings (or a league's), sorted, 50 players a page")
+def get_standings(request: Request, league: str | None = League, sort: SortKey = "total",
+                  page: int = PageNumber) -> dict[str, Any]:
+    return _standings(_gm(request), league, sort, page)
+
+
+def _standings(gm: Gamesmaster, league: str | None, sort: str, page: int) -> dict[str, Any]:
+    """A page of the standings, as the page and the API show it."""
     rows = gm.standings(league, sort)
-    return {"league": league, "sort": sort, "leagues": gm.leagues(), "players": [standing_view(s) for s in rows]}
+    first = (page - 1) * PER_PAGE
+    return {"league": league, "sort": sort, "leagues": gm.leagues(), "page": page,
+            "pages": max(1, -(-len(rows) // PER_PAGE)), "count": len(rows), "first_place": first + 1,
+            "players": [standing_view(s) for s in rows[first:first + PER_PAGE]]}
 
 
 @api.get("/ladder", response_model=schemas.LadderOut, summary="The ratings shown, the best first")
@@ -76,16 +87,15 @@ def get_ladder(request: Request, league: str | None = League) -> dict[str, Any]:
     return {"league": league, "rated_after": SHOWN_AFTER, "ratings": [rating_view(r) for r in rows]}
 
 
-@api.get("/players/{key}", response_model=schemas.PlayerOut, summary="A player's games, reliability and rating")
+@api.get("/players/{key}", response_model=schemas.ClubPlayerOut, summary="A player's games, reliability and rating")
 def get_player(request: Request, key: str = Key) -> dict[str, Any]:
     return player_view(_gm(request).player_record(key))
 
 
 @pages.get("/standings", response_class=HTMLResponse)
-def standings_page(request: Request, league: str | None = League, sort: SortKey = "total") -> HTMLResponse:
-    gm = _gm(request)
-    rows = [standing_view(s) for s in gm.standings(league, sort)]
-    return _render(request, "standings.html", {"rows": rows, "league": league, "sort": sort, "leagues": gm.leagues()})
+def standings_page(request: Request, league: str | None = League, sort: SortKey = "total",
+                   page: int = PageNumber) -> HTMLResponse:
+    return _render(request, "standings.html", {"s": _standings(_gm(request), league, sort, page)})
 
 
 @pages.get("/ladder", response_class=HTMLResponse)

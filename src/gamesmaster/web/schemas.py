@@ -856,6 +856,10 @@ class StandingsOut(Out):
     league: str | None
     sort: str
     leagues: list[str]
+    page: int
+    pages: int
+    count: int = Field(description="players in the standings, on every page")
+    first_place: int = Field(description="the place of the first player on this page")
     players: list[ClubRowOut]
 
 
@@ -867,7 +871,7 @@ class LadderOut(Out):
     ratings: list[RatingOut]
 
 
-class PlayerOut(Out):
+class ClubPlayerOut(Out):
     """A player's games, reliability and rating."""
 
     key: str
