@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..ledger import Entry
-from ..store.standings import Line, Outcome
+from ..store.standings import Line as Line, Outcome  # Line: the doors read it from here
 from .fold import apply
 from .standing import to_act
 from .state import FORMER, PLAYER, GameState

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 from ..gm import Gamesmaster
 from ..gm.club import LEAGUE_CHARS, PlayerRecord, Reliability, SortKey, Standing
 from ..gm.ratings import SHOWN_AFTER, Rating
-from ..store.standings import Line
+from ..gm.standings import Line
 from . import schemas
 from .api import _Answering
 
