@@ -114,3 +114,18 @@ def test_a_game_is_created_with_an_entry_minimum_through_the_api(client, site_gm
     assert (settings.min_games, settings.min_reliability) == (3, 75.0)
     r = client.post("/api/games", json={"id": "pickier", "settings": {"min_reliability": 101}}, headers=GM)
     assert r.status_code == 422 and "Traceback" not in r.text
+
+
+def test_the_gm_console_shows_players_records_and_adds_a_league(client, site_gm):
+    from sitetools import post
+    from test_pages import gm_sign_in
+
+    _club(site_gm)
+    gm_sign_in(client)
+    page = client.get("/gm/games/g1").text
+    assert 'id="seat-records"' in page and "6 finished, 0 left" in page
+    r = post(client, "/gm/games/g5/league", {"league": "Winter Cup"}, "/gm/games/g5")
+    assert "g5 added to Winter Cup" in r.text
+    assert {s["name"]: s["total"] for s in client.get("/api/standings?league=Winter%20Cup").json()["players"]}["Bob"] == 100.0
+    r = post(client, "/gm/games/g5/league", {"league": "x" * 41}, "/gm/games/g5")
+    assert "1 to 40 characters" in r.text

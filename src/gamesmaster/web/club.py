@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import HTMLResponse
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from starlette.datastructures import FormData
 
 from ..gm import Gamesmaster
 from ..gm.club import LEAGUE_CHARS, PlayerRecord, Reliability, SortKey, Standing
 from ..gm.ratings import SHOWN_AFTER, Rating
-from ..gm.standings import Line
+from ..gm import GMError
+from ..gm.standings import Line, player_key
 from . import schemas
 from .api import _Answering
+from .pages import _back, _field, _flash, _require_gm, form
 
 api = APIRouter(prefix="/api", route_class=_Answering, tags=["club"])
 pages = APIRouter()
@@ -109,3 +114,29 @@ def ladder_page(request: Request, league: str | None = League) -> HTMLResponse:
 @pages.get("/players/{key}", response_class=HTMLResponse)
 def player_page(request: Request, key: str = Key) -> HTMLResponse:
     return _render(request, "player.html", {"p": player_view(_gm(request).player_record(key))})
+
+
+def seat_records(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
+    """Each seat's player with their reliability across the club, for the GM choosing or replacing players."""
+    state = gm.game_state(game_id)
+    out = []
+    for seat in state.seats:
+        key = player_key(state, seat.number, seat.name)
+        out.append({"name": seat.name, "role": seat.role, "key": key,
+                    "reliability": reliability_view(gm.reliability(key))})
+    return out
+
+
+@pages.post("/gm/games/{game}/league", response_class=HTMLResponse)
+def gm_league(game: str, request: Request, data: FormData = Depends(form)) -> Response:
+    """The GM adds the game to a league (or takes it out) from the console."""
+    _require_gm(request)
+    remove = _field(data, "remove") == "1"
+    try:
+        league = _field(data, "league")
+        changed = _gm(request).add_to_league(league, [game], remove=remove)
+        _flash(request, f"{game} {'taken out of' if remove else 'added to'} {league}" if changed else
+               f"{game} was {'not in' if remove else 'already in'} {league}")
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(f"/gm/games/{quote(game, safe='')}")
