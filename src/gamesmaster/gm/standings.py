@@ -20,8 +20,9 @@ from .state import FORMER, PLAYER, GameState
 NAME_KEY = "name:"  # the key of a player no account claimed: the name on the seat (docs/standings.md)
 
 # The entries that can change a game's lines; any other leaves them as they were.
-AFFECTS = frozenset({"player-joined", "seat-claimed", "lots-drawn", "powers-assigned", "game-started", "phase-adjudicated",
-                     "correction", "game-ended", "player-replaced", "player-resigned", "power-joined", "league-added"})
+AFFECTS = frozenset({"player-joined", "seat-claimed", "credential-replaced", "lots-drawn", "powers-assigned",
+                     "game-started", "phase-adjudicated", "correction", "game-ended", "player-replaced",
+                     "player-resigned", "power-joined", "league-added"})
 
 
 def player_key(state: GameState, number: int, name: str) -> str:
