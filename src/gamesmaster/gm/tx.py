@@ -87,6 +87,7 @@ class Transaction:
         self._unwritten: list[Entry] = []  # entries and press rows go to the store together, at the end
         self._press: list[PressRow] = []
         self._new = create
+        self._status: str | None = None  # the game's status before this change
         head = rec.head(game_id, lock=True)
         if create:
             if head is not None or rec.last_entry(game_id) is not None:
@@ -115,6 +116,7 @@ class Transaction:
                 self._state = state_of(row)
         else:  # the cache is behind (or was edited): the ledger says what the game is
             self._state = rebuild(rec, game_id, now)
+        self._status = self._state.status
 
     @property
     def state(self) -> GameState:
@@ -160,6 +162,7 @@ class Transaction:
             self._unwritten, self._press = [], []
         if self.entries:
             self.rec.put_game(game_row(self.state, self._created, self.now))
-            if any(e.kind in AFFECTS for e in self.entries):
+            # a line carries the game's status too (a pause or the live table's clock can change it)
+            if any(e.kind in AFFECTS for e in self.entries) or self.state.status != self._status:
                 write_lines(self.rec, self.game_id)
         return self.state
