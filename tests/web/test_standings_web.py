@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from sitetools import ARTIFACTS, chromium, needs_chromium, serving
+from sitetools import ARTIFACTS, needs_chromium, serving
+from test_browser import browser  # noqa: F401  (Chromium, once for the module)
 from webtools import GM_CREDENTIAL
 
 from gamesmaster.gm import Settings
@@ -65,12 +66,6 @@ def site(tmp_path_factory):
     with serving(create_app(gm, SiteSecrets.for_testing(GM_CREDENTIAL))) as base:
         yield base
     store.dispose()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @needs_chromium

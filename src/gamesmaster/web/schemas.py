@@ -811,12 +811,12 @@ class ReliabilityOut(Out):
 class RatingOut(Out):
     """An openskill (Plackett-Luce) rating; the ladder ranks by the ordinal, mu - 3 sigma."""
 
-    key: str
+    key: str = Field(description="the account's public ref, or name: and the player's name")
     name: str
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
+    mu: float = Field(description="the model's estimate of the player's skill")
+    sigma: float = Field(description="its uncertainty")
+    ordinal: float = Field(description="mu - 3 sigma: the rating shown, and the ladder's order")
+    games: int = Field(description="finished games rated")
 
 
 class PlayerGameOut(Out):
