@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal, get_args
 
+from ..store import Records
 from ..store.standings import Line, StandingsRecords
 from .desk import Desk
 from .errors import GMError, NotFound
 from .ratings import Rating, ladder, rate
 from .settings import Settings
+from .tx import write_lines
 
 SortKey = Literal["total", "average", "games", "name", "reliability", "rating"]
 SORTS: tuple[str, ...] = get_args(SortKey)
@@ -146,9 +148,16 @@ class Club(Desk):
         with self.reading() as rec:
             records = StandingsRecords(rec.conn)
             mark = records.fingerprint()
-            if mark != memo.fingerprint:
-                lines = records.all()
-                memo.lines, memo.ratings, memo.standings, memo.fingerprint = lines, rate(lines), {}, mark
+            unbuilt = set(rec.game_ids()) - records.games() if mark != memo.fingerprint else set()
+        if unbuilt:  # games recorded before the table existed (it starts empty): their lines are written now
+            with self.store.connect() as conn:
+                rec = Records(conn, self.store.is_postgresql)
+                for game_id in sorted(unbuilt):
+                    write_lines(rec, game_id)
+        if mark != memo.fingerprint:
+            with self.reading() as rec:
+                lines = StandingsRecords(rec.conn).all()
+            memo.lines, memo.ratings, memo.standings, memo.fingerprint = lines, rate(lines), {}, mark
         return memo.lines, memo.ratings
 
     def standings(self, league: str | None = None, sort: str = "total") -> list[Standing]:

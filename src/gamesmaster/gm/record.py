@@ -227,8 +227,11 @@ class Record(Desk):
             entries = rec.entries(game_id)
             if row is None and not entries:
                 raise NotFound(f"no game {game_id!r}")
+            # a game with no lines at all has not had them written yet (the table came after it; the
+            # standings write them on their next reading); any line there is compared
+            lines = StandingsRecords(rec.conn).game(game_id)
             tables = Tables(row, rec.credentials(game_id), rec.phases(game_id, current_only=False), rec.press(game_id),
-                            StandingsRecords(rec.conn).game(game_id))
+                            lines or None)
         return verify_entries(game_id, entries, tables=tables, receipts=receipts, heads=heads)
 
 

@@ -72,6 +72,10 @@ class StandingsRecords:
         q = select(t.games.c.id, t.games.c.head_hash).order_by(t.games.c.id)
         return hash(tuple((r.id, r.head_hash) for r in self.conn.execute(q)))
 
+    def games(self) -> set[str]:
+        """The games that have lines."""
+        return {r.game_id for r in self.conn.execute(select(t.standings.c.game_id).distinct())}
+
     def all(self) -> list[Line]:
         """Every line of every game."""
         return [_line(r) for r in self.conn.execute(select(t.standings).order_by(t.standings.c.game_id,

@@ -1,7 +1,7 @@
 """The standings cache: each player's line in each game (gamesmaster/store/schema.py, gm_standings).
 
-A cache of the ledgers like gm_phases; the table starts empty and `gamesmaster standings
---rebuild` fills it for the games recorded before it existed (docs/standings.md).
+A cache of the ledgers like gm_phases; the table starts empty, and the first reading of the
+standings writes the lines of the games recorded before it existed (docs/standings.md).
 
 Revision ID: 0007_standings
 Revises: 0005_phases_by_number
