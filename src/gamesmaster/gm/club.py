@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable, Literal, get_args
 
 from ..store import Records
+from ..store.accounts import AccountRecords
 from ..store.standings import Line, StandingsRecords
 from .desk import Desk
 from .errors import GMError, NotFound
@@ -179,8 +180,11 @@ class Club(Desk):
         """A player's games, reliability and rating (key: an account's ref, or name: and a name)."""
         with self.reading() as rec:
             mine = StandingsRecords(rec.conn).of(key[:240])
+            account = AccountRecords(rec.conn).by_ref(key[:240]) if not mine else None
         if not mine:
-            raise NotFound(f"no player {key[:40]!r} has played a game here")
+            if account is None:
+                raise NotFound(f"no player {key[:40]!r} has played a game here")
+            return PlayerRecord(key, account.name, (), Reliability(), None)  # an account yet to play
         rating = self._club_lines()[1].get(key)
         return PlayerRecord(key, mine[-1].name, tuple(mine), reliability_of(mine),
                             rating if rating is not None and rating.shown else None)
