@@ -29,6 +29,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "gamesmaster.cli.backup": ("backup", "restore"),
     "gamesmaster.cli.daide": ("daide",),
     "gamesmaster.cli.scoring": ("score",),
+    "gamesmaster.cli.club": ("league", "standings", "ladder"),
 }
 
 

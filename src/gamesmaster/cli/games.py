@@ -124,7 +124,8 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
                  "grace_hours": parse_duration(args.grace) if args.grace else 0.0,
                  "early_movement": args.early_movement, "draw_vote": args.draw_vote, "votes": args.votes,
                  "end_year": args.end_year, "end_at": end_setting(args.end_at, args.tz) if args.end_at else None,
-                 "daide_level": args.daide_level, "scoring": args.scoring}
+                 "daide_level": args.daide_level, "scoring": args.scoring,
+                 "min_reliability": args.min_reliability, "min_games": args.min_games}
     except GMError as exc:
         raise CommandError(str(exc)) from None
     settings = Settings.from_dict(given)
@@ -525,6 +526,10 @@ def register(sub: Any) -> None:
                    help="draw and concession votes: secret (only the outcome is published; default) or open")
     p.add_argument("--scoring", default="none", metavar="SYSTEM",
                    help="scoring system: none, dss, sos, carnage, c-diplo, manorcon, tribute (docs/scoring.md)")
+    p.add_argument("--min-reliability", type=float, metavar="PERCENT",
+                   help="an open game takes only players who ordered this share of their phases on time (docs/standings.md)")
+    p.add_argument("--min-games", type=int, default=0, metavar="N",
+                   help="an open game takes only players with N finished games")
     p.add_argument("--end-year", type=int, help="short game: after this year the player with the most pieces on the board wins")
     p.add_argument("--daide-level", type=int, metavar="LEVEL",
                    help="the press level DAIDE bots are told (0, 10 ... 160, 8000; default 8000, or 0 without press)")

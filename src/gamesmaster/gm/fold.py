@@ -480,5 +480,6 @@ _STEPS: dict[str, Step] = {
     "live": _live,
     "key-added": _key_added,
     "set-disputed": _disputed,
+    "league-added": _nothing,  # the standings read it (gm.standings); the game itself is unchanged
 }
 KINDS = frozenset(_STEPS) | {"game-created"}

@@ -17,6 +17,7 @@ from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from . import limits
 from .accounts import Accounts, account_record, email_address, index_seats
+from .club import Club, entry_refusal
 from .desk import Actor, identify
 from .keys import CREDENTIAL, Secret
 from .sessions import give_key
@@ -95,7 +96,7 @@ def needs(state_view: GameView, powers: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out)) or ("nothing: your orders are in",) if concerned else ("nothing to order now",)
 
 
-class Joining(Accounts):
+class Joining(Accounts, Club):
     """Open games, joining, claiming seats, invitations, and an account's games."""
 
     def open_seats(self, game_id: str, open_: bool = True, seats: str = "lot") -> None:
@@ -127,6 +128,7 @@ class Joining(Accounts):
         With seats by choice the power must be named and free; with seats by lot it is drawn
         with everyone's when the game starts. The game starts when its last place is taken."""
         account = self.account(account_id)
+        record = self.reliability(account.ref)  # read before the game is held: the standings are another table
         with self.transaction(game_id) as tx:
             st = tx.state
             if st.status != "forming":
@@ -136,6 +138,9 @@ class Joining(Accounts):
             if any(ref == account.ref and (s := st.seat(int(n))) is not None and s.role != "former"
                    for n, ref in st.claims.items()):
                 raise GMError(f"you have a seat in {game_id} already")
+            refusal = entry_refusal(st.settings, record)
+            if refusal:
+                raise GMError(f"{game_id} {refusal}")
             places = playable_powers(st)
             if len([s for s in st.seats if s.role == PLAYER]) >= len(places):
                 raise GMError(f"{game_id} is full: {len(places)} powers to play")

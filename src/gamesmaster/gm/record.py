@@ -21,6 +21,7 @@ from typing import Iterator, Sequence, cast
 
 from ..ledger import Entry, JSONObject, JSONValue, Receipt, parse_stamp
 from ..rules import Phase
+from ..store.standings import StandingsRecords
 from ..store import Records
 from . import limits
 from .desk import Desk, authenticate
@@ -227,7 +228,11 @@ class Record(Desk):
             entries = rec.entries(game_id)
             if row is None and not entries:
                 raise NotFound(f"no game {game_id!r}")
-            tables = Tables(row, rec.credentials(game_id), rec.phases(game_id, current_only=False), rec.press(game_id))
+            # a game with no lines at all has not had them written yet (the table came after it; the
+            # standings write them on their next reading); any line there is compared
+            lines = StandingsRecords(rec.conn).game(game_id)
+            tables = Tables(row, rec.credentials(game_id), rec.phases(game_id, current_only=False), rec.press(game_id),
+                            lines or None)
         return verify_entries(game_id, entries, tables=tables, receipts=receipts, heads=heads)
 
 

@@ -104,6 +104,9 @@ class Settings:
     end_at: str | None = None  # short game by the clock (ISO time, UTC): stop then; most pieces wins
     daide_level: int | None = None  # the press level DAIDE bots are told (HLO's LVL); None: 8000, or 0 without press
     scoring: str = "none"  # the scoring system (rules.scoring.ScoringSystem; docs/scoring.md)
+    # An open game's entry requirements (docs/standings.md): a joining account's reliability, finished games.
+    min_reliability: float | None = None  # percent of phases ordered on time
+    min_games: int = 0
 
     @property
     def end_time(self) -> datetime | None:
@@ -125,6 +128,9 @@ class Settings:
             del doc["votes"]  # the default: the games made before the setting existed read the same
         if self.scoring == "none":
             del doc["scoring"]  # ... and so do games without a scoring system
+        for name, default in (("min_reliability", None), ("min_games", 0)):
+            if doc[name] == default:
+                del doc[name]  # ... and games open to anyone
         return doc
 
     @classmethod
@@ -147,7 +153,10 @@ class Settings:
             end_year=None if end_year is None else read.whole(end_year, "end year"),
             end_at=None if end_at is None else read.text(end_at, "end time"),
             daide_level=None if level is None else read.whole(level, "DAIDE press level"),
-            scoring=scoring_system(read.text(doc.get("scoring", given.scoring), "scoring system")).value)
+            scoring=scoring_system(read.text(doc.get("scoring", given.scoring), "scoring system")).value,
+            min_reliability=None if doc.get("min_reliability") is None else
+            read.number(doc.get("min_reliability"), "the minimum reliability"),
+            min_games=read.whole(doc.get("min_games", 0), "the minimum of finished games"))
         settings.check()
         return settings
 
@@ -164,6 +173,10 @@ class Settings:
             raise GMError(f"the grace period is between 0 and {MAX_HOURS // 24:g} days")
         if self.daide_level is not None and self.daide_level not in DAIDE_LEVELS:
             raise GMError(f"DAIDE press level {self.daide_level!r}: choose 0, 10, 20 ... 160, or 8000")
+        if self.min_reliability is not None and not 0 <= self.min_reliability <= 100:
+            raise GMError("the minimum reliability is a percentage, 0 to 100")
+        if not 0 <= self.min_games <= 10000:
+            raise GMError("the minimum of finished games is 0 to 10000")
         if self.end_year is not None and not (1 <= int(self.end_year) <= 99999):
             raise GMError(f"end year {self.end_year!r} is not a year")
         if self.end_at is not None:

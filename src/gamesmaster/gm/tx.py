@@ -16,8 +16,10 @@ from typing import Mapping
 from ..ledger import Entry, canonical, new_salt, parse_stamp
 from ..store import Records
 from ..store.repo import GameRow, PhaseRow, PressRow
+from ..store.standings import StandingsRecords
 from .errors import GMError, NotFound
 from .fold import CacheRow, Superseded, apply, fold
+from .standings import AFFECTS, lines_of
 from .state import GM, GameState
 
 
@@ -63,7 +65,13 @@ def rebuild(rec: Records, game_id: str, now: datetime) -> GameState:
     rec.clear_caches(game_id)
     write_caches(rec, rows)
     rec.put_game(game_row(state, parse_stamp(state.created), now), new=rec.game(game_id) is None)
+    write_lines(rec, game_id)
     return state
+
+
+def write_lines(rec: Records, game_id: str) -> None:
+    """Rewrite a game's lines in the standings cache from its whole ledger (gm.standings)."""
+    StandingsRecords(rec.conn).put(game_id, lines_of(rec.entries(game_id), game_id))
 
 
 class Transaction:
@@ -79,6 +87,7 @@ class Transaction:
         self._unwritten: list[Entry] = []  # entries and press rows go to the store together, at the end
         self._press: list[PressRow] = []
         self._new = create
+        self._status: str | None = None  # the game's status before this change
         head = rec.head(game_id, lock=True)
         if create:
             if head is not None or rec.last_entry(game_id) is not None:
@@ -107,6 +116,7 @@ class Transaction:
                 self._state = state_of(row)
         else:  # the cache is behind (or was edited): the ledger says what the game is
             self._state = rebuild(rec, game_id, now)
+        self._status = self._state.status
 
     @property
     def state(self) -> GameState:
@@ -152,4 +162,7 @@ class Transaction:
             self._unwritten, self._press = [], []
         if self.entries:
             self.rec.put_game(game_row(self.state, self._created, self.now))
+            # a line carries the game's status too (a pause or the live table's clock can change it)
+            if any(e.kind in AFFECTS for e in self.entries) or self.state.status != self._status:
+                write_lines(self.rec, self.game_id)
         return self.state

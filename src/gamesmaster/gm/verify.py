@@ -35,6 +35,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..ledger import Entry, Receipt, canonical, check_chain, commitment, fingerprint, parse_stamp, stamp
 from ..rules import OptionError, Phase, Position, PositionError, adjudicate
 from ..store.repo import GameRow, PhaseRow, PressRow
+from ..store.standings import Line
 from ..variants import VariantError, load_rules
 from ..rules.conditional import Section
 from .adjudicating import early_due, read_plans
@@ -47,6 +48,7 @@ from .errors import GMError
 from .scoring import board_of, game_scores, result_of
 from .standing import orders_in_force
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
+from .standings import lines_of
 from .views import LedgerHead, ReceiptCheck, VerifyReport
 
 _UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, VariantError, OptionError, PositionError)
@@ -60,6 +62,7 @@ class Tables:
     credentials: Mapping[int, str]
     phases: Sequence[PhaseRow]
     press: Sequence[PressRow]
+    standings: Sequence[Line] | None = None  # None: not compared (a public archive has none)
 
 
 @dataclass
@@ -718,6 +721,25 @@ def compare_tables(r: Replay, entries: list[Entry], tables: Tables) -> list[str]
                        "whom the record never signed up")
     out.extend(_compare_phases(r, tables.phases))
     out.extend(_compare_press(r, tables.press))
+    if tables.standings is not None and r.state is not None:
+        out.extend(_compare_standings(r, entries, tables.standings))
+    return out
+
+
+def _compare_standings(r: Replay, entries: list[Entry], stored: Sequence[Line]) -> list[str]:
+    """The standings table's lines of the game against those its ledger gives (docs/standings.md)."""
+    try:
+        expected = {x.player: x for x in lines_of(entries, r.game_id)}
+    except _UNREADABLE:
+        return []  # a ledger that does not fold: the replay has said why
+    have = {x.player: x for x in stored}
+    head = r.state.head_seq if r.state is not None else 0
+    out = []
+    for number in sorted(set(expected) | set(have)):
+        if expected.get(number) != have.get(number):
+            name = (expected.get(number) or have[number]).name
+            out.append(f"ledger entry {head}: the standings table's line for {name} (player {number}) differs from "
+                       "the ledger's (gamesmaster rebuild writes it again)")
     return out
 
 

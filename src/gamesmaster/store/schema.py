@@ -10,7 +10,7 @@ from dataclasses import fields
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Unpack
 
-from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text, TypeDecorator
+from sqlalchemy import JSON, Boolean, Column, DateTime, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text, TypeDecorator
 from sqlalchemy.engine import Row
 
 if TYPE_CHECKING:
@@ -120,3 +120,25 @@ ledger = Table(
     Column("prev_hash", String(64), nullable=False),
     Column("hash", String(64), nullable=False),
 )
+
+# Each player's line in each game (gm.standings folds it from the game's ledger; store.standings.Line).
+standings = Table(
+    "gm_standings", metadata,
+    Column("game_id", String(64), ForeignKey("gm_games.id"), primary_key=True),
+    Column("player", Integer, primary_key=True),
+    Column("key", String(240), nullable=False),  # the account's ref, or "name:" and the seat's name
+    Column("name", String(200), nullable=False),
+    Column("title", String(200), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("powers", JSON, nullable=False),
+    Column("outcome", String(16), nullable=False),
+    Column("score", Float, nullable=True),
+    Column("rank", Integer, nullable=True),
+    Column("ordered", Integer, nullable=False),
+    Column("missed", Integer, nullable=False),
+    Column("left", Boolean, nullable=False),
+    Column("replacement", Boolean, nullable=False),
+    Column("ended_at", String(40), nullable=True),
+    Column("leagues", JSON, nullable=False),
+)
+Index("ix_gm_standings_key", standings.c.key)

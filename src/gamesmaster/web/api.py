@@ -180,6 +180,9 @@ class SettingsIn(Strict):
     end_at: str | None = Field(None, max_length=40,
                                description="short game by the clock: 'YYYY-MM-DD HH:MM' in tz; most pieces then wins")
     scoring: Scoring = Field("none", description="the scoring system (docs/scoring.md)")
+    min_reliability: float | None = Field(None, ge=0, le=100, description="an open game's entry: percent of phases "
+                                          "ordered on time (docs/standings.md)")
+    min_games: int = Field(0, ge=0, le=10000, description="an open game's entry: finished games played to the end")
 
 
 class ScoreIn(Strict):

@@ -309,8 +309,10 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return error_response(request, 500, "something went wrong on the gamesmaster's side; the error is logged")
 
-    from . import accounts, api, pages
+    from . import accounts, api, club, pages
     app.include_router(api.router)
+    app.include_router(club.api)  # the club's standings, ladder and players (issue 26)
+    app.include_router(club.pages)
     app.include_router(accounts.router)  # before pages: its /gm/games/{game}/seats and /invite are not GM actions
     app.include_router(pages.router)
     from . import board  # the analysis board (issue 25)

@@ -561,7 +561,13 @@ def gm_game_page(game: str, request: Request) -> HTMLResponse:
                                              "proposals": gm.proposals(game), "powers": site.powers_info(st.variant),
                                              "tz": st.settings.schedule.tz,
                                              "press": list(gm.press(game))[-30:],
-                                             "questions": [site.question_item(q) for q in gm.questions(game)]})
+                                             "questions": [site.question_item(q) for q in gm.questions(game)],
+                                             "records": _seat_records(gm, game)})
+
+
+def _seat_records(gm: Gamesmaster, game: str) -> list[dict[str, Any]]:
+    from .club import seat_records  # web.club builds on this module's forms
+    return seat_records(gm, game)
 
 
 

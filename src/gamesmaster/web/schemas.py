@@ -793,3 +793,92 @@ class FullHistoryOut(Out):
     phases: list[FullPhaseOut]
     press: list[PressRecordOut]
     ledger: list[LedgerEntryOut]
+
+
+# -- the club: standings, reliability, ratings (web/club.py) -----------------------------------
+
+
+class ReliabilityOut(Out):
+    """How a player keeps to the game, from the ledgers."""
+
+    percent: float | None = Field(description="phases ordered on time out of those to order (None: none yet)")
+    ordered: int
+    missed: int
+    left: int = Field(description="games replaced out of, or resigned from")
+    replacement: int = Field(description="games come into as a replacement (not held against the player)")
+    finished: int = Field(description="finished games played to the end")
+    text: str
+
+
+class RatingOut(Out):
+    """An openskill (Plackett-Luce) rating; the ladder ranks by the ordinal, mu - 3 sigma."""
+
+    key: str = Field(description="the account's public ref, or name: and the player's name")
+    name: str
+    mu: float = Field(description="the model's estimate of the player's skill")
+    sigma: float = Field(description="its uncertainty")
+    ordinal: float = Field(description="mu - 3 sigma: the rating shown, and the ladder's order")
+    games: int = Field(description="finished games rated")
+
+
+class PlayerGameOut(Out):
+    """One player's part in one game."""
+
+    game: str
+    title: str
+    status: str
+    powers: list[str]
+    outcome: str = Field(description="won, drew, lost, left, or playing")
+    score: float | None
+    rank: int | None
+    ordered: int
+    missed: int
+    left: bool
+    replacement: bool
+    ended_at: str | None
+    leagues: list[str]
+
+
+class ClubRowOut(Out):
+    """A player's row of the standings."""
+
+    key: str
+    name: str
+    games: list[PlayerGameOut]
+    played: int
+    total: float
+    average: float | None
+    reliability: ReliabilityOut
+    rating: RatingOut | None
+
+
+class StandingsOut(Out):
+    """The club's (or a league's) standings."""
+
+    league: str | None
+    sort: str
+    leagues: list[str]
+    page: int
+    pages: int
+    count: int = Field(description="players in the standings, on every page")
+    first_place: int = Field(description="the place of the first player on this page")
+    players: list[ClubRowOut]
+
+
+class LadderOut(Out):
+    """The ratings shown, the best first."""
+
+    league: str | None
+    rated_after: int = Field(description="finished games before a rating is shown")
+    ratings: list[RatingOut]
+
+
+class ClubPlayerOut(Out):
+    """A player's games, reliability and rating."""
+
+    key: str
+    name: str
+    games: list[PlayerGameOut]
+    reliability: ReliabilityOut
+    rating: RatingOut | None
+    rated_after: int

@@ -730,7 +730,7 @@ def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None
                    retreats: str | None = None, adjustments: str | None = None, grace: str | None = None,
                    replacement: str = "preset", early_movement: bool = False, draw_vote: str = "unanimous",
                    votes: str = "secret", end_year: int | None = None, end_at: str | None = None,
-                   scoring: str = "none") -> Settings:
+                   scoring: str = "none", min_reliability: float | None = None, min_games: int = 0) -> Settings:
     """Game settings from the console's fields (durations like '24h', movement like 'tue,fri 22:00').
 
     Every field is read, and a FormProblems names every one that does not read, not only the first."""
@@ -756,7 +756,8 @@ def build_settings(*, press: str = "full", tz: str = "UTC", movement: str | None
     settings = {"press": press, "schedule": schedule, "replacement": replacement,
                 "grace_hours": read("grace period", parse_duration, grace) or 0.0,
                 "early_movement": bool(early_movement), "draw_vote": draw_vote, "votes": votes, "end_year": end_year,
-                "end_at": read("end at", lambda t: end_setting(t, schedule["tz"]), end_at), "scoring": scoring}
+                "end_at": read("end at", lambda t: end_setting(t, schedule["tz"]), end_at), "scoring": scoring,
+                "min_reliability": min_reliability, "min_games": min_games}
     read_settings: Settings | None = None
     try:
         read_settings = Settings.from_dict(settings)
