@@ -9,10 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..gm import Gamesmaster, GMError, StoreError, data_dir
-from ..gm import limits
-from ..gm.archive import read_document
-from ..gm.backup import backup, restore
+from ..gm import BACKUP_BYTES, Gamesmaster, GMError, StoreError, backup, data_dir, read_document, restore
 from .options import CommandError, add_command, database_parent
 
 
@@ -54,7 +51,7 @@ def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
     source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
     with source:
         try:
-            doc = read_document(source, args.file, limits.BACKUP_BYTES)
+            doc = read_document(source, args.file, BACKUP_BYTES)
         except GMError as exc:
             raise CommandError(str(exc)) from None
     gm = _gm(args)

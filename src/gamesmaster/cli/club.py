@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from ..gm import Gamesmaster
-from ..gm.club import SORTS
+from ..gm import SORTS, Gamesmaster
 from .games import _handler
 from .options import add_command, database_parent
 
@@ -25,8 +24,7 @@ def cmd_league(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_standings(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Print the standings: place, player, games, total, average, on time, rating."""
     if args.rebuild:
-        with gm.reading() as rec:
-            games = rec.game_ids()
+        games = gm.game_ids()
         for game_id in games:
             gm.rebuild(game_id)
         out.write(f"the standings of {len(games)} games were written again from their ledgers\n")

@@ -16,10 +16,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..gm import default_victory, players_line
 from ..rules.geography import Location, Map, Terrain
 from ..rules.variant import Variant
-from ..gm.catalogue import (VariantError, default_victory, import_judge_map, load_variant, load_variant_file,
-                            players_line, variant_names, variant_path)
+from ..variants import VariantError, load_variant, load_variant_file, variant_names
+from ..variants.judge_map import install_map as import_judge_map
+from ..variants.loader import variant_path
 from .options import CommandError
 
 EXIT_PROBLEMS = 2

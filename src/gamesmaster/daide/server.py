@@ -40,10 +40,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Sequence
 
-from ..gm import Gamesmaster, GameView, GMError, PhaseResult, PressItem, StoreError
-from ..gm.bots import BotPolicy
-from ..gm.fates import fates
-from ..rules import Phase, Position, parse_order
+from ..gm import (BotPolicy, Gamesmaster, GameView, GMError, Phase, PhaseResult, Position, PressItem, StoreError, fates,
+                  read_order)
 from . import board, press, wire
 from .seats import CREDENTIAL, Seated, credential_in
 from .syntax import Group, Reader, Unbalanced, Unreadable, bracket, marked, render, string
@@ -828,7 +826,7 @@ class GameDoor:
                 if record.author != ("standby" if seat.role == "standby" else "player"):
                     continue
                 for line in record.orders:
-                    order = parse_order(line, position, seat.power, self.view.rules).order
+                    order = read_order(line, position, seat.power, self.view.rules)
                     if order is not None:
                         w = board.written(self.vocab, order)
                         book.setdefault(w.key if w.key != "waive" else f"waive{len(book)}", w)

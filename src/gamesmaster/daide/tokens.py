@@ -18,7 +18,7 @@ from functools import cached_property
 from types import SimpleNamespace
 from typing import Iterator, Mapping
 
-from ..rules import Terrain, Variant
+from ..gm import Terrain, Variant
 
 BRA, KET = 0x4000, 0x4001
 TEXT = 0x4B

@@ -25,7 +25,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, getaddresses, make_msgid
 from typing import Callable, Sequence
 
-from ..gm.mailroom import MailBooks, Mailroom, OutboxRecord
+from ..gm import MailBooks, Mailroom, OutboxRecord
 from . import headers
 from .config import MailConfig
 

@@ -17,10 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ..gm import Forbidden, Gamesmaster, GMError
-from ..gm.errors import Limited
-from ..gm.notices import KINDS, NoticeSettings
-from ..gm.ratelimit import RateLimiter
+from ..gm import KINDS, Forbidden, Gamesmaster, GMError, Limited, NoticeSettings, RateLimiter
 from . import site
 from .app import WebError
 from .pages import _address, _back, _field, _flash, _limit, _renew, _require_gm, form

@@ -16,13 +16,8 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..gm import Gamesmaster
-from ..gm import credentials as cred
-from ..gm.catalogue import variant as variant_named
-from ..gm.scoring import ScoringName as Scoring, score_board
-from ..gm.settings import RuleSpec
-from ..gm.views import plain, plain_object
-from ..gm.catalogue import rules_for
+from ..gm import (Gamesmaster, RuleSpec, ScoringName as Scoring, is_token, plain, plain_object, rules_for, score_board,
+                  split_credential, variant_named)
 from . import schemas, site
 from .app import WebError, drawing, drawing_budget
 from .security import target_of
@@ -71,9 +66,9 @@ def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends
                             "at most 200 characters")
     secrets_ = request.app.state.secrets
     game = request.path_params.get("game")
-    player_form = cred.split_credential(credential) is not None or cred.is_token(credential)
+    player_form = split_credential(credential) is not None or is_token(credential)
     known = (secrets_.known_gm(credential) if not player_form else
-             _gm(request).credential_known(game, credential) if game else cred.is_token(credential))
+             _gm(request).credential_known(game, credential) if game else is_token(credential))
     if not known:
         _limit(request, target_of(game, credential))
     is_gm = not player_form and secrets_.check_gm(credential)
@@ -98,7 +93,7 @@ def gm_only(request: Request, who: Caller = Depends(caller)) -> Caller:
         raise WebError(401, "this is a GM action: send the GM credential as 'Authorization: Bearer CREDENTIAL'")
     if not who.is_gm:
         limits = getattr(request.app.state, "limits", None)
-        if limits is not None and not cred.split_credential(who.credential) and not cred.is_token(who.credential):
+        if limits is not None and not split_credential(who.credential) and not is_token(who.credential):
             limits.failed(request.client.host if request.client else None, "gm")  # a failed GM guess
         raise WebError(403, "this is a GM action, and the credential sent is not the GM's")
     return who

@@ -24,9 +24,7 @@ from fastapi.templating import Jinja2Templates
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, StoreError, limits
-from ..gm.errors import Limited
-from ..gm.ratelimit import RateLimiter
+from ..gm import Forbidden, Gamesmaster, GMError, Limited, NotFound, RateLimiter, Refused, StoreError, bad_character
 from . import site
 from .security import (
     SessionMiddleware,
@@ -134,7 +132,7 @@ class AddressCheck:
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             query = unquote(scope.get("query_string", b"").decode("latin-1"), errors="surrogateescape")
-            bad = limits.bad_character(scope.get("path", "")) or limits.bad_character(query)
+            bad = bad_character(scope.get("path", "")) or bad_character(query)
             if bad is not None:
                 body = json.dumps({"detail": f"the address holds {bad}: no page is named so"}).encode()
                 await send({"type": "http.response.start", "status": 400,

@@ -17,8 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 
-from ..gm import Gamesmaster
-from ..gm.analysis import MAX_BOARD_CHARS, Analysed, BoardError, analyse, fresh_board
+from ..gm import MAX_BOARD_CHARS, Analysed, BoardError, Gamesmaster, analyse, fresh_board
 from . import site
 from .app import WebError
 

@@ -10,11 +10,8 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import FormData
 
-from ..gm import Gamesmaster
-from ..gm.club import LEAGUE_CHARS, PlayerRecord, Reliability, SortKey, Standing
-from ..gm.ratings import SHOWN_AFTER, Rating
-from ..gm import GMError
-from ..gm.standings import Line, player_key
+from ..gm import (LEAGUE_CHARS, SHOWN_AFTER, Gamesmaster, GMError, Line, PlayerRecord, Rating, Reliability, SortKey,
+                  Standing, player_key)
 from . import schemas
 from .api import _Answering
 from .pages import _back, _field, _flash, _require_gm, form

@@ -33,10 +33,7 @@ from fastapi.responses import (
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ..gm import Forbidden, Gamesmaster, GMError, PhaseResult, Refused, catalogue
-from ..gm.live import LABELS, LiveConfig
-from ..gm.table import LiveTable
-from ..maps import render_map
+from ..gm import LABELS, Forbidden, Gamesmaster, GMError, LiveConfig, LiveTable, PhaseResult, Refused, variant_named
 from . import site
 from .app import WebError
 from .pages import _field, _flash, form
@@ -161,14 +158,10 @@ def _readout_map(gm: Gamesmaster, row: PhaseResult, stage: str, shown: list[str]
         if stage == "after":
             return gm.board_after(row.game, str(row.phase)).svg()
         board = gm.board(row.game, str(row.phase), results=False)
-        position, options, control = row.position, row.rules, board.control
         if stage == "orders":
             orders = {p: list(u.texts) for p, u in row.orders.items() if u.texts}
-            return render_map(position, orders=orders or None, title=position.phase.title, width=1200, rules=options,
-                              control=control)
-        outcomes = row.outcomes(shown) or None
-        return render_map(position, outcomes=outcomes, title=position.phase.title, width=1200, rules=options,
-                          control=control)
+            return board.svg(orders=orders or None)
+        return board.showing(row.outcomes(shown)).svg()
 
     return site.inline_svg(site._cached(["live-readout", row.game, row.seq, stage, shown], make))
 
@@ -308,7 +301,7 @@ def live_action(game: str, action: str, request: Request, data: FormData = Depen
 def live_form(request: Request) -> HTMLResponse:
     if not is_gm(request):
         return RedirectResponse("/gm", status_code=303)  # type: ignore[return-value]
-    return _render(request, "live_new.html", {"form": {}, "powers": site.powers_info(catalogue.variant("standard")),
+    return _render(request, "live_new.html", {"form": {}, "powers": site.powers_info(variant_named("standard")),
                                               "defaults": LiveConfig().to_dict()})
 
 
@@ -339,7 +332,7 @@ def live_create(request: Request, data: FormData = Depends(form)) -> Response:
                                        press=_field(data, "press") or "full")
     except GMError as exc:
         return _render(request, "live_new.html", {"form": dict(data.multi_items()), "error": str(exc),
-                                                  "powers": site.powers_info(catalogue.variant("standard")),
+                                                  "powers": site.powers_info(variant_named("standard")),
                                                   "defaults": LiveConfig().to_dict()}, status=400)
     lines = [f"{'Practice' if practice else 'Live'} game: the table view is at /games/{created.game}/table."]
     if practice:

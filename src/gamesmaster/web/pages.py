@@ -14,12 +14,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from ..gm import Forbidden, Gamesmaster, GMError, Refused
-from ..gm.settings import RuleSpec, Settings, parse_duration, parse_time
-from ..gm.games import GAME_ID
-from ..gm.limits import ORDERS_CHARS
-from ..gm.mailroom import game_address
-from ..gm.catalogue import rules_for
+from ..gm import (GAME_ID, ORDERS_CHARS, Forbidden, Gamesmaster, GMError, Refused, RuleSpec, Settings, game_address,
+                  parse_duration, parse_time, rules_for)
 from . import site
 from .app import WebError, drawing, drawing_budget
 from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of, web_session

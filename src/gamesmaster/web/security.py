@@ -29,8 +29,8 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
-from ..gm import credentials as cred
-from ..gm.ratelimit import RateLimiter
+from ..gm import (VERIFIED, RateLimiter, check_secret, fingerprint, hash_secret, is_key, new_secret,
+                  split_credential)
 
 WEB_FILE = "web.json"
 GM_ENV = "GAMESMASTER_GM_CREDENTIAL"
@@ -59,27 +59,27 @@ class SiteSecrets:
         credential = credential.strip()
         if self.known_gm(credential):
             return True
-        if cred.check_secret(credential, self.gm_hash):
-            cred.VERIFIED.add("(site)", credential, 0, self.gm_key)
+        if check_secret(credential, self.gm_hash):
+            VERIFIED.add("(site)", credential, 0, self.gm_key)
             return True
         return False
 
     def known_gm(self, credential: str) -> bool:
         """Whether this process has already found this credential to be the GM's (no slow check needed)."""
-        return cred.VERIFIED.get("(site)", credential.strip()) == (0, self.gm_key)
+        return VERIFIED.get("(site)", credential.strip()) == (0, self.gm_key)
 
     @property
     def gm_key(self) -> str:
         """The fingerprint a GM session keeps of the GM credential it was made with."""
-        return cred.fingerprint(self.gm_hash)
+        return fingerprint(self.gm_hash)
 
     @classmethod
     def for_testing(cls, gm_credential: str) -> SiteSecrets:
-        return cls(cred.hash_secret(gm_credential))
+        return cls(hash_secret(gm_credential))
 
 
 def new_gm_credential() -> str:
-    return "gm." + cred.new_secret()
+    return "gm." + new_secret()
 
 
 def env_gm_hash(credential: str) -> str:
@@ -88,7 +88,7 @@ def env_gm_hash(credential: str) -> str:
     keep its fingerprint, hold across them) while a new credential still gives a new one. Nothing of
     it is stored."""
     salt = hmac.new(credential.encode(), b"gamesmaster GM credential salt", "sha256").hexdigest()[:16]
-    return cred.hash_secret(credential, salt=salt)
+    return hash_secret(credential, salt=salt)
 
 
 def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
@@ -113,7 +113,7 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
     else:
         if renew_gm or not isinstance(doc.get("gm_credential_hash"), str):
             fresh = new_gm_credential()
-            doc["gm_credential_hash"] = cred.hash_secret(fresh)
+            doc["gm_credential_hash"] = hash_secret(fresh)
             changed = True
         gm_hash = doc["gm_credential_hash"]
     if changed:
@@ -213,7 +213,7 @@ class SessionMiddleware:
             session = WebSession(token, dict(found.data), tuple(sorted(found.seats)), found.gm_key, visitor,
                                  found.account)
         browser = _cookie(scope, BROWSER_COOKIE)
-        session.browser_key = browser if cred.is_key(browser) else None
+        session.browser_key = browser if is_key(browser) else None
         scope["session"] = session
         had_cookie = bool(token)
         secure = scope.get("scheme") == "https"
@@ -332,7 +332,7 @@ def target_of(game: str | None, credential: str | None) -> str | None:
     """The limiter's name for the credential an attempt names: 'GAME:NUMBER', or 'gm'."""
     if not credential:
         return None
-    parts = cred.split_credential(credential)
+    parts = split_credential(credential)
     if parts and game:
         return f"{game}:{parts[0]}"
     return "gm" if credential.strip().startswith("gm.") else None

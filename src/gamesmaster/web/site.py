@@ -22,51 +22,52 @@ from datetime import datetime
 from typing import Any
 
 from ..gm import (
+    SYSTEMS,
+    Board,
+    Build,
     Checking,
+    Convoy,
     Created,
+    Dispute,
     Gamesmaster,
     GameView,
     GMError,
     LegalOrders,
+    Limited,
+    Move,
+    Order,
     PhaseRecord,
     PhaseResult,
+    Position,
     PressItem,
+    Proposal,
+    QuestionView,
     ReceiptCheck,
     RecordEntry,
+    Retreat,
     Seat,
+    Settings,
+    Support,
+    Waive,
+    by_player,
+    choices,
+    describe_scoring,
+    drawn_png,
+    end_setting,
+    parse_duration,
+    parse_movement,
+    parse_phase,
+    phase_title,
+    plain,
+    press_closed,
+    rule_lines,
+    show_time,
+    value_key,
 )
-from ..gm.errors import Limited
-from ..gm.board import Board
-from ..gm.live import press_closed
-from ..gm.scoring import SYSTEMS, by_player, describe_scoring
-from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
-from ..gm.state import Dispute, Proposal
-from ..gm.views import QuestionView, plain
-from ..maps import render_png
-from ..rules import Phase, PhaseError, Position, format_order
-from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
-from ..gm.catalogue import choices, rule_lines, value_key
 
 GM = "GM"
 
 # -- small helpers -----------------------------------------------------------------------
-
-
-def phase_title(phase: str | None) -> str:
-    if not phase:
-        return "-"
-    try:
-        return Phase.parse(phase).title
-    except (PhaseError, ValueError):
-        return phase
-
-
-def parse_phase(text: str) -> str:
-    """A phase named in a request ('S1901M', case-insensitive); GMError if it does not read."""
-    try:
-        return str(Phase.parse(str(text).strip().upper()))
-    except (PhaseError, ValueError) as exc:
-        raise GMError(str(exc)) from None
 
 
 def powers_info(variant: Any) -> list[dict[str, str]]:
@@ -385,7 +386,7 @@ class _Rasteriser:
                 self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
             pool = self.pool
         try:
-            return pool.submit(render_png, svg, width).result(timeout=120)
+            return pool.submit(drawn_png, svg, width).result(timeout=120)
         except BrokenProcessPool:  # the drawing process died (killed, out of memory): a new one next time
             with self.lock:
                 if self.pool is pool:
@@ -557,7 +558,7 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
 
 def _order_info(order: Order) -> dict[str, Any]:
     """An order for the war room's clickable options: its text and the provinces it names."""
-    text = format_order(order)
+    text = str(order)  # the canonical form
     kind = type(order).__name__.lower()
     provs: list[str] = []
     dest = None
