@@ -16,7 +16,7 @@ try:
 except ImportError:  # not a POSIX system: writers of other processes fall back on SQLite's own waiting
     fcntl = None  # type: ignore[assignment]
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -25,6 +25,12 @@ DB_FILE = "gamesmaster.db"
 
 class StoreError(Exception):
     """The database cannot be used; the message names the problem."""
+
+
+class Conflict(Exception):
+    """A write that another transaction made first (a row with the same key): this one was rolled back.
+
+    Not a StoreError: the database works, and the caller decides whether losing the race matters."""
 
 
 def data_dir() -> Path:
@@ -127,6 +133,8 @@ class Store:
                     yield conn
         except OperationalError as exc:
             raise StoreError(f"database {self.display_url}: {exc.orig}") from exc
+        except IntegrityError as exc:
+            raise Conflict(f"database {self.display_url}: {exc.orig}") from exc
 
     def dispose(self) -> None:
         self.engine.dispose()
