@@ -21,7 +21,7 @@ from .board import Board, drawn_png
 from .bots import BotPolicy
 from .catalogue import choices, default_victory, players_line, power_named, rule_lines, rules_for, value_key
 from .catalogue import variant as variant_named
-from .club import LEAGUE_CHARS, SORTS, PlayerRecord, Reliability, SortKey, Standing
+from .club import LEAGUE_CHARS, SORTS, PlayerRecord, Reliability, SeatPlayer, SortKey, Standing
 from .credentials import VERIFIED, check_secret, fingerprint, hash_secret, is_key, is_token, new_secret, split_credential
 from .errors import Forbidden, GMError, Limited, NotFound, Refused, StoreError
 from .fates import BOUNCE, CUT, DISLODGED, DISRUPTED, NO_CONVOY, VOID, Fate, fates
@@ -42,7 +42,7 @@ from .savedgame import describe as describe_import, export_saved_game, import_sa
 from .scoring import SYSTEMS, ScoringName, by_player, describe_scoring, score_board
 from .service import Gamesmaster
 from .settings import RuleSpec, Schedule, Settings, end_setting, parse_duration, parse_movement, parse_time, show_time
-from .standings import Line, player_key
+from .standings import Line
 from .state import GM, Dispute, Ending, Proposal, Seat
 from .submissions import legal_orders_in, read_order
 from .table import LiveTable
@@ -59,7 +59,7 @@ __all__ = [
     "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionView", "Receipt",
     "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport", "plain", "plain_object",
     "GM", "Seat", "Dispute", "Ending", "Proposal", "GameHead", "Board", "Fate", "Analysed", "LiveConfig", "LABELS",
-    "PlayerRecord", "Reliability", "Standing", "Rating", "Line", "NoticeSettings", "BotPolicy",
+    "PlayerRecord", "Reliability", "SeatPlayer", "Standing", "Rating", "Line", "NoticeSettings", "BotPolicy",
     # the game's values the views carry (rules' types)
     "Build", "Convoy", "Disband", "Dislodgement", "Hold", "Location", "Move", "Order", "Phase", "Position", "Remove",
     "Retreat", "Support", "Terrain", "Unit", "UnitOrder", "UnitType", "Variant", "Waive",
@@ -67,7 +67,7 @@ __all__ = [
     "RuleSpec", "Schedule", "Settings", "ScoringName", "SYSTEMS", "SORTS", "SortKey", "KINDS", "GAME_ID",
     "end_setting", "parse_duration", "parse_movement", "parse_time", "show_time", "parse_phase", "phase_title",
     "source_words", "describe_scoring", "by_player", "score_board", "choices", "rule_lines", "rules_for",
-    "value_key", "variant_named", "players_line", "default_victory", "power_named", "player_key",
+    "value_key", "variant_named", "players_line", "default_victory", "power_named",
     # the questions a door asks of the game
     "read_order", "legal_orders_in", "fates", "BOUNCE", "CUT", "DISLODGED", "DISRUPTED", "NO_CONVOY", "VOID",
     "analyse", "fresh_board", "BoardError", "drawn_png", "press_closed", "LiveTable", "SHOWN_AFTER",

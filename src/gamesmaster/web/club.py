@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import FormData
 
 from ..gm import (LEAGUE_CHARS, SHOWN_AFTER, Gamesmaster, GMError, Line, PlayerRecord, Rating, Reliability, SortKey,
-                  Standing, player_key)
+                  Standing)
 from . import schemas
 from .api import _Answering
 from .pages import _back, _field, _flash, _require_gm, form
@@ -115,13 +115,8 @@ def player_page(request: Request, key: str = Key) -> HTMLResponse:
 
 def seat_records(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
     """Each seat's player with their reliability across the club, for the GM choosing or replacing players."""
-    state = gm.game_state(game_id)
-    out = []
-    for seat in state.seats:
-        key = player_key(state, seat.number, seat.name)
-        out.append({"name": seat.name, "role": seat.role, "key": key,
-                    "reliability": reliability_view(gm.reliability(key))})
-    return out
+    return [{"name": s.name, "role": s.role, "key": s.key, "reliability": reliability_view(s.reliability)}
+            for s in gm.seat_players(game_id)]
 
 
 @pages.post("/gm/games/{game}/league", response_class=HTMLResponse)
