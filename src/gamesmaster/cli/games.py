@@ -12,8 +12,8 @@ import json
 import sys
 from typing import Any, Callable, Sequence, TextIO
 
-from ..gm import (LABELS, Document, Gamesmaster, GMError, LiveConfig, LiveTable, Refused, RuleSpec, Settings, StoreError,
-                  describe_import, end_setting, export_game, export_saved_game, import_game, import_sample,
+from ..gm import (LABELS, Document, Gamesmaster, GMError, LiveConfig, LiveTable, Refused, RuleSpec, Settings,
+                  StoreError, describe_import, end_setting, export_game, export_saved_game, import_game, import_sample,
                   import_saved_game, is_saved_game, parse_duration, parse_movement, parse_time, plain, read_document,
                   report_correction, report_final, report_games, report_history, report_processed, report_status,
                   report_submission, report_undelivered, report_verify, run_worker, verify_archive)

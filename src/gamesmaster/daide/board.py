@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..gm import (BOUNCE, CUT, DISLODGED, DISRUPTED, NO_CONVOY, VOID, Build, Convoy, Disband, Fate, Hold, Location, Move,
-                  Order, Phase, Position, Remove, Retreat, Support, Unit, UnitOrder, UnitType, Variant, Waive)
+from ..gm import (BOUNCE, CUT, DISLODGED, DISRUPTED, NO_CONVOY, VOID, Build, Convoy, Disband, Fate, Hold, Location,
+                  Move, Order, Phase, Position, Remove, Retreat, Support, Unit, UnitOrder, UnitType, Variant, Waive)
 from .syntax import Group, Reader, Unreadable, bracket
 from .tokens import COAST_IDS, COAST_TOKENS, T, Vocabulary, integer
 

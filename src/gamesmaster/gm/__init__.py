@@ -22,7 +22,8 @@ from .bots import BotPolicy
 from .catalogue import choices, default_victory, players_line, power_named, rule_lines, rules_for, value_key
 from .catalogue import variant as variant_named
 from .club import LEAGUE_CHARS, SORTS, PlayerRecord, Reliability, SeatPlayer, SortKey, Standing
-from .credentials import VERIFIED, check_secret, fingerprint, hash_secret, is_key, is_token, new_secret, split_credential
+from .credentials import (VERIFIED, check_secret, fingerprint, hash_secret, is_key, is_token, new_secret,
+                          split_credential)
 from .errors import Forbidden, GMError, Limited, NotFound, Refused, StoreError
 from .fates import BOUNCE, CUT, DISLODGED, DISRUPTED, NO_CONVOY, VOID, Fate, fates
 from .games import GAME_ID

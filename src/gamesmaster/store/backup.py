@@ -65,7 +65,7 @@ def side_rows(store: Store) -> dict[str, list[JSONObject]]:
 
 
 def put_side_rows(store: Store, given: Mapping[str, JSONValue]) -> None:
-    """Write a backup's rows into the side tables of an empty store, all or none; RowsError names rows that do not fit."""
+    """Write a backup's rows into an empty store's side tables, all or none; RowsError names rows that do not fit."""
     tables = {t.name: t for t in side_tables()}
     with store.connect() as conn:
         for name, table in tables.items():
