@@ -217,7 +217,7 @@ def name_index(position: Position) -> NameIndex:
         powers = [(p.id, (p.id, p.name, p.adjective, *p.aliases)) for p in variant.powers.values()]
         cached = (variant, NameIndex(variant.map, powers))
         _INDEXES[id(variant)] = cached
-    return cached[1]  # type: ignore[return-value]
+    return cached[1]
 
 
 @dataclass
