@@ -95,7 +95,7 @@ def cmd_close(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `gamesmaster daide` and its subcommands."""
     p = sub.add_parser("daide", help="the DAIDE door: bots play games over the DAIDE protocol",
                        description="Serve games to DAIDE bots, and open seats to them. See docs/daide.md.")

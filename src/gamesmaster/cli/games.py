@@ -49,7 +49,7 @@ def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster], int]) -> 
 def _read(path: str | None) -> str:
     if path in (None, "-"):
         return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:  # type: ignore[arg-type]
+    with open(path, encoding="utf-8") as f:
         return f.read()
 
 
@@ -59,7 +59,7 @@ def _document(path: str | None) -> Document:
     try:
         if path in (None, "-"):
             return read_document(sys.stdin.buffer, what)
-        with open(path, "rb") as f:  # type: ignore[arg-type]
+        with open(path, "rb") as f:
             return read_document(f, what)
     except GMError as exc:
         raise CommandError(str(exc)) from None

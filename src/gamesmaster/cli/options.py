@@ -22,7 +22,7 @@ def database_parent() -> argparse.ArgumentParser:
     return parent
 
 
-def add_command(sub: "argparse._SubParsersAction", name: str, help_: str, example: str, handler: object,
+def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_: str, example: str, handler: object,
                 parents: list[argparse.ArgumentParser], description: str | None = None) -> argparse.ArgumentParser:
     """A subcommand with an example as its epilog; its description is its help as a sentence unless given."""
     p = sub.add_parser(name, help=help_, description=description or help_[0].upper() + help_[1:] + ".",

@@ -277,7 +277,7 @@ class _Checker:
                 id=pid, name=str(table.get("name", pid)), terrain=terrain,
                 supply_centre=bool(table.get("centre", False)), coasts=coasts,
                 aliases=tuple(table.get("aliases", ())), convoys=bool(table.get("convoys", True)),
-                xy=tuple(xy) if xy else None))  # type: ignore[arg-type]
+                xy=tuple(xy) if xy else None))
             if "army" in table:
                 if terrain not in (Terrain.LAND, Terrain.COAST):
                     self.problem(self.lines.at(f"space.{pid}", "army"), f"{pid} is {terrain.value}: armies cannot be there")
