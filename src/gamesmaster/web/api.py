@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -59,7 +59,7 @@ class Caller:
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:

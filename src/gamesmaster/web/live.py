@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
@@ -50,11 +50,11 @@ CHANNEL_WORDS = {"in-person": "on paper", "web": "by phone", "mail": "by mail", 
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
-    return request.app.state.render(request, name, context, status)
+    return cast(HTMLResponse, request.app.state.render(request, name, context, status))
 
 
 def _url(game: str, tail: str = "") -> str:

@@ -7,7 +7,7 @@ secret must be shown once (new credentials), which is rendered directly.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -29,11 +29,11 @@ MAX_FIELD = 20000
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
-    return request.app.state.render(request, name, context, status)
+    return cast(HTMLResponse, request.app.state.render(request, name, context, status))
 
 
 def _flash(request: Request, text: str, kind: str = "ok") -> None:
