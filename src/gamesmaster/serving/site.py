@@ -146,11 +146,11 @@ class WebProcesses:
 
     def __init__(self, sock: socket.socket, url: str, data: Path, threads: int) -> None:
         self.sock, self.url, self.data, self.threads = sock, url, data, threads
-        self.procs: list[subprocess.Popen] = []
+        self.procs: list[subprocess.Popen[bytes]] = []
         self.stopping = threading.Event()
         self.watch: threading.Thread | None = None
 
-    def _spawn(self) -> subprocess.Popen:
+    def _spawn(self) -> subprocess.Popen[bytes]:
         fd = self.sock.fileno()
         env = {**os.environ, "GAMESMASTER_DATABASE_URL": self.url}
         # The process stops when its stdin closes: when this one stops it, or dies.
