@@ -7,13 +7,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..gm import Gamesmaster, GMError, StoreError, data_dir
 from ..gm import limits
 from ..gm.archive import read_document
 from ..gm.backup import backup, restore
-from .options import CommandError, add_command, database_parent
+from .options import CommandError, Subcommands, add_command, database_parent
 
 
 def _data(args: argparse.Namespace) -> Path:
@@ -68,7 +68,7 @@ def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     common = database_parent()
     common.add_argument("--data", metavar="DIR", help="data directory holding web.json (default $GAMESMASTER_DATA "
                         "or ~/.local/share/gamesmaster)")

@@ -21,7 +21,7 @@ from ..gm.live import LABELS, LiveConfig
 from ..gm.table import LiveTable
 from ..gm.settings import RuleSpec, Settings, end_setting, parse_duration, parse_movement, parse_time
 from ..gm.worker import run as run_worker
-from .options import CommandError, add_command, database_parent
+from .options import CommandError, Subcommands, add_command, database_parent
 
 
 def _gm(args: argparse.Namespace) -> Gamesmaster:
@@ -487,7 +487,7 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add the GM's commands to the `gamesmaster` command line."""
     common = database_parent()
 
