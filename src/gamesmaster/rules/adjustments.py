@@ -238,7 +238,7 @@ def _steps(position: Position, unit: Unit, targets: set[str], rule: str) -> int:
     return found if found is not None else len(board.provinces)
 
 
-def _bfs(start: str, targets: set[str], step) -> int | None:  # type: ignore[no-untyped-def]
+def _bfs(start: str, targets: set[str], step: Callable[[str], set[str]]) -> int | None:
     seen = {start: 0}
     queue = deque([start])
     while queue:
