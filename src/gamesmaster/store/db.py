@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,10 +12,10 @@ from typing import Iterator
 
 from sqlalchemy import create_engine, event, text
 
-try:
+if sys.platform == "win32":  # not a POSIX system: writers of other processes fall back on SQLite's own waiting
+    fcntl = None
+else:
     import fcntl
-except ImportError:  # not a POSIX system: writers of other processes fall back on SQLite's own waiting
-    fcntl = None  # type: ignore[assignment]
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.pool import NullPool
@@ -166,8 +167,8 @@ class WriterQueue:
             return
         self.owner = None
         try:
-            if fcntl is not None:
-                fcntl.flock(self.fd, fcntl.LOCK_UN)  # type: ignore[arg-type]
+            if fcntl is not None and self.fd is not None:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
         finally:
             self.lock.release()
 
