@@ -225,7 +225,8 @@ class _Checker:
             neutral=neutral, closed=closed, players=players, coin_toss=coin_toss,
             build_anywhere=bool(meta.get("build_anywhere", False)))
 
-    def _setup(self, meta: dict[str, Any], powers: dict[str, Power], board: Map):  # type: ignore[no-untyped-def]
+    def _setup(self, meta: dict[str, Any], powers: dict[str, Power], board: Map) -> tuple[
+            tuple[str, ...], dict[str, tuple[str, ...]], tuple[tuple[str, tuple[str, ...]], ...], str | None]:
         """The player-count set-up keys: neutral, closed, victory_rule and [[player]]."""
         neutral = tuple(meta.get("neutral", ()))
         for pid in neutral:
