@@ -471,7 +471,9 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     created = LiveTable(gm).create(args.game, title=args.title, players=players, assign=assign, seed=args.seed,
                                    config=LiveConfig.from_dict(config), variant=args.variant, rules=args.rules,
                                    press=args.press)
-    cfg, st = LiveTable(gm).get(args.game)  # type: ignore[misc]
+    live = LiveTable(gm).get(args.game)
+    assert live is not None  # create() has just made it live
+    cfg, st = live
     kind = "practice game (no diplomacy; the powers nobody plays hold)" if cfg.practice else "live club game"
     out.write(f"Created {args.game}: a {kind}.\n")
     out.write(f"Periods: diplomacy {cfg.diplomacy_first:g} min first, {cfg.diplomacy:g} min later; writing "

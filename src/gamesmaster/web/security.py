@@ -129,7 +129,7 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
 # -- sessions --------------------------------------------------------------------------
 
 
-class WebSession(dict):  # type: ignore[type-arg]
+class WebSession(dict[str, Any]):
     """A visitor's session: the site's small data (CSRF token, flash messages) as a dict, and what the
     gamesmaster's session record says of it (the games it is signed in to, whether it is the GM's).
 
