@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import sys
 import threading
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ else:
     import fcntl
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import ConnectionPoolEntry, NullPool
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DB_FILE = "gamesmaster.db"
@@ -175,7 +176,7 @@ class WriterQueue:
 
 def _sqlite_setup(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, record):  # type: ignore[no-untyped-def]
+    def _connect(dbapi_conn: sqlite3.Connection, record: ConnectionPoolEntry) -> None:
         dbapi_conn.isolation_level = None  # we emit BEGIN ourselves
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
@@ -185,6 +186,6 @@ def _sqlite_setup(engine: Engine) -> None:
         cur.close()
 
     @event.listens_for(engine, "begin")
-    def _begin(conn):  # type: ignore[no-untyped-def]
+    def _begin(conn: Connection) -> None:
         readonly = conn.get_execution_options().get("gm_readonly")
         conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
