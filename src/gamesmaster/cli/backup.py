@@ -7,10 +7,10 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..gm import BACKUP_BYTES, Gamesmaster, GMError, StoreError, backup, data_dir, read_document, restore
-from .options import CommandError, add_command, database_parent
+from .options import CommandError, Subcommands, add_command, database_parent
 
 
 def _data(args: argparse.Namespace) -> Path:
@@ -65,7 +65,7 @@ def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     common = database_parent()
     common.add_argument("--data", metavar="DIR", help="data directory holding web.json (default $GAMESMASTER_DATA "
                         "or ~/.local/share/gamesmaster)")

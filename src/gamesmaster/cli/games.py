@@ -17,7 +17,7 @@ from ..gm import (LABELS, Document, Gamesmaster, GMError, LiveConfig, LiveTable,
                   import_saved_game, is_saved_game, parse_duration, parse_movement, parse_time, plain, read_document,
                   report_correction, report_final, report_games, report_history, report_processed, report_status,
                   report_submission, report_undelivered, report_verify, run_worker, verify_archive)
-from .options import CommandError, add_command, database_parent
+from .options import CommandError, Subcommands, add_command, database_parent
 
 
 def _gm(args: argparse.Namespace) -> Gamesmaster:
@@ -45,7 +45,7 @@ def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster], int]) -> 
 def _read(path: str | None) -> str:
     if path in (None, "-"):
         return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:  # type: ignore[arg-type]
+    with open(path, encoding="utf-8") as f:
         return f.read()
 
 
@@ -55,7 +55,7 @@ def _document(path: str | None) -> Document:
     try:
         if path in (None, "-"):
             return read_document(sys.stdin.buffer, what)
-        with open(path, "rb") as f:  # type: ignore[arg-type]
+        with open(path, "rb") as f:
             return read_document(f, what)
     except GMError as exc:
         raise CommandError(str(exc)) from None
@@ -467,7 +467,9 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     created = LiveTable(gm).create(args.game, title=args.title, players=players, assign=assign, seed=args.seed,
                                    config=LiveConfig.from_dict(config), variant=args.variant, rules=args.rules,
                                    press=args.press)
-    cfg, st = LiveTable(gm).get(args.game)  # type: ignore[misc]
+    live = LiveTable(gm).get(args.game)
+    assert live is not None  # create() has just made it live
+    cfg, st = live
     kind = "practice game (no diplomacy; the powers nobody plays hold)" if cfg.practice else "live club game"
     out.write(f"Created {args.game}: a {kind}.\n")
     out.write(f"Periods: diplomacy {cfg.diplomacy_first:g} min first, {cfg.diplomacy:g} min later; writing "
@@ -483,7 +485,7 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add the GM's commands to the `gamesmaster` command line."""
     common = database_parent()
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..gm import default_victory, players_line
 from ..rules.geography import Location, Map, Terrain
@@ -22,7 +22,7 @@ from ..rules.variant import Variant
 from ..variants import VariantError, load_variant, load_variant_file, variant_names
 from ..variants.judge_map import install_map as import_judge_map
 from ..variants.loader import variant_path
-from .options import CommandError
+from .options import Command, CommandError, Subcommands
 
 EXIT_PROBLEMS = 2
 
@@ -57,7 +57,7 @@ IMPORT_EXAMPLE = """examples:
 """
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add `gamesmaster variant list|show|check` to the command's subparsers."""
     raw = argparse.RawDescriptionHelpFormatter
     variant = subparsers.add_parser(
@@ -91,7 +91,8 @@ def register(subparsers: Any) -> None:
     imp.add_argument("--replace", action="store_true", help="replace an installed variant of that name")
 
 
-def _action(actions: Any, name: str, func: Any, epilog: str, help_text: str, description: str) -> Any:
+def _action(actions: Subcommands, name: str, func: Command, epilog: str,
+            help_text: str, description: str) -> argparse.ArgumentParser:
     """One `gamesmaster variant ACTION` subcommand, run by func."""
     parser = actions.add_parser(name, help=help_text, description=description, epilog=epilog,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -125,7 +125,7 @@ def standings_of(lines: Iterable[Line], sort: str = "total", league: str | None 
         "games": lambda s: (-len(s.games), s.name), "name": lambda s: (s.name.lower(), s.key),
         "reliability": lambda s: (-(s.reliability.percent or 0.0), s.name),
         "rating": lambda s: (-(s.rating.ordinal if s.rating else -1e9), s.name)}[sort]
-    return sorted(rows, key=order)  # type: ignore[arg-type]
+    return sorted(rows, key=order)
 
 
 def entry_refusal(settings: Settings, record: Reliability) -> str | None:

@@ -9,7 +9,7 @@ address here and per address mailed in the gamesmaster (docs/security.md).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote, urlsplit
 
 from fastapi import APIRouter, Depends, Request
@@ -29,11 +29,11 @@ POLL_SECONDS = 20  # how often a page asks for the unread count
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
-    return request.app.state.render(request, name, context, status)
+    return cast(HTMLResponse, request.app.state.render(request, name, context, status))
 
 
 def account_of(request: Request) -> int | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -16,7 +16,7 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..gm import (Gamesmaster, RuleSpec, ScoringName as Scoring, is_token, plain, plain_object, rules_for, score_board,
+from ..gm import (parse_phase, Gamesmaster, RuleSpec, ScoringName as Scoring, is_token, plain, plain_object, rules_for, score_board,
                   split_credential, variant_named)
 from . import schemas, site
 from .app import WebError, drawing, drawing_budget
@@ -54,7 +54,7 @@ class Caller:
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:
@@ -305,7 +305,7 @@ def get_game(game: str, request: Request) -> Response:
             response_class=JSONResponse)
 def get_position(game: str, request: Request, phase: str | None = None) -> Response:
     gm = _gm(request)
-    if phase is None or site.parse_phase(phase) == str(gm.game(game).phase):
+    if phase is None or parse_phase(phase) == str(gm.game(game).phase):
         return Response(site.position_json(gm, game), media_type="application/json")
     return JSONResponse(gm.result(game, phase).position.to_dict())
 

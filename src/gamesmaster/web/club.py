@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from urllib.parse import quote
 
@@ -26,7 +26,7 @@ Key = Path(max_length=KEY_CHARS, description="an account's public ref, or name: 
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def reliability_view(r: Reliability) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def player_view(p: PlayerRecord) -> dict[str, Any]:
 
 
 def _render(request: Request, name: str, context: dict[str, Any]) -> HTMLResponse:
-    return request.app.state.render(request, name, context, 200)
+    return cast(HTMLResponse, request.app.state.render(request, name, context, 200))
 
 
 @api.get("/standings", response_model=schemas.StandingsOut,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
@@ -33,7 +33,7 @@ from fastapi.responses import (
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ..gm import LABELS, Forbidden, Gamesmaster, GMError, LiveConfig, LiveTable, PhaseResult, Refused, variant_named
+from ..gm import phase_title, LABELS, Forbidden, Gamesmaster, GMError, LiveConfig, LiveTable, PhaseResult, Refused, variant_named
 from . import site
 from .app import WebError
 from .pages import _field, _flash, form
@@ -47,11 +47,11 @@ CHANNEL_WORDS = {"in-person": "on paper", "web": "by phone", "mail": "by mail", 
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
-    return request.app.state.render(request, name, context, status)
+    return cast(HTMLResponse, request.app.state.render(request, name, context, status))
 
 
 def _url(game: str, tail: str = "") -> str:
@@ -144,7 +144,7 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
     centres = {p: len(tallied.centres_of(p)) for p in variant.powers}
     tally = [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour, "centres": centres[p]}
              for p in sorted(variant.powers, key=lambda p: -centres[p])]
-    return {"phase": phase, "title": site.phase_title(phase), "stage": stage, "step": step, "steps": steps,
+    return {"phase": phase, "title": phase_title(phase), "stage": stage, "step": step, "steps": steps,
             "current": current, "current_name": variant.powers[current].name if current else None,
             "orders": orders, "results": results, "map": map_svg, "next_title": record["next_title"],
             "dislodged": [r.to_dict() for r in row.results if "dislodged" in (r.reason or "")],

@@ -28,6 +28,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..gm import (VERIFIED, RateLimiter, check_secret, fingerprint, hash_secret, is_key, new_secret,
                   split_credential)
@@ -128,7 +129,7 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
 # -- sessions --------------------------------------------------------------------------
 
 
-class WebSession(dict):  # type: ignore[type-arg]
+class WebSession(dict[str, Any]):
     """A visitor's session: the site's small data (CSRF token, flash messages) as a dict, and what the
     gamesmaster's session record says of it (the games it is signed in to, whether it is the GM's).
 
@@ -189,12 +190,12 @@ def web_session(request: Request) -> WebSession:
 class SessionMiddleware:
     """Server-side sessions through the gamesmaster: request.session is a WebSession; the cookie holds a token."""
 
-    def __init__(self, app: Any, gm: Any, max_age: int = SESSION_MAX_AGE) -> None:
+    def __init__(self, app: ASGIApp, gm: Any, max_age: int = SESSION_MAX_AGE) -> None:
         self.app = app
         self.gm = gm
         self.max_age = max_age
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
@@ -218,7 +219,7 @@ class SessionMiddleware:
         had_cookie = bool(token)
         secure = scope.get("scheme") == "https"
 
-        async def send_wrapper(message: dict) -> None:
+        async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 flags = "; Path=/; HttpOnly; SameSite=Lax" + ("; Secure" if secure else "")
@@ -241,8 +242,9 @@ class SessionMiddleware:
         await self.app(scope, receive, send_wrapper)
 
 
-def _cookie(scope: dict, name: str) -> str | None:
-    for key, value in scope.get("headers", []):
+def _cookie(scope: Scope, name: str) -> str | None:
+    headers: list[tuple[bytes, bytes]] = scope.get("headers", [])  # ASGI's raw headers
+    for key, value in headers:
         if key == b"cookie":
             for part in value.decode("latin-1").split(";"):
                 k, _, v = part.strip().partition("=")

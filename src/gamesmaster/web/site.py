@@ -56,8 +56,6 @@ from ..gm import (
     end_setting,
     parse_duration,
     parse_movement,
-    parse_phase,
-    phase_title,
     plain,
     press_closed,
     rule_lines,
