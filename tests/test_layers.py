@@ -18,19 +18,21 @@ DOORS = {"web", "mail", "cli", "daide"}
 # adjudication document, a layer over rules used by the command line.
 ALLOWED: dict[str, set[str]] = {
     "rules": set(),
-    "variants": {"rules"},
+    # The settings (standard library only): what reads the environment; the doors get it through gm.
+    "config": set(),
+    "variants": {"rules", "config"},
     "ledger": {"rules"},
     "machine": {"rules", "variants"},
     "maps": {"rules", "variants"},
-    "store": {"ledger", "variants", "rules"},
-    "gm": {"store", "ledger", "variants", "rules", "maps"},
+    "store": {"ledger", "variants", "rules", "config"},
+    "gm": {"store", "ledger", "variants", "rules", "maps", "config"},
     # Doors reach the game through gm; rules' value types and format/parse functions and the
     # maps are what they render views with.
     **{door: {"gm", "rules", "maps", "machine"} for door in DOORS},
     # serving starts the doors and the worker in processes: it alone may import the doors.
-    "serving": {"gm", "rules", "web", "mail", "daide"},
+    "serving": {"gm", "rules", "web", "mail", "daide", "config"},
 }
-ALLOWED["cli"] = ALLOWED["cli"] | {"serving"}  # the commands that start processes call serving
+ALLOWED["cli"] = ALLOWED["cli"] | {"serving", "config"}  # the commands that start processes call serving
 
 
 def _module_name(path: Path) -> str:

@@ -6,6 +6,8 @@ is its record: gm.fold says what each entry means, gm.verify replays and audits 
 See docs/gm.md for the GM's guide.
 """
 
+from ..config import GM_CREDENTIAL as GM_CREDENTIAL_VARIABLE
+from ..config import Config, ConfigError, Env, MailSettings, Paths, SiteSettings, TestHooks, hostport
 from ..store import data_dir, default_url  # where games are kept, for the processes that open the store
 from .errors import Forbidden, GMError, NotFound, Refused, StoreError
 from .service import Gamesmaster
@@ -15,7 +17,8 @@ from .views import (Answer, Checking, Correction, Created, GameView, LegalOrders
                     PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, Receipt, ReceiptCheck, RecordEntry,
                     Submission, VerifyReport)
 
-__all__ = ["Gamesmaster", "GMError", "Forbidden", "NotFound", "Refused", "StoreError", "data_dir", "default_url",
+__all__ = ["GM_CREDENTIAL_VARIABLE", "Config", "ConfigError", "Env", "MailSettings", "Paths", "SiteSettings", "TestHooks", "hostport",
+           "Gamesmaster", "GMError", "Forbidden", "NotFound", "Refused", "StoreError", "data_dir", "default_url",
            "RuleSpec", "Schedule", "Settings", "GM", "Seat",
            "Answer", "Checking", "Correction", "Created", "GameView", "LegalOrders", "OrderResult", "OrdersOnRecord",
            "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck",

@@ -25,7 +25,7 @@ __all__ = ["ImapError", "MailConfig", "MailConfigError", "config", "dispatch", "
 
 def config(address: str | None = None, relay: str | None = None) -> MailConfig:
     """The mail settings from the environment, with the GM's address and the relay (HOST[:PORT]) where given."""
-    settings = MailConfig.from_env()
+    settings = MailConfig.from_env()  # the mail commands' one reading of the settings
     if address:
         if "@" not in address:
             raise MailConfigError(f"--address {address!r} is not an address (local@domain)")

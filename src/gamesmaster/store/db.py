@@ -11,6 +11,8 @@ from typing import Iterator
 
 from sqlalchemy import create_engine, event, text
 
+from ..config import Paths
+
 try:
     import fcntl
 except ImportError:  # not a POSIX system: writers of other processes fall back on SQLite's own waiting
@@ -27,18 +29,18 @@ class StoreError(Exception):
     """The database cannot be used; the message names the problem."""
 
 
-def data_dir() -> Path:
-    """The data directory: $GAMESMASTER_DATA or ~/.local/share/gamesmaster."""
-    env = os.environ.get("GAMESMASTER_DATA")
-    return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "gamesmaster"
+def data_dir(paths: Paths | None = None) -> Path:
+    """The data directory: the settings' (default: $GAMESMASTER_DATA or ~/.local/share/gamesmaster)."""
+    return (paths or Paths.from_environ()).data_dir
 
 
-def default_url(data: Path | None = None) -> str:
-    """$GAMESMASTER_DATABASE_URL, or the SQLite file in the data directory (data, else data_dir())."""
-    env = os.environ.get("GAMESMASTER_DATABASE_URL")
-    if env:
-        return env
-    return f"sqlite:///{(data or data_dir()) / DB_FILE}"
+def default_url(data: Path | None = None, paths: Paths | None = None) -> str:
+    """The settings' database URL ($GAMESMASTER_DATABASE_URL), or the SQLite file in the data directory (data, else
+    the settings')."""
+    paths = paths or Paths.from_environ()
+    if paths.database_url:
+        return paths.database_url
+    return f"sqlite:///{(data or paths.data_dir) / DB_FILE}"
 
 
 def normalise_url(url: str) -> str:
