@@ -175,10 +175,12 @@ test_hooks.__test__ = False  # type: ignore[attr-defined]  # a hook, not a test
 class Desk:
     """The store, the clock and the way into a game's record, shared by every part of the gamesmaster."""
 
-    def __init__(self, store: Store, clock: Clock | None = None, *, hooks: TestHooks | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, *, hooks: TestHooks | None = None,
+                 site_url: str | None = None) -> None:
         self.store = store
         self.clock = clock or utc_now
         self.memo = Memo()
+        self.site_url = site_url  # the site's public address, for links in what the channels send
         use_test_hooks(hooks or TestHooks.from_environ())
 
     @classmethod
@@ -190,7 +192,8 @@ class Desk:
         StoreError names what is wrong with the URL or the database."""
         paths = config.paths if config is not None else None
         return cls(Store(url or default_url(paths=paths), migrate=migrate), clock,
-                   hooks=config.hooks if config is not None else None)
+                   hooks=config.hooks if config is not None else None,
+                   site_url=config.site.site_url if config is not None else None)
 
     @property
     def place(self) -> str:

@@ -22,6 +22,7 @@ from ..gm import Gamesmaster, GMError, default_url
 from ..mail.config import MailConfig
 from ..web.demo import DEMO_GAME, load_demo
 from ..web.security import GM_ENV, SiteSecrets, load_secrets
+from .webhook import Poster
 from .worker import Worker
 
 log = logging.getLogger("gamesmaster.web")
@@ -232,7 +233,8 @@ def start_mail(gm: Gamesmaster, host: str, port: int, out: TextIO, config: MailC
     except ModuleNotFoundError:
         return None
     module = importlib.import_module("gamesmaster.mail.server")
-    handle = module.start(gm, host, port, config=config)
+    # the settings go only where there are some: without, the door reads its own section (as a bare start did)
+    handle = module.start(gm, host, port, **({"config": config} if config is not None else {}))
     print(f"Mail intake: SMTP on {host}:{getattr(handle, 'port', port)}", file=out, flush=True)
     notice = handle.relay_notice() if hasattr(handle, "relay_notice") else None
     if notice:
@@ -297,8 +299,10 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
         for game, port in daide.ports.items():
             print(f"DAIDE: {game} on {host}:{port} (bots: docs/daide.md)", file=out, flush=True)
     worker = Worker(gm, opts.worker_interval, out)
+    poster = Poster(gm)  # games' webhooks: beside the deadline worker, in the one process that runs it
     if opts.worker:
         worker.start()
+        poster.start()
     else:
         print("Deadline worker: not in this process (--no-worker); run `gamesmaster worker` beside it", file=out)
     mail = None
@@ -322,6 +326,8 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
         helpers.stop()
         if worker.is_alive():
             worker.stop()
+        if poster.is_alive():
+            poster.stop()
         if daide is not None:
             daide.stop()
         if mail is not None:
