@@ -287,3 +287,26 @@ def test_send_posts_the_body_as_json(receiver):
                            now), receiver.url)
     assert send(post).error is None
     assert receiver.next() == {"content": "hello", "text": "hello", "username": "gamesmaster"}
+
+
+def test_one_reader_hands_each_entry_once_to_every_channel(site, club, receiver, monkeypatch):
+    """The seam: a third channel added beside the site's and the webhook's sees each new entry once, as they do."""
+    from gamesmaster.gm.notices import Notifications
+    seen: list[tuple[int, str]] = []
+
+    class Recorder:
+        name = "recorder"
+
+        def deliver(self, news):
+            seen.extend(news.entries)
+            return []
+
+    channels = Notifications.channels.fget
+    monkeypatch.setattr(Notifications, "channels", property(lambda self: (*channels(self), Recorder())))
+    gm, _ = site
+    gm.set_webhook("club", receiver.url)
+    gm.post_press("club", "One notice", by_gm=True)
+    gm.notify()
+    gm.notify()
+    assert [kind for _, kind in seen] == ["press"]
+    assert gm.webhook("club").queued == 1

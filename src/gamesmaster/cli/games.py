@@ -234,8 +234,16 @@ def cmd_process(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 
 def cmd_worker(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
-    """Run the deadline worker."""
-    run_worker(gm, interval=args.interval, once=args.once, out=out)
+    """Run the deadline worker (looping: with the webhook poster beside it, as `serve` runs them)."""
+    from ..serving.webhook import Poster  # noqa: PLC0415 - cli -> serving, which starts background loops
+    poster = None if args.once else Poster(gm)
+    if poster is not None:
+        poster.start()
+    try:
+        run_worker(gm, interval=args.interval, once=args.once, out=out)
+    finally:
+        if poster is not None:
+            poster.stop()
     return 0
 
 
