@@ -161,7 +161,7 @@ class MailSettings:
     def from_environ(cls, env: Env | None = None) -> "MailSettings":
         """GAMESMASTER_MAIL_* / GAMESMASTER_SMTP_* / GAMESMASTER_IMAP_*, GAMESMASTER_GM_EMAIL and the site's address."""
         env = os.environ if env is None else env
-        return MailSettings(**mail_values(env))
+        return MailSettings(**mail_values(env))  # type: ignore[arg-type]  # mail_values checked each value
 
 
 def mail_values(env: Env) -> dict[str, object]:

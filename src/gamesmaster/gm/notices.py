@@ -211,7 +211,8 @@ class SiteChannel:
 
     def deliver(self, news: GameNews) -> list[NewNotice]:
         """The notifications this news makes for the players with accounts."""
-        view, holders, now, made = news.game, list(news.holders), news.now, []
+        view, holders, now = news.game, list(news.holders), news.now
+        made: list[NewNotice] = []
         results: dict[int, int] = {}  # account -> where in `made` its last results notification of this pass is
         notices: list[PressItem] = []  # the GM's notices of this pass: one notification, not one each
         for seq, kind in news.entries:
