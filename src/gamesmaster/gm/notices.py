@@ -177,11 +177,13 @@ class Notifications(Joining, Webhooks):
     def _notify_game(self, game_id: str, head_seq: int) -> int:
         """Read one game's news once, after its cursor; keep what every channel made of it, moving the cursor."""
         with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
             ar = AccountRecords(rec.conn)
             cursor = ar.cursor(game_id)
+            if cursor is None:
+                return 0
+            state = self.snapshot(rec, game_id)
             hooked = WebhookRecords(rec.conn).hook(game_id) is not None
-            if cursor is None or not (state.claims or hooked):
+            if not (state.claims or hooked):
                 return 0
             holders = []
             for number, ref in state.claims.items():

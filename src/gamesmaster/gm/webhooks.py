@@ -230,6 +230,11 @@ class Webhooks(Desk):
             hook = books.hook(game_id)
             return WebhookStatus.of(hook, books.queued(game_id)) if hook is not None else None
 
+    def hooked_games(self) -> list[str]:
+        """The games whose GM set a webhook."""
+        with self.reading() as rec:
+            return WebhookRecords(rec.conn).hooked()
+
     def webhook_posts_due(self, limit: int = 20) -> list[Post]:
         """The posts due now, with where each goes."""
         with self.reading() as rec:

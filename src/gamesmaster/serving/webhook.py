@@ -1,7 +1,8 @@
 """The webhook poster: sends the posts the notification pass queued for games' webhooks, in the background.
 
-Each pass first runs the notification pass (so a game no account plays in is read too), then
-posts what is due, one request at a time with a short timeout. A receiver that answers 2xx
+Each pass first runs the notification pass over the games with a webhook (so a game no
+account plays in is read too), then sends what is due, one request at a time with a short
+timeout. A receiver that answers 2xx
 took the post; 5xx, 429, a refused connection or no answer in time: tried again later
 (gm.webhooks.Backoff); any other answer is a refusal that trying again will not change, and
 the post is given up at once. What went wrong is recorded for the GM in words of our own:
@@ -74,8 +75,11 @@ def send(post: Post, timeout: float = TIMEOUT) -> Outcome:
 
 
 def one_pass(gm: Gamesmaster, timeout: float = TIMEOUT) -> int:
-    """Read the games' news into the channels, then send the posts due now; returns how many were delivered."""
-    gm.notify()
+    """Read the news of the games with a webhook into the channels, then send the posts due now; returns how many
+    were delivered."""
+    hooked = gm.hooked_games()
+    if hooked:
+        gm.notify(hooked)
     delivered = 0
     for post in gm.webhook_posts_due():
         outcome = send(post, timeout)

@@ -93,6 +93,10 @@ class WebhookRecords:
         row = self.conn.execute(select(hooks).where(hooks.c.game_id == game_id)).first()
         return record(HookRecord, row) if row is not None else None
 
+    def hooked(self) -> list[str]:
+        """The games that have a webhook."""
+        return [str(g) for g in self.conn.execute(select(hooks.c.game_id).order_by(hooks.c.game_id)).scalars()]
+
     def set_hook(self, game_id: str, url: str, now: datetime) -> None:
         """Set (or change) a game's webhook: a new URL starts with clean counts and an empty queue."""
         self.remove_hook(game_id)
