@@ -268,12 +268,13 @@ def test_only_the_gm_sets_it_and_the_url_is_never_shown(site, club, receiver):
         assert r.status_code == 422
         r = client.put(path, json={"url": receiver.url}, headers=GM)
         assert r.status_code == 200, r.text
-        assert r.json()["shown"] == f"http://127.0.0.1:{receiver.server.server_address[1]}/…"
+        assert r.json()["webhook"]["shown"] == f"http://127.0.0.1:{receiver.server.server_address[1]}/…"
         assert "s3cr3t-token" not in r.text
         assert "s3cr3t-token" not in client.get(path, headers=GM).text
         for page in ("/games/club", "/api/games/club", "/games/club/history"):
             assert "s3cr3t-token" not in client.get(page, headers=bearer(club["FRANCE"])).text
-        assert client.put(path, json={"url": ""}, headers=GM).json() is None
+        assert client.get(path, headers=GM).json()["webhook"]["delivered"] == 0
+        assert client.put(path, json={"url": ""}, headers=GM).json() == {"webhook": None}
         assert gm.webhook("club") is None
 
 

@@ -588,18 +588,18 @@ def post_extend(game: str, body: ExtendIn, request: Request, who: Caller = Depen
     return {"deadline": new.isoformat()}
 
 
-@router.get("/games/{game}/webhook", response_model=schemas.WebhookOut | None, tags=["GM"],
+@router.get("/games/{game}/webhook", response_model=schemas.WebhookOut, tags=["GM"],
             summary="How the game's webhook fares (its URL shown by host only)")
-def get_webhook(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any] | None:
+def get_webhook(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     status = _gm(request).webhook(game)
-    return plain_object(status) if status is not None else None
+    return {"webhook": plain_object(status) if status is not None else None}
 
 
-@router.put("/games/{game}/webhook", response_model=schemas.WebhookOut | None, tags=["GM"],
+@router.put("/games/{game}/webhook", response_model=schemas.WebhookOut, tags=["GM"],
             summary="Set (or, with an empty url, remove) the game's webhook: results, warnings and notices posted")
-def put_webhook(game: str, body: WebhookIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any] | None:
+def put_webhook(game: str, body: WebhookIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     status = _gm(request).set_webhook(game, body.url)
-    return plain_object(status) if status is not None else None
+    return {"webhook": plain_object(status) if status is not None else None}
 
 
 @router.post("/games/{game}/pause", response_model=schemas.StatusOut, tags=["GM"], summary="Stop the clock")

@@ -162,7 +162,7 @@ class StatusOut(Out):
     status: str
 
 
-class WebhookOut(Out):
+class WebhookStatusOut(Out):
     """A game's webhook, for the GM: where it posts (scheme and host only; the rest is a secret) and how it fares."""
 
     shown: str
@@ -173,6 +173,12 @@ class WebhookOut(Out):
     last_ok_at: str | None
     last_error: str | None
     last_error_at: str | None
+
+
+class WebhookOut(Out):
+    """The game's webhook (null: none set)."""
+
+    webhook: WebhookStatusOut | None
 
 
 class DeadlineOut(Out):
