@@ -311,3 +311,22 @@ def test_one_reader_hands_each_entry_once_to_every_channel(site, club, receiver,
     gm.notify()
     assert [kind for _, kind in seen] == ["press"]
     assert gm.webhook("club").queued == 1
+
+
+def test_the_gm_console_sets_it_and_shows_how_it_fares(site, club, receiver):
+    from sitetools import post
+    gm, app = site
+    with site_client(app) as client:
+        post(client, "/gm/sign-in", {"credential": GM_CREDENTIAL}, "/gm")
+        page = post(client, "/gm/games/club/webhook", {"url": "http://u:pw@hooks.example/x"}, "/gm/games/club").text
+        assert "may not hold a user name or password" in page and "u:pw" not in page
+        page = post(client, "/gm/games/club/webhook", {"url": receiver.url}, "/gm/games/club").text
+        assert "Webhook set" in page and "0 delivered" in page and "s3cr3t-token" not in page
+        receiver.status = 500
+        gm.post_press("club", "Notice", by_gm=True)
+        one_pass(gm)
+        receiver.next()
+        page = client.get("/gm/games/club").text
+        assert "1 waiting" in page and "the receiver answered 500" in page
+        page = post(client, "/gm/games/club/webhook", {"remove": "1"}, "/gm/games/club").text
+        assert "No webhook now." in page and gm.webhook("club") is None
