@@ -286,6 +286,7 @@ def test_send_posts_the_body_as_json(receiver):
     now = datetime.now(timezone.utc)
     post = Post(PostRecord(1, "club", "k", {"content": "hello", "text": "hello", "username": "gamesmaster"}, now, 0,
                            now), receiver.url)
+    assert "s3cr3t-token" not in repr(post)  # the URL is a secret: a logged post does not show it
     assert send(post).error is None
     assert receiver.next() == {"content": "hello", "text": "hello", "username": "gamesmaster"}
 

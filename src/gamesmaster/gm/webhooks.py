@@ -16,7 +16,7 @@ notification pass and sent by a poster in the background (serving.webhook).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import Sequence
@@ -113,7 +113,7 @@ class Post:
     """A post due to go: where to, and what."""
 
     record: PostRecord
-    url: str
+    url: str = field(repr=False)  # a secret: kept out of logs and tracebacks
 
     @property
     def body(self) -> JSONObject:

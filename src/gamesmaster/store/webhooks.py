@@ -8,7 +8,7 @@ queued once; the hook's row keeps the counts and the last error for the GM. Migr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import JSON, Column, Index, Integer, String, Table, Text, and_, delete, func, insert, select, update
@@ -49,7 +49,7 @@ class HookRecord:
     """A game's webhook as kept."""
 
     game_id: str
-    url: str
+    url: str = field(repr=False)  # a secret: kept out of logs and tracebacks
     set_at: datetime
     delivered: int
     failed: int
@@ -117,6 +117,8 @@ class WebhookRecords:
         is counted as failed, so the GM sees what was lost)."""
         if self.conn.execute(select(posts.c.id).where(posts.c.key == post.key)).first() is not None:
             return False
+        if self.hook(post.game_id) is None:
+            return False  # the GM removed the webhook since the pass read the game
         if not post.silent and self.queued(post.game_id) >= bound:
             self.failed(post.game_id, f"queue full ({bound} posts waiting): a post was dropped", post.created_at)
             return False
