@@ -21,13 +21,14 @@ from ..gm.live import LABELS, LiveConfig
 from ..gm.table import LiveTable
 from ..gm.settings import RuleSpec, Settings, end_setting, parse_duration, parse_movement, parse_time
 from ..gm.worker import run as run_worker
+from ..config import Config, ConfigError
 from .options import CommandError, add_command, database_parent
 
 
 def _gm(args: argparse.Namespace) -> Gamesmaster:
     try:
-        return Gamesmaster.open(args.db)
-    except StoreError as exc:
+        return Gamesmaster.open(args.db, config=Config.from_environ())  # the settings, read once for the command
+    except (StoreError, ConfigError) as exc:
         raise CommandError(str(exc)) from None
 
 
