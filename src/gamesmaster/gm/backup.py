@@ -30,7 +30,7 @@ from typing import TypedDict, cast
 from sqlalchemy import DateTime, Integer, LargeBinary, Table, insert, select
 
 from ..ledger import JSONObject, JSONValue
-from ..store import accounts, mailbox
+from ..store import accounts, mailbox, webhooks
 from .accounts import index_seats
 from .archive import ArchiveDoc, check_archive, export_game, import_game
 from .errors import GMError
@@ -42,9 +42,10 @@ DATA_FILES = ("web.json",)
 
 
 def _mail_tables() -> list[Table]:
-    """The tables beside the ledgers kept in a backup: the mail door's, and players' accounts."""
+    """The tables beside the ledgers kept in a backup: the mail door's, players' accounts, and the games' webhooks
+    (the backup holds the site's secrets already: web.json)."""
     return [mailbox.contacts, mailbox.inbox, mailbox.outbox, mailbox.cursors, accounts.accounts, accounts.links,
-            accounts.settings, accounts.notices, accounts.cursors, accounts.games]
+            accounts.settings, accounts.notices, accounts.cursors, accounts.games, webhooks.hooks, webhooks.posts]
 
 
 def _out(value: object) -> JSONValue:
