@@ -13,6 +13,8 @@ answer a door's question about the game, so that a rule is written once, here or
 
 from ..rules import (Build, Convoy, Disband, Dislodgement, Hold, Location, Move, Order, Phase, Position, Remove,
                      Retreat, Support, Terrain, Unit, UnitOrder, UnitType, Variant, Waive)
+from ..config import GM_CREDENTIAL as GM_CREDENTIAL_VARIABLE
+from ..config import Config, ConfigError, Env, MailSettings, Paths, SiteSettings, TestHooks, hostport
 from ..store import data_dir, default_url  # where games are kept, for the processes that open the store
 from .analysis import MAX_BOARD_CHARS, Analysed, BoardError, analyse, fresh_board
 from .archive import Document, export_game, import_game, import_sample, play_sample, read_document
@@ -53,6 +55,9 @@ from .views import (Answer, Checking, Correction, Created, GameView, LedgerHead,
 from .worker import run as run_worker
 
 __all__ = [
+    # the settings, read once from the environment (gamesmaster.config)
+    "GM_CREDENTIAL_VARIABLE", "Config", "ConfigError", "Env", "MailSettings", "Paths", "SiteSettings", "TestHooks",
+    "hostport",
     # the service, its errors and where its store is kept
     "Gamesmaster", "GMError", "Forbidden", "Limited", "NotFound", "Refused", "StoreError", "data_dir", "default_url",
     # the views it answers with

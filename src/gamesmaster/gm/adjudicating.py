@@ -10,9 +10,9 @@ import os
 import time
 from collections import Counter
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Mapping, Sequence, TypedDict
 
+from ..config import TEST_PAUSE, TEST_PAUSE_FILE
 from ..ledger import JSONObject, commitment, new_salt
 from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act, powers_to_choose
 from ..rules.conditional import ConditionalError, Section, order_key, read_sections
@@ -21,6 +21,7 @@ from ..rules.orders import describe_unit
 from ..rules.victory import deadlock, most_pieces, short_game_over, side_of, victory
 from .cointoss import toss_and_join
 from .plans import Plan, committed_conditional, file_plan, record_read
+from .desk import test_hooks
 from .games import deadline_text
 from .scoring import board_of, game_scores, result_of
 from .settings import show_time
@@ -31,8 +32,8 @@ from .views import AwaitingGM, OrderResult, Processed
 
 # Test hook: a worker sleeps this many seconds inside the adjudication transaction,
 # after writing everything and before the commit (and touches the file, if named).
-PAUSE_ENV = "GAMESMASTER_TEST_PAUSE_BEFORE_COMMIT"
-PAUSE_FILE_ENV = "GAMESMASTER_TEST_PAUSE_FILE"
+PAUSE_ENV = TEST_PAUSE
+PAUSE_FILE_ENV = TEST_PAUSE_FILE
 
 CIVIL_DISORDER_EFFECT = {"M": "units hold and do not support each other",
                          "R": "dislodged units are disbanded",
@@ -467,12 +468,11 @@ def _retreat_again(tx: Transaction, nxt: Position) -> None:
 
 
 def _test_pause() -> None:
-    pause = os.environ.get(PAUSE_ENV)
-    if pause:
-        marker = os.environ.get(PAUSE_FILE_ENV)
-        if marker:
-            Path(marker).write_text(str(os.getpid()))
-        time.sleep(float(pause))
+    hooks = test_hooks()
+    if hooks.pause_before_commit is not None:
+        if hooks.pause_file is not None:
+            hooks.pause_file.write_text(str(os.getpid()))
+        time.sleep(hooks.pause_before_commit)
 
 
 __all__ = ["GM", "Plan", "SubmissionNote", "advance", "read_plans", "tell_plans", "close_phase", "early_due", "ending", "finish", "install_conditionals",

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable, Iterator, Self
 
+from ..config import Config, TestHooks
 from ..ledger import fingerprint
 from ..rules import PositionError
 from ..rules.position import power_id
-from ..store import Records, Store
+from ..store import Records, Store, default_url
 from ..store.sessions import SessionRecords
 from . import credentials as cred
 from . import keys
@@ -152,20 +153,47 @@ def acting(rec: Records, state: GameState, power: str | None, credential: str | 
     return Actor(seat, pw, secret)
 
 
+# The fault tests' hooks, from the settings of the process's latest gamesmaster: process-wide, as the variables
+# they come from are.
+_hooks = TestHooks()
+
+
+def use_test_hooks(hooks: TestHooks) -> None:
+    """Pause (or not) before each adjudication commits, as the settings' test hooks say."""
+    global _hooks
+    _hooks = hooks
+
+
+def test_hooks() -> TestHooks:
+    """The test hooks in force in this process."""
+    return _hooks
+
+
+test_hooks.__test__ = False  # type: ignore[attr-defined]  # a hook, not a test
+
+
 class Desk:
     """The store, the clock and the way into a game's record, shared by every part of the gamesmaster."""
 
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, *, hooks: TestHooks | None = None,
+                 site_url: str | None = None) -> None:
         self.store = store
         self.clock = clock or utc_now
         self.memo = Memo()
+        self.site_url = site_url  # the site's public address, for links in what the channels send
+        use_test_hooks(hooks or TestHooks.from_environ())
 
     @classmethod
-    def open(cls, url: str | None = None, *, migrate: bool = True, clock: Clock | None = None) -> Self:
-        """The gamesmaster on the store at url (None: $GAMESMASTER_DATABASE_URL, else SQLite in the data directory).
+    def open(cls, url: str | None = None, *, migrate: bool = True, clock: Clock | None = None,
+             config: Config | None = None) -> Self:
+        """The gamesmaster on the store at url (None: the settings' database, $GAMESMASTER_DATABASE_URL, else SQLite
+        in the data directory); config: the settings read where the process started (default: the environment's).
 
         StoreError names what is wrong with the URL or the database."""
-        return cls(Store(url, migrate=migrate), clock)
+        paths = config.paths if config is not None else None
+        return cls(Store(url or default_url(paths=paths), migrate=migrate), clock,
+                   hooks=config.hooks if config is not None else None,
+                   site_url=config.site.site_url if config is not None else None)
 
     @property
     def place(self) -> str:

@@ -226,6 +226,10 @@ class ReasonIn(Strict):
     reason: str = ""
 
 
+class WebhookIn(Strict):
+    url: str = Field(max_length=2000, description="the incoming webhook's URL (http or https); empty: none")
+
+
 class ResumeIn(Strict):
     until: datetime | None = None
     reason: str = ""
@@ -577,6 +581,20 @@ def post_process(game: str, request: Request, who: Caller = Depends(gm_only)) ->
 def post_extend(game: str, body: ExtendIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     new = _gm(request).extend(game, hours=body.hours, until=_aware(body.until), reason=body.reason)
     return {"deadline": new.isoformat()}
+
+
+@router.get("/games/{game}/webhook", response_model=schemas.WebhookOut, tags=["GM"],
+            summary="How the game's webhook fares (its URL shown by host only)")
+def get_webhook(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    status = _gm(request).webhook(game)
+    return {"webhook": plain_object(status) if status is not None else None}
+
+
+@router.put("/games/{game}/webhook", response_model=schemas.WebhookOut, tags=["GM"],
+            summary="Set (or, with an empty url, remove) the game's webhook: results, warnings and notices posted")
+def put_webhook(game: str, body: WebhookIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    status = _gm(request).set_webhook(game, body.url)
+    return {"webhook": plain_object(status) if status is not None else None}
 
 
 @router.post("/games/{game}/pause", response_model=schemas.StatusOut, tags=["GM"], summary="Stop the clock")

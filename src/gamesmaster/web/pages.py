@@ -558,7 +558,7 @@ def gm_game_page(game: str, request: Request) -> HTMLResponse:
                                              "tz": st.settings.schedule.tz,
                                              "press": list(gm.press(game))[-30:],
                                              "questions": [site.question_item(q) for q in gm.questions(game)],
-                                             "records": _seat_records(gm, game)})
+                                             "records": _seat_records(gm, game), "webhook": gm.webhook(game)})
 
 
 def _seat_records(gm: Gamesmaster, game: str) -> list[dict[str, Any]]:
@@ -652,6 +652,9 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             public = _field(data, "public") == "1"
             gm.answer_question(game, asked, _field(data, "text"), public=public)
             _flash(request, f"Question {number} answered " + ("for everyone." if public else "to its asker."))
+        elif action == "webhook":
+            status = gm.set_webhook(game, None if _field(data, "remove") == "1" else _field(data, "url")[:1000])
+            _flash(request, f"Webhook set: posting to {status.shown}." if status else "No webhook now.")
         elif action == "draw":
             gm.declare_draw(game, reason=reason)
             _flash(request, "The game is declared drawn.")

@@ -162,6 +162,25 @@ class StatusOut(Out):
     status: str
 
 
+class WebhookStatusOut(Out):
+    """A game's webhook, for the GM: where it posts (scheme and host only; the rest is a secret) and how it fares."""
+
+    shown: str
+    set_at: str = Field(description="ISO time")
+    delivered: int
+    failed: int
+    queued: int
+    last_ok_at: str | None
+    last_error: str | None
+    last_error_at: str | None
+
+
+class WebhookOut(Out):
+    """The game's webhook (null: none set)."""
+
+    webhook: WebhookStatusOut | None
+
+
 class DeadlineOut(Out):
     """A new deadline."""
 
