@@ -436,11 +436,11 @@ def svg_geometry_toml(variant: Variant, svg: Path) -> str:
     found = read_svg(svg)
     names = _names(variant)
     regions: dict[str, list[Piece]] = {}
-    for key, pieces in found.regions.items():
-        mouse = key.startswith("MOUSE:")
-        pid = names.get(key.removeprefix("MOUSE:"))
-        if pid is not None and (not mouse or pid not in regions):  # the drawn region first, the mouse's if none
-            regions.setdefault(pid, []).extend(pieces)
+    for mouse in (False, True):  # the drawn region; the mouse layer's only for a province with none
+        for key, drawn in found.regions.items():
+            pid = names.get(key.removeprefix("MOUSE:"))
+            if pid is not None and key.startswith("MOUSE:") == mouse and (not mouse or pid not in regions):
+                regions.setdefault(pid, []).extend(drawn)
     units, centres, labels = (_renamed(t, names) for t in (found.units, found.centres, found.labels))
     reach = REACH * found.size[0]
     problems: list[str] = []
