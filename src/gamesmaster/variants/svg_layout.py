@@ -140,7 +140,7 @@ def parse_path(d: str) -> list[Piece]:
             cur = start = (ox + v[0], oy + v[1])
             out.append(("M", cur))
             cmd = "l" if rel else "L"  # further pairs after a moveto are lines
-        elif up in ("L", "H", "V", "T") or up == "A":
+        elif up in ("L", "H", "V", "T", "A"):
             if up == "H":
                 end = (ox + v[0] if rel else v[0], cur[1])
             elif up == "V":
