@@ -24,6 +24,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Unpack
 
 from ..rules.variant import Variant
 
@@ -99,7 +100,7 @@ def parse_transform(text: str | None) -> Affine:
 
 
 # A path as absolute pieces: ("M", p), ("L", p), ("C", c1, c2, p), ("Q", c, p), ("Z",)
-Piece = tuple
+Piece = tuple[str, Unpack[tuple[Point, ...]]]
 
 
 def parse_path(d: str) -> list[Piece]:
@@ -220,11 +221,11 @@ def flatten(pieces: list[Piece]) -> list[list[Point]]:
     rings: list[list[Point]] = []
     ring: list[Point] = []
     for piece in pieces:
-        kind = piece[0]
+        kind, points = piece[0], piece[1:]
         if kind == "M":
             if len(ring) > 2:
                 rings.append(ring)
-            ring = [piece[1]]
+            ring = [points[0]]
         elif kind == "Z":
             if len(ring) > 2:
                 rings.append(ring)
@@ -232,18 +233,18 @@ def flatten(pieces: list[Piece]) -> list[list[Point]]:
         elif not ring:
             continue
         elif kind == "L":
-            ring.append(piece[1])
+            ring.append(points[0])
         else:
             p0 = ring[-1]
             for s in range(1, CURVE_STEPS + 1):
                 t = s / CURVE_STEPS
                 u = 1 - t
                 if kind == "C":
-                    c1, c2, p = piece[1:]
+                    c1, c2, p = points
                     ring.append((u ** 3 * p0[0] + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t ** 3 * p[0],
                                  u ** 3 * p0[1] + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t ** 3 * p[1]))
                 else:
-                    c, p = piece[1:]
+                    c, p = points
                     ring.append((u * u * p0[0] + 2 * u * t * c[0] + t * t * p[0],
                                  u * u * p0[1] + 2 * u * t * c[1] + t * t * p[1]))
     if len(ring) > 2:
