@@ -17,6 +17,7 @@ from .errors import GMError, NotFound
 from .ratings import Rating, ladder, rate
 from .settings import Settings
 from .tx import write_lines
+from .events import ABSENT, LeagueAdded
 
 SortKey = Literal["total", "average", "games", "name", "reliability", "rating"]
 SORTS: tuple[str, ...] = get_args(SortKey)
@@ -216,9 +217,6 @@ class Club(Desk):
                     lines = StandingsRecords(rec.conn).game(game_id)
                 inside = any(name in x.leagues for x in lines)
                 if inside != (not remove):
-                    payload: dict[str, object] = {"league": name}
-                    if remove:
-                        payload["removed"] = True
-                    tx.record("league-added", payload)
+                    tx.record(LeagueAdded(league=name, removed=True if remove else ABSENT))
                     changed.append(game_id)
         return changed

@@ -25,6 +25,8 @@ from ..rules import Phase
 from ..rules.conditional import order_key
 from ..store import Records
 from .tx import Transaction
+from .events import PlanRead
+from .events import PlanFiled
 
 PLAN_KINDS = frozenset({"plan-filed", "plan-read"})
 _REFERENCE = "plan sha256:"
@@ -55,9 +57,8 @@ def committed_conditional(p: Mapping[str, object]) -> str | None:
 def file_plan(tx: Transaction, power: str, number: int, text: str, names: Sequence[str]) -> str:
     """Record a plan filed with a power's set `number` of the current phase; returns its digest (what the
     set then records and commits to)."""
-    entry = tx.record("plan-filed", {"phase": tx.state.phase, "power": power, "number": number,
-                                     "conditional": text, "names": sorted(set(names), key=_key),
-                                     "salt": new_salt()})
+    entry = tx.record(PlanFiled(phase=tx.state.phase or "", power=power, number=number, conditional=text,
+                                names=tuple(sorted(set(names), key=_key)), salt=new_salt()))
     return entry.payload_digest
 
 
@@ -65,9 +66,8 @@ def record_read(tx: Transaction, phase: str, plans: Mapping[str, Plan]) -> None:
     """Record each power's plan as read at the deadline of `phase`, one entry a power, before the results."""
     for power, plan in sorted(plans.items()):
         names = sorted({str(s["phase"]) for s in plan["sections"]}, key=_key)
-        tx.record("plan-read", {"phase": phase, "power": power, "names": names,
-                                "plan": {"filed": plan["filed"], "sections": list(plan["sections"]),
-                                         "problem": plan["problem"]}})
+        tx.record(PlanRead(phase=phase, power=power, names=tuple(names),
+                           plan={"filed": plan["filed"], "sections": list(plan["sections"]), "problem": plan["problem"]}))
 
 
 def plan_text(rec: Records, game_id: str, submission: Entry) -> str | None:

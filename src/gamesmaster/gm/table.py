@@ -20,6 +20,7 @@ from .settings import RuleSpec, Settings
 from .state import GameState
 from .tx import Transaction
 from .views import Created, Submission
+from .events import ABSENT, LiveChanged
 
 
 @dataclass
@@ -159,7 +160,7 @@ class LiveTable:
             if processed:
                 run_early(tx)  # e.g. retreats that concern only unplayed powers
             for ev in events:
-                tx.record("live", {"action": ev.action, "phase": tx.state.phase, **ev.detail, "state": st.to_dict()})
+                tx.record(LiveChanged.of(ev.action, tx.state.phase, ev.detail, st.to_dict()))
         return events
 
     # -- the GM's and the players' actions -------------------------------------------------
@@ -258,10 +259,8 @@ class LiveTable:
             cfg = live.config if live is not None else config
             assert cfg is not None
             new = act(tx, cfg, live.state if live is not None else None)
-            payload = {"action": action, "phase": tx.state.phase, **detail, **(extra or {}), "state": new.to_dict()}
-            if live is None:
-                payload["config"] = cfg.to_dict()
-            tx.record("live", payload)
+            tx.record(LiveChanged.of(action, tx.state.phase, {**detail, **(extra or {})}, new.to_dict(),
+                                     cfg.to_dict() if live is None else ABSENT))
             return new
 
 
