@@ -112,6 +112,10 @@ class Absent(Enum):
     def __repr__(self) -> str:
         return "ABSENT"
 
+    def __bool__(self) -> bool:
+        """False, like the None or empty value a missing key stood for when payloads were read with .get()."""
+        return False
+
 
 ABSENT: Literal[Absent.ABSENT] = Absent.ABSENT
 
@@ -991,6 +995,8 @@ def unhandled(cls: type[Event]) -> list[str]:
     return missing + [what for what, table in _HANDLERS.items() if cls not in table]
 
 
+PUBLISHED = kinds(PhaseAdjudicated, Correction)  # the entries that publish a phase's results
+OPENING = kinds(GameStarted, PhaseOpened)  # the entries that open a phase for orders
 SIGNED: frozenset[EventKind] = frozenset(c.KIND for c in EVENTS if c.SIGNED)
 PUBLISHING: frozenset[EventKind] = frozenset(c.KIND for c in EVENTS if c.PUBLISHES)
 PHASE_PRIVATE: frozenset[EventKind] = frozenset(c.KIND for c in EVENTS if c.PHASE_PRIVATE)

@@ -25,10 +25,9 @@ from ..rules import Phase
 from ..rules.conditional import order_key
 from ..store import Records
 from .tx import Transaction
-from .events import PlanRead
-from .events import PlanFiled
+from .events import PlanFiled, PlanRead, kinds
 
-PLAN_KINDS = frozenset({"plan-filed", "plan-read"})
+PLAN_KINDS = kinds(PlanFiled, PlanRead)
 _REFERENCE = "plan sha256:"
 
 
@@ -102,17 +101,23 @@ def sealed_plans(entries: Sequence[Entry]) -> set[int]:
     return out
 
 
-def describe(e: Entry) -> str:
-    """One line saying what a plan entry records (or, sealed, that it is kept back)."""
-    if e.payload is None:
-        return "conditional orders (sealed until every phase they name is published)"
-    p = e.payload
-    names = ", ".join(Phase.parse(n).title for n in p.get("names") or ()) or "no phase"
-    if e.kind == "plan-filed":
-        return f"{p['power']} filed conditional orders with set #{p['number']} for {names}: " + \
-            " / ".join(str(p["conditional"]).splitlines())[:200]
-    problem = (p.get("plan") or {}).get("problem")
-    return f"{p['power']}'s conditional orders read at the {p['phase']} deadline, for {names}" + \
+SEALED_WORDS = "conditional orders (sealed until every phase they name is published)"
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(Phase.parse(n).title for n in names) or "no phase"
+
+
+def describe_filed(ev: PlanFiled) -> str:
+    """One line saying what a plan filed records."""
+    return f"{ev.power} filed conditional orders with set #{ev.number} for {_names(ev.names)}: " + \
+        " / ".join(ev.conditional.splitlines())[:200]
+
+
+def describe_read(ev: PlanRead) -> str:
+    """One line saying what a plan read at a deadline records."""
+    problem = ev.plan.get("problem")
+    return f"{ev.power}'s conditional orders read at the {ev.phase} deadline, for {_names(ev.names)}" + \
         (f" (not usable: {problem})" if problem else "")
 
 
