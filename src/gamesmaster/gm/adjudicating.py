@@ -27,9 +27,10 @@ from .settings import show_time
 from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, retreats_by_rule, to_act
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending, Seat
 from .tx import Transaction
-from .views import AwaitingGM, OrderResult, Processed
-from .events import AwaitingRemovals, CivilDisorder, ConditionalChosen, DeadlineClosed, Deadlock, GameEnded, Grace, PhaseAdjudicated, PhaseOpened, PlayerReplaced, ResultLine, StandbyCalled, StandbyReleased
-from .events import ABSENT, OrdersSubmitted
+from .views import AwaitingGM, Processed
+from .events import (ABSENT, AwaitingRemovals, CivilDisorder, ConditionalChosen, DeadlineClosed, Deadlock, GameEnded,
+                     Grace, OrdersSubmitted, PhaseAdjudicated, PhaseOpened, PlayerReplaced, ResultLine, StandbyCalled,
+                     StandbyReleased)
 
 # Test hook: a worker sleeps this many seconds inside the adjudication transaction,
 # after writing everything and before the commit (and touches the file, if named).

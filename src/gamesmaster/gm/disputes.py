@@ -20,7 +20,7 @@ from .desk import Desk, acting
 from .errors import GMError
 from .state import Dispute, GameState
 from .views import ReceiptCheck
-from .events import SetDisputed
+from .events import EventKind, SetDisputed
 
 
 def with_dispute(check: ReceiptCheck, state: GameState) -> ReceiptCheck:
@@ -72,7 +72,7 @@ def _later_set(entries: Iterable[Entry], mine: Receipt) -> int | None:
     found = False
     for e in entries:
         p = e.payload
-        if e.kind != "orders-submitted" or p is None or p.get("phase") != mine.phase or p.get("power") != mine.power:
+        if e.kind != EventKind.ORDERS_SUBMITTED or p is None or p.get("phase") != mine.phase or p.get("power") != mine.power:
             continue
         number = int(p["number"])
         if number == mine.number and p.get("commitment") == mine.commitment:

@@ -22,8 +22,8 @@ from ..store.repo import PhaseRow, PressRow
 from .live import LiveConfig, LiveState
 from .settings import Settings
 from . import keys
-from .events import (ABSENT, PUBLISHING, SIGNED, Absent, Adjudicated, AwaitingRemovals, BotsAllowed, CivilDisorder,
-                     CoinTossed, ConditionalChosen, Correction, CredentialReplaced, Deadlock, DeadlineClosed,
+from .events import (ABSENT, PUBLISHING, Absent, Adjudicated, AwaitingRemovals, BotsAllowed, CivilDisorder,
+                     CoinTossed, ConditionalChosen, Correction, CredentialReplaced, DeadlineClosed, Deadlock,
                      DrawDeclared, DrawProposed, DrawResult, DrawVote, Event, EventError, EventKind, Extended,
                      GameCreated, GameEnded, GameStarted, Grace, KeyAdded, LeagueAdded, LiveChanged, LotsDrawn,
                      OrdersRefused, OrdersSubmitted, OrdersWithdrawn, Paused, PhaseAdjudicated, PhaseOpened, PlanFiled,

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from . import limits
 from .accounts import Accounts, account_record, email_address, index_seats

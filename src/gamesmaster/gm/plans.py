@@ -25,7 +25,7 @@ from ..rules import Phase
 from ..rules.conditional import order_key
 from ..store import Records
 from .tx import Transaction
-from .events import PlanFiled, PlanRead, kinds
+from .events import PUBLISHED, EventKind, PlanFiled, PlanRead, kinds
 
 PLAN_KINDS = kinds(PlanFiled, PlanRead)
 _REFERENCE = "plan sha256:"
@@ -77,7 +77,7 @@ def plan_text(rec: Records, game_id: str, submission: Entry) -> str | None:
     if not isinstance(p.get("plan"), str):
         return p.get("conditional")
     filed = rec.entry(game_id, submission.seq - 1)
-    if filed is None or filed.kind != "plan-filed" or filed.payload is None or filed.payload_digest != p["plan"]:
+    if filed is None or filed.kind != EventKind.PLAN_FILED or filed.payload is None or filed.payload_digest != p["plan"]:
         return None
     return filed.payload.get("conditional")
 
@@ -86,9 +86,9 @@ def sealed_plans(entries: Sequence[Entry]) -> set[int]:
     """The plan entries of a public copy that stay sealed: some phase they name is not yet published."""
     frontier = None
     for e in entries:
-        if e.kind in ("phase-adjudicated", "correction") and e.payload is not None:
+        if e.kind in PUBLISHED and e.payload is not None:
             frontier = order_key(Phase.parse(e.payload["next"]["phase"]))
-        elif e.kind == "game-ended":
+        elif e.kind == EventKind.GAME_ENDED:
             return set()  # the game is over: what was planned for phases never played is history
     out = set()
     for e in entries:

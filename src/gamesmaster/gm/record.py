@@ -28,12 +28,12 @@ from .desk import Desk, authenticate
 from .disputes import with_dispute
 from .errors import GMError, NotFound
 from . import plans
-from .events import (EVENTS, OPENING, PHASE_PRIVATE, PUBLISHED, Adjudicated, CoinTossed, ConditionalChosen, Correction, CredentialReplaced,
-                     DeadlineClosed, DrawProposed, DrawResult, DrawVote, Event, EventKind, GameCreated, GameEnded,
-                     GameStarted, GMAction, KeyAdded, LeagueAdded, LiveChanged, LotsDrawn, OrdersRefused,
-                     OrdersSubmitted, OrdersWithdrawn, PhaseAdjudicated, PhaseOpened, PlanFiled, PlanRead,
-                     PlayerJoined, PlayerReplaced, PlayerResigned, PowerJoined, PowersAssigned, Press, Ready,
-                     PUBLISHING, SeatClaimed, SetDisputed, StandbyCalled, StandbyReleased, handlers, parse_event)
+from .events import (EVENTS, OPENING, PHASE_PRIVATE, PUBLISHED, PUBLISHING, Adjudicated, CoinTossed, ConditionalChosen,
+                     Correction, CredentialReplaced, DeadlineClosed, DrawProposed, DrawResult, DrawVote, Event,
+                     EventKind, GMAction, GameCreated, GameEnded, GameStarted, KeyAdded, LeagueAdded, LiveChanged,
+                     LotsDrawn, OrdersRefused, OrdersSubmitted, OrdersWithdrawn, PhaseAdjudicated, PhaseOpened,
+                     PlanFiled, PlanRead, PlayerJoined, PlayerReplaced, PlayerResigned, PowerJoined, PowersAssigned,
+                     Press, Ready, SeatClaimed, SetDisputed, StandbyCalled, StandbyReleased, handlers, parse_event)
 from .plans import sealed_plans
 from .reading import parse_phase
 from .settings import Settings

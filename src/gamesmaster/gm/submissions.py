@@ -22,7 +22,7 @@ from .standing import answer, disorder_words, kept_in_disorder
 from .state import GameState
 from .tx import Transaction
 from .views import Checking, LegalOrders, OrdersOnRecord, Seat, Submission
-from .events import OrdersRefused, RefusalCause, OrdersWithdrawn, Ready
+from .events import EventKind, OrdersRefused, OrdersWithdrawn, Ready, RefusalCause
 
 CHANNELS = ("console", "web", "mail", "in-person", "conditional", "import", "daide")
 
@@ -103,8 +103,8 @@ def published_early(tx: Transaction) -> EarlyPublication | None:
         return None
     published = tx.rec.entry(state.id, last)
     closed = tx.rec.entry(state.id, last - 1)  # the deadline closed in the entry just before the results
-    if published is None or published.kind != "phase-adjudicated" or published.payload is None or closed is None \
-            or closed.kind != "deadline-closed" or closed.payload is None or closed.payload.get("trigger") != "early":
+    if published is None or published.kind != EventKind.PHASE_ADJUDICATED or published.payload is None or closed is None \
+            or closed.kind != EventKind.DEADLINE_CLOSED or closed.payload is None or closed.payload.get("trigger") != "early":
         return None
     phase = str(published.payload["phase"])
     if phase == state.phase:

@@ -20,7 +20,7 @@ from .settings import RuleSpec, Settings
 from .state import GameState
 from .tx import Transaction
 from .views import Created, Submission
-from .events import ABSENT, LiveChanged
+from .events import ABSENT, EventKind, LiveChanged
 
 
 @dataclass
@@ -239,7 +239,7 @@ class LiveTable:
             out = {}
             for power, used in (row.orders or {}).items():
                 entry = rec.entry(game_id, int(used["seq"])) if used.get("seq") else None
-                if entry is not None and entry.kind == "orders-submitted":
+                if entry is not None and entry.kind == EventKind.ORDERS_SUBMITTED:
                     out[power] = (entry.payload["channel"], entry.payload["entered_by"])
             return out
 

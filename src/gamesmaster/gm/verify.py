@@ -45,9 +45,9 @@ from .events import (PHASE_PRIVATE, PUBLISHED, Adjudicated, AwaitingRemovals, Bo
                      ConditionalChosen, Correction, CredentialReplaced, DeadlineClosed, Deadlock, DrawDeclared,
                      DrawProposed, DrawResult, DrawVote, Event, EventError, EventKind, Extended, GameCreated, GameEnded,
                      GameStarted, Grace, KeyAdded, LeagueAdded, LiveChanged, LotsDrawn, OrdersRefused, OrdersSubmitted,
-                     OrdersWithdrawn, Paused, PhaseOpened, PhaseAdjudicated, PlanFiled, PlanRead, PlayerJoined,
-                     PlayerReplaced, PlayerResigned, PowerJoined, PowersAssigned, Press, Ready, RefusalCause, Resumed, SeatClaimed,
-                     SeatsOpen, SetDisputed, StandbyCalled, StandbyReleased, handlers, kinds, parse_event)
+                     OrdersWithdrawn, Paused, PhaseAdjudicated, PhaseOpened, PlanFiled, PlanRead, PlayerJoined,
+                     PlayerReplaced, PlayerResigned, PowerJoined, PowersAssigned, Press, Ready, RefusalCause, Resumed,
+                     SeatClaimed, SeatsOpen, SetDisputed, StandbyCalled, StandbyReleased, handlers, kinds, parse_event)
 from .cointoss import join_due, toss, toss_due, winner_seat
 from .plans import PLAN_KINDS, committed_conditional
 from .games import draw, lots, playable_powers
