@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import types
 from collections import abc
-import typing
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
-from typing import Any, ClassVar, Literal, Mapping, Self, Sequence, Union, get_args, get_origin, get_type_hints
+from typing import Any, Callable, ClassVar, Literal, Mapping, Self, Sequence, Union, get_args, get_origin, get_type_hints
 
 from ..ledger import Entry, JSONObject, JSONValue
 from ..rules.adjudication import Outcome
@@ -139,70 +138,93 @@ def optional() -> Any:
 
 def _plain(value: Any) -> JSONValue:
     """A field's value as JSON: tuples as lists, kinds as their words, values as their own payloads."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value  # type: ignore[no-any-return]
     if isinstance(value, Enum):
         return value.value  # type: ignore[no-any-return]
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
+    if isinstance(value, Payload):
+        return value.to_payload()
+    if isinstance(value, abc.Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
-    if hasattr(value, "to_payload"):
-        return value.to_payload()  # type: ignore[no-any-return]
     return value  # type: ignore[no-any-return]
 
 
-def _read(value: object, hint: Any, where: str) -> Any:
-    """A JSON value read as the field's type says (lists to tuples, words to kinds); EventError if it is not one."""
+# A field's reader: the JSON types it may take, and what reads a value of one (EventError if it is no such value).
+Reader = tuple[frozenset[type], Callable[[Any, str], Any]]
+_ANY_JSON = frozenset({type(None), bool, int, float, str, list, dict})
+_SIMPLE: dict[Any, frozenset[type]] = {type(None): frozenset({type(None)}), bool: frozenset({bool}),
+                                      int: frozenset({int}), float: frozenset({int, float}), str: frozenset({str})}
+
+
+def _as_is(value: Any, where: str) -> Any:
+    return value  # a whole number read as a number stays one, so that it is written back as it was
+
+
+def _reader(hint: Any) -> Reader:
+    """How a field of this type is read from JSON, worked out once for its class."""
     origin = get_origin(hint)
     if hint is Any or hint is object or hint == JSONValue:
-        return value
+        return _ANY_JSON, _as_is
+    if hint in _SIMPLE:
+        return _SIMPLE[hint], _as_is
     if origin is Union or origin is types.UnionType:
-        errors = []
-        for option in get_args(hint):
-            if option is Absent:
-                continue
+        options = [_reader(option) for option in get_args(hint) if option is not Absent]
+
+        def either(value: Any, where: str) -> Any:
+            for taken, read in options:
+                if type(value) in taken:
+                    return read(value, where)
+            raise EventError(f"{where} is {_shown(value)}, not {_hint_words(hint)}")
+        return frozenset().union(*(taken for taken, _ in options)), either
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        def member(value: Any, where: str) -> Any:
             try:
-                return _read(value, option, where)
-            except EventError as exc:
-                errors.append(str(exc))
-        raise EventError(errors[-1] if len(errors) == 1 else f"{where} is {_shown(value)}, which is none of its forms")
-    if hint is type(None):
-        if value is None:
-            return None
-    elif hint is bool:
-        if isinstance(value, bool):
+                return hint(value)
+            except ValueError:
+                raise EventError(f"{where} is {_shown(value)}, not {_hint_words(hint)}") from None
+        return frozenset({str}), member
+    if isinstance(hint, type) and issubclass(hint, Payload):
+        return frozenset({dict}), lambda value, where: hint.from_payload(value)
+    if origin in (tuple, abc.Sequence):
+        item_types, item = _reader(get_args(hint)[0])
+
+        def listed(value: Any, where: str) -> Any:
+            return tuple(_checked(v, item_types, item, f"{where}[{n}]") for n, v in enumerate(value))
+        return frozenset({list}), listed
+    if origin in (dict, abc.Mapping):
+        value_types, value_reader = _reader(get_args(hint)[1])
+        if value_reader is _as_is and value_types is _ANY_JSON:
+            return frozenset({dict}), _as_is
+
+        def keyed(value: Any, where: str) -> Any:
+            return {k: _checked(v, value_types, value_reader, f"{where}[{k!r}]") for k, v in value.items()}
+        return frozenset({dict}), keyed
+    if origin is Literal:
+        allowed = get_args(hint)
+
+        def one_of(value: Any, where: str) -> Any:
+            if value not in allowed:
+                raise EventError(f"{where} is {_shown(value)}, not one of {', '.join(map(repr, allowed))}")
             return value
-    elif hint is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif hint is float:  # a whole number stays one, so that it is written back as it was
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return value
-    elif hint is str:
-        if isinstance(value, str):
-            return value
-    elif isinstance(hint, type) and issubclass(hint, Enum):
-        try:
-            return hint(value)
-        except ValueError:
-            pass
-    elif isinstance(hint, type) and hasattr(hint, "from_payload"):
-        return hint.from_payload(value)
-    elif origin is tuple or origin is Sequence or origin is abc.Sequence:
-        if isinstance(value, list):
-            item = get_args(hint)[0]
-            return tuple(_read(v, item, f"{where}[{n}]") for n, v in enumerate(value))
-    elif origin in (dict, Mapping, typing.Mapping) or hint is dict:
-        if isinstance(value, dict):
-            args = get_args(hint)
-            if not args:
-                return value
-            return {str(k): _read(v, args[1], f"{where}[{k!r}]") for k, v in value.items()}
-    elif origin is Literal:
-        if value in get_args(hint):
-            return value
-    else:
-        return value  # a JSON value of any form (JSONValue, JSONObject's items)
-    raise EventError(f"{where} is {_shown(value)}, not {_hint_words(hint)}")
+        return frozenset(type(a) for a in allowed), one_of
+    raise TypeError(f"no reader for a field of type {hint!r}")  # a new event's field: give it one above
+
+
+def _checked(value: Any, taken: frozenset[type], read: Callable[[Any, str], Any], where: str) -> Any:
+    """A value read by its field's reader, once its JSON type is one the field takes."""
+    if type(value) not in taken:
+        raise EventError(f"{where} is {_shown(value)}, not {_words(taken)}")
+    return read(value, where)
+
+
+def _words(taken: frozenset[type]) -> str:
+    names = {type(None): "null", bool: "true or false", int: "a whole number", float: "a number", str: "text",
+             list: "a list", dict: "an object"}
+    if taken == frozenset({int, float}):
+        return "a number"
+    return " or ".join(names[t] for t in names if t in taken and not (t is int and float in taken))
 
 
 def _shown(value: object) -> str:
@@ -211,17 +233,9 @@ def _shown(value: object) -> str:
 
 
 def _hint_words(hint: Any) -> str:
-    names = {str: "text", int: "a whole number", float: "a number", bool: "true or false", type(None): "null"}
-    if hint in names:
-        return names[hint]
-    origin = get_origin(hint)
-    if origin is tuple:
-        return "a list"
-    if origin in (dict, Mapping, typing.Mapping):
-        return "an object"
     if isinstance(hint, type) and issubclass(hint, Enum):
         return "one of " + ", ".join(repr(m.value) for m in hint)
-    return str(hint)
+    return _words(_reader(hint)[0])
 
 
 class Payload:
@@ -248,15 +262,13 @@ class Payload:
         """Read to_payload's form back; EventError names a missing, unknown or ill-typed key."""
         if not isinstance(payload, dict):
             raise EventError(f"{cls.NAME} is {_shown(payload)}, not an object")
-        hints, names = _schema(cls)
+        schema, names = _schema(cls)
         values: dict[str, Any] = {}
-        for f in fields(cls):  # type: ignore[arg-type]
-            if f.name == "more":
-                continue
-            if f.name in payload:
-                values[f.name] = _read(payload[f.name], hints[f.name], f"{cls.NAME}'s {f.name!r}")
-            elif f.default is MISSING and f.default_factory is MISSING:
-                raise EventError(f"{cls.NAME} lacks its {f.name!r}")
+        for name, required, taken, read in schema:
+            if name in payload:
+                values[name] = _checked(payload[name], taken, read, f"{cls.NAME}'s {name!r}")
+            elif required:
+                raise EventError(f"{cls.NAME} lacks its {name!r}")
         extra = {k: v for k, v in payload.items() if k not in names}
         if cls.OPEN:
             values["more"] = extra
@@ -265,13 +277,17 @@ class Payload:
         return cls(**values)
 
 
-_SCHEMAS: dict[type, tuple[dict[str, Any], frozenset[str]]] = {}
+Schema = tuple[tuple[tuple[str, bool, frozenset[type], Callable[[Any, str], Any]], ...], frozenset[str]]
+_SCHEMAS: dict[type, Schema] = {}
 
 
-def _schema(cls: type) -> tuple[dict[str, Any], frozenset[str]]:
-    """A class's fields' types and names, worked out once."""
+def _schema(cls: type) -> Schema:
+    """A class's fields, each with whether the payload must have it and how it is read; and their names (once)."""
     if cls not in _SCHEMAS:
-        _SCHEMAS[cls] = get_type_hints(cls), frozenset(f.name for f in fields(cls))
+        hints = get_type_hints(cls)
+        _SCHEMAS[cls] = (tuple((f.name, f.default is MISSING and f.default_factory is MISSING, *_reader(hints[f.name]))
+                               for f in fields(cls) if f.name != "more"),
+                         frozenset(f.name for f in fields(cls)))
     return _SCHEMAS[cls]
 
 
@@ -380,10 +396,9 @@ class GameStarted(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
-class OrdersSubmitted(Event):
-    """A power's set of orders, committed to with a salt (its conditional text in a plan-filed entry before)."""
+class PowerOrders(Event):
+    """What a power's author does with its set of orders: who, for which phase, by which door."""
 
-    KIND = EventKind.ORDERS_SUBMITTED
     SIGNED = True
     PHASE_PRIVATE = True
     phase: str
@@ -392,6 +407,13 @@ class OrdersSubmitted(Event):
     by: Json
     channel: str
     entered_by: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrdersSubmitted(PowerOrders):
+    """A power's set of orders, committed to with a salt (its conditional text in a plan-filed entry before)."""
+
+    KIND = EventKind.ORDERS_SUBMITTED
     number: int
     orders: tuple[str, ...]
     conditional: str | None
@@ -402,18 +424,10 @@ class OrdersSubmitted(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
-class OrdersWithdrawn(Event):
+class OrdersWithdrawn(PowerOrders):
     """A power's orders withdrawn (it has none on file)."""
 
     KIND = EventKind.ORDERS_WITHDRAWN
-    SIGNED = True
-    PHASE_PRIVATE = True
-    phase: str
-    power: str
-    author: str
-    by: Json
-    channel: str
-    entered_by: str
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -283,7 +283,7 @@ def _nothing(s: GameState, ev: Event, e: Entry, rows: list[CacheRow]) -> GameSta
 
 
 def _phase_row(s: GameState, ev: Adjudicated, e: Entry, number: int) -> PhaseRow:
-    p: dict[str, Any] = ev.to_payload()  # the row keeps the record's own JSON
+    p: dict[str, Any] = e.payload  # the row keeps the record's own JSON
     used = p.get("used") or {}
     orders = {power: {"texts": list(texts), **(used.get(power) or {})} for power, texts in p["orders"].items()}
     return PhaseRow(s.id, ev.phase, ev.revision, number, True, p["rules"], p["position"], orders,
