@@ -28,9 +28,9 @@ from .standing import answer, disorder_words, kept_in_disorder, orders_in_force,
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending, Seat
 from .tx import Transaction
 from .views import AwaitingGM, Processed
-from .events import (ABSENT, AwaitingRemovals, CivilDisorder, ConditionalChosen, DeadlineClosed, Deadlock, GameEnded,
-                     Grace, OrdersSubmitted, PhaseAdjudicated, PhaseOpened, PlayerReplaced, ResultLine, StandbyCalled,
-                     StandbyReleased)
+from .events import (ABSENT, AwaitingRemovals, CivilDisorder, ConditionalChosen, DeadlineClosed, Deadlock, EndingKind,
+                     GameEnded, Grace, OrdersSubmitted, PhaseAdjudicated, PhaseOpened, PlayerReplaced, ResultLine,
+                     StandbyCalled, StandbyReleased)
 
 # Test hook: a worker sleeps this many seconds inside the adjudication transaction,
 # after writing everything and before the commit (and touches the file, if named).
@@ -329,7 +329,7 @@ def submit(tx: Transaction, power: str, author: str, by: object, channel: str, e
         plan = {"plan": file_plan(tx, power, number, conditional, names)}
     committed = commitment(phase, power, number, lines, committed_conditional(plan), salt)
     tx.record(OrdersSubmitted(
-        phase=phase, power=power, author=author, by=by, channel=channel, entered_by=entered_by,  # type: ignore[arg-type]
+        phase=phase, power=power, author=author, by=by, channel=channel, entered_by=entered_by,
         number=number, orders=tuple(lines), conditional=None, plan=plan.get("plan", ABSENT), salt=salt,  # type: ignore[arg-type]
         commitment=committed, note=dict(note) if note else None))
     mine = tx.state.order_set(power, author)
@@ -377,7 +377,7 @@ def finish(tx: Transaction, result: Result) -> None:
         board = board_of(position, tx.state.spring_centres)
         scored = {"scores": dict(game_scores(tx.state.settings.scoring, board,
                                              result_of(result["kind"], result["winners"])))}
-    tx.record(GameEnded(kind=result["kind"], winners=tuple(result["winners"]), phase=result["phase"],
+    tx.record(GameEnded(kind=EndingKind(result["kind"]), winners=tuple(result["winners"]), phase=result["phase"],
                         reason=result["reason"], at=tx.now.isoformat(), summary=summary, played=played,
                         scores=scored.get("scores", ABSENT)))  # type: ignore[arg-type]
     ended = tx.state.result

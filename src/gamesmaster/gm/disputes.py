@@ -59,7 +59,7 @@ class Disputes(Desk):
             if any(d.phase == mine.phase and d.power == mine.power and d.number == later for d in tx.state.disputes):
                 raise GMError(f"set #{later} of {mine.power.capitalize()} for {mine.phase} is disputed already")
             entry = tx.record(SetDisputed(phase=mine.phase, power=mine.power, number=later, receipt=str(mine), text=text,
-                                          by=actor.signed(tx.state)))  # type: ignore[arg-type]
+                                          by=actor.signed(tx.state)))
             said = f' They say: "{text}"' if text else ""
             tx.notice(f"{mine.power.capitalize()}'s player disputes set #{later} of {mine.power.capitalize()}'s "
                       f"orders for {mine.phase}: they did not send it (ledger entry {entry.seq}).{said} The "

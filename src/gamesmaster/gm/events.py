@@ -103,6 +103,29 @@ class RefusalCause(StrEnum):
     LATE = "late"  # after the deadline
 
 
+class EndingKind(StrEnum):
+    """How a game ended."""
+
+    VICTORY = "victory"
+    SHORT_GAME = "short-game"  # the agreed last year played out: the most centres win
+    DRAW = "draw"
+    CONCESSION = "concession"
+
+
+class ProposalKind(StrEnum):
+    """What a proposal to end the game proposes."""
+
+    DRAW = "draw"
+    CONCESSION = "concession"
+
+
+class VoteOutcome(StrEnum):
+    """How a proposal's vote ended (a vote still open is not on the record)."""
+
+    PASSED = "passed"
+    REJECTED = "rejected"
+
+
 class Absent(Enum):
     """The value of a field whose key the payload leaves out (a null it writes is None)."""
 
@@ -139,16 +162,16 @@ def optional() -> Any:
 def _plain(value: Any) -> JSONValue:
     """A field's value as JSON: tuples as lists, kinds as their words, values as their own payloads."""
     if value is None or type(value) in (str, int, float, bool):
-        return value  # type: ignore[no-any-return]
+        return value
     if isinstance(value, Enum):
-        return value.value  # type: ignore[no-any-return]
+        return value.value
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, Payload):
         return value.to_payload()
     if isinstance(value, abc.Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 # A field's reader: the JSON types it may take, and what reads a value of one (EventError if it is no such value).
@@ -605,7 +628,7 @@ class GameEnded(Event):
 
     KIND = EventKind.GAME_ENDED
     PUBLISHES = True
-    kind: str
+    kind: EndingKind
     winners: tuple[str, ...]
     phase: str
     reason: str
@@ -843,7 +866,7 @@ class DrawProposed(Event):
 
     KIND = EventKind.DRAW_PROPOSED
     proposal: int
-    kind: str
+    kind: ProposalKind
     proposer: str
     powers: tuple[str, ...]
     phase: str | None
@@ -867,7 +890,7 @@ class DrawResult(Event):
 
     KIND = EventKind.DRAW_RESULT
     proposal: int
-    status: str
+    status: VoteOutcome
     yes: int
     no: int
     voters: tuple[str, ...]

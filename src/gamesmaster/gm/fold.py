@@ -22,14 +22,13 @@ from ..store.repo import PhaseRow, PressRow
 from .live import LiveConfig, LiveState
 from .settings import Settings
 from . import keys
-from .events import (ABSENT, PUBLISHING, Absent, Adjudicated, AwaitingRemovals, BotsAllowed, CivilDisorder,
-                     CoinTossed, ConditionalChosen, Correction, CredentialReplaced, DeadlineClosed, Deadlock,
-                     DrawDeclared, DrawProposed, DrawResult, DrawVote, Event, EventError, EventKind, Extended,
-                     GameCreated, GameEnded, GameStarted, Grace, KeyAdded, LeagueAdded, LiveChanged, LotsDrawn,
-                     OrdersRefused, OrdersSubmitted, OrdersWithdrawn, Paused, PhaseAdjudicated, PhaseOpened, PlanFiled,
-                     PlanRead, PlayerJoined, PlayerReplaced, PlayerResigned, PowerJoined, PowersAssigned, Press, Ready,
-                     Resumed, SeatClaimed, SeatsOpen, SetDisputed, StandbyCalled, StandbyReleased, handlers, kind_of,
-                     parse_event)
+from .events import (ABSENT, PUBLISHING, Absent, Adjudicated, AwaitingRemovals, BotsAllowed, CivilDisorder, CoinTossed,
+                     ConditionalChosen, Correction, CredentialReplaced, DeadlineClosed, Deadlock, DrawDeclared,
+                     DrawProposed, DrawResult, DrawVote, Event, EventError, EventKind, Extended, GameCreated, GameEnded,
+                     GameStarted, Grace, KeyAdded, LeagueAdded, LiveChanged, LotsDrawn, OrdersRefused, OrdersSubmitted,
+                     OrdersWithdrawn, Paused, PhaseAdjudicated, PhaseOpened, PlanFiled, PlanRead, PlayerJoined,
+                     PlayerReplaced, PlayerResigned, PowerJoined, PowersAssigned, Press, Ready, Resumed, SeatClaimed,
+                     SeatsOpen, SetDisputed, StandbyCalled, StandbyReleased, handlers, kind_of, parse_event)
 from .state import (FORMER, GM, PLAYER, Dispute, Ending, GameState, KeyOnRecord, Live, OrderSet, Pending, Proposal,
                     Question, Seat, owners, replace_seat)
 
@@ -112,7 +111,7 @@ def _created(ev: GameCreated, entry: Entry, game_id: str) -> GameState:
 
 def _given(value: T | None | Absent) -> T | None:
     """A field's value, None where the payload leaves it out."""
-    return None if value is ABSENT else value  # type: ignore[return-value]
+    return None if value is ABSENT else value
 
 
 # -- players -------------------------------------------------------------------------------------
@@ -241,7 +240,7 @@ def _submitted(s: GameState, ev: OrdersSubmitted, e: Entry, rows: list[CacheRow]
         conditional = plans.get(plan)
         plans = {k: v for k, v in plans.items() if k != plan}
     new = OrderSet(e.seq, ev.number, ev.power, ev.author, ev.orders, conditional, ev.channel, ev.entered_by,
-                   ev.commitment, e.at, note.get("condition"), note.get("filed_phase"))  # type: ignore[arg-type]
+                   ev.commitment, e.at, note.get("condition"), note.get("filed_phase"))
     kept = tuple(o for o in s.orders if not (o.power == new.power and o.author == new.author))
     return s.evolve(orders=kept + (new,), counts={**s.counts, new.power: new.number}, filed_plans=plans)
 
@@ -460,7 +459,7 @@ def _press(s: GameState, ev: Press, e: Entry, rows: list[CacheRow]) -> GameState
 
 def _proposed(s: GameState, ev: DrawProposed, e: Entry, rows: list[CacheRow]) -> GameState:
     votes = {} if ev.proposer == GM else {ev.proposer: True}
-    proposal = Proposal(ev.proposal, ev.kind, ev.phase, ev.proposer, ev.powers, votes, "open", e.at)  # type: ignore[arg-type]
+    proposal = Proposal(ev.proposal, ev.kind.value, ev.phase, ev.proposer, ev.powers, votes, "open", e.at)  # type: ignore[arg-type]
     return s.evolve(proposals=s.proposals + (proposal,))
 
 
@@ -470,7 +469,8 @@ def _voted(s: GameState, ev: DrawVote, e: Entry, rows: list[CacheRow]) -> GameSt
 
 
 def _decided(s: GameState, ev: DrawResult, e: Entry, rows: list[CacheRow]) -> GameState:
-    return s.evolve(proposals=tuple(replace(x, status=ev.status) if x.id == ev.proposal else x for x in s.proposals))
+    return s.evolve(proposals=tuple(replace(x, status=ev.status.value) if x.id == ev.proposal else x
+                                    for x in s.proposals))
 
 
 def _first(s: GameState, ev: GameCreated, e: Entry, rows: list[CacheRow]) -> GameState:

@@ -197,7 +197,7 @@ class Joining(Accounts, Club):
         seat = tx.state.seat(number)
         assert seat is not None
         tx.record(SeatClaimed(player=number, name=seat.name, account=ref, how=how, power=power or ABSENT,
-                              by=Actor(seat, None, secret).signed(tx.state)))  # type: ignore[arg-type]
+                              by=Actor(seat, None, secret).signed(tx.state)))
         give_key(tx, seat, secret, token or "", "claimed")
         ar = AccountRecords(tx.rec.conn)
         index_seats(ar, tx.game_id, {str(number): ref})

@@ -78,8 +78,8 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
         reason = f"refused: late. Orders for {position.phase.title} were due by {due}; these arrived {came}"
     if reason is None:
         return None
-    entry = tx.record(OrdersRefused(phase=state.phase, power=actor.power, by=actor.by, channel=channel,  # type: ignore[arg-type]
-                                    entered_by=actor.entered_by, reason=reason, text=text, **cause))  # type: ignore[arg-type]
+    entry = tx.record(OrdersRefused(phase=state.phase, power=actor.power, by=actor.by, channel=channel,
+                                    entered_by=actor.entered_by, reason=reason, text=text, **cause))
     # Only the GM is told the entry: its number would tell a player how many hidden entries came before it.
     return Refused(reason, entry.seq if actor.is_gm else None)
 
@@ -255,7 +255,7 @@ class Submissions(Desk):
                     seq = self._withdraw_conditional(tx, actor, channel)
                     return seq if actor.is_gm else None
                 entry = tx.record(OrdersWithdrawn(phase=state.phase or "", power=actor.power or "", author=actor.author,
-                                                  by=actor.signed(tx.state), channel=channel,  # type: ignore[arg-type]
+                                                  by=actor.signed(tx.state), channel=channel,
                                                   entered_by=actor.entered_by))
         if refusal is not None:
             raise refusal
@@ -309,7 +309,7 @@ class Submissions(Desk):
             if tx.state.holder(actor.power or "") is None:
                 raise GMError(f"{(actor.power or '').capitalize()} has no player")
             tx.record(Ready(phase=tx.state.phase or "", power=actor.power or "", ready=bool(ready),
-                            by=actor.signed(tx.state)))  # type: ignore[arg-type]
+                            by=actor.signed(tx.state)))
             return [p.phase for p in run_early(tx)]
 
     def identify(self, game_id: str, credential: str) -> Seat:
