@@ -135,6 +135,8 @@ def test_a_missing_key_an_unknown_key_and_a_wrong_type_are_named():
         parse_payload("draw-vote", {k: v for k, v in vote.items() if k != "yes"})
     with pytest.raises(EventError, match="a draw-vote entry has keys it does not take: colour"):
         parse_payload("draw-vote", {**vote, "colour": "red"})
+    with pytest.raises(EventError, match=r"takes?: k{40}\.\.\., k{40}\.\.\., .* and 4 more$"):  # bounded, however hostile
+        parse_payload("draw-vote", {**vote, **{"k" * 5000 + str(n): 1 for n in range(9)}})
     with pytest.raises(EventError, match="a draw-vote entry's 'proposal' is '1', not a whole number"):
         parse_payload("draw-vote", {**vote, "proposal": "1"})
     with pytest.raises(EventError, match="a draw-vote entry's 'yes' is 1, not true or false"):

@@ -296,7 +296,9 @@ class Payload:
         if cls.OPEN:
             values["more"] = extra
         elif extra:
-            raise EventError(f"{cls.NAME} has keys it does not take: {', '.join(sorted(extra))}")
+            named = sorted(extra)
+            raise EventError(f"{cls.NAME} has keys it does not take: {', '.join(k[:40] + '...' * (len(k) > 40) for k in named[:5])}"
+                             + (f" and {len(named) - 5} more" if len(named) > 5 else ""))
         return cls(**values)
 
 
@@ -1034,6 +1036,9 @@ def unhandled(cls: type[Event]) -> list[str]:
 
 PUBLISHED = kinds(PhaseAdjudicated, Correction)  # the entries that publish a phase's results
 OPENING = kinds(GameStarted, PhaseOpened)  # the entries that open a phase for orders
+for _cls in (*EVENTS, ResultLine):
+    _schema(_cls)  # a field of a type no reader reads stops the program here, not at the first entry of its kind
+
 SIGNED: frozenset[EventKind] = frozenset(c.KIND for c in EVENTS if c.SIGNED)
 PUBLISHING: frozenset[EventKind] = frozenset(c.KIND for c in EVENTS if c.PUBLISHES)
 PHASE_PRIVATE: frozenset[EventKind] = frozenset(c.KIND for c in EVENTS if c.PHASE_PRIVATE)
