@@ -19,7 +19,8 @@ import types
 from collections import abc
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
-from typing import Any, Callable, ClassVar, Literal, Mapping, Self, Sequence, Union, get_args, get_origin, get_type_hints
+from typing import (Any, Callable, ClassVar, Literal, Mapping, Self, Sequence, Union, cast, get_args, get_origin,
+                    get_type_hints)
 
 from ..ledger import Entry, JSONObject, JSONValue
 from ..rules.adjudication import Outcome
@@ -162,16 +163,16 @@ def optional() -> Any:
 def _plain(value: Any) -> JSONValue:
     """A field's value as JSON: tuples as lists, kinds as their words, values as their own payloads."""
     if value is None or type(value) in (str, int, float, bool):
-        return value
+        return cast(JSONValue, value)
     if isinstance(value, Enum):
-        return value.value
+        return cast(JSONValue, value.value)
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, Payload):
         return value.to_payload()
     if isinstance(value, abc.Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
-    return value
+    return cast(JSONValue, value)
 
 
 # A field's reader: the JSON types it may take, and what reads a value of one (EventError if it is no such value).

@@ -77,15 +77,16 @@ def _private(e: Entry, decided: set[str], secret: bool) -> bool:
     return e.kind in PHASE_PRIVATE and p.get("phase") not in decided
 
 
-_SEALED_WORDS = {EventKind.PRESS: "a letter between powers (sealed)",
-                 EventKind.DRAW_VOTE: "a secret vote on a proposal (sealed: only the outcome is published)",
-                 EventKind.PLAN_FILED: plans.SEALED_WORDS, EventKind.PLAN_READ: plans.SEALED_WORDS}
+_SEALED_WORDS: dict[str, str] = {
+    EventKind.PRESS: "a letter between powers (sealed)",
+    EventKind.DRAW_VOTE: "a secret vote on a proposal (sealed: only the outcome is published)",
+    EventKind.PLAN_FILED: plans.SEALED_WORDS, EventKind.PLAN_READ: plans.SEALED_WORDS}
 
 
 def describe(e: Entry) -> str:
     """One line saying what an entry records, for people reading the record."""
     if e.sealed:
-        return _SEALED_WORDS.get(e.kind, f"{e.kind} (sealed until its phase is published)")  # type: ignore[call-overload]
+        return _SEALED_WORDS.get(e.kind, f"{e.kind} (sealed until its phase is published)")
     ev = parse_event(e)
     return _DESCRIPTIONS[type(ev)](ev)
 
