@@ -14,6 +14,7 @@ from .questions import is_to_gm, record_question
 from .state import GM, GameState, Proposal
 from .tx import Transaction
 from .views import PressItem
+from .events import DrawDeclared, DrawProposed, DrawResult, DrawVote, ProposalKind, VoteOutcome
 
 
 
@@ -145,12 +146,11 @@ class Press(Desk):
                          and set(p.powers) == set(share)), None)
             if same is not None:  # proposed twice at once (two bots' DRW): the second proposer agrees to the first
                 if actor.power in voters(state) and same.votes.get(actor.power) is not True:
-                    tx.record("draw-vote", {"proposal": same.id, "power": actor.power, "yes": True, "by": actor.by})
+                    tx.record(DrawVote(proposal=same.id, power=actor.power, yes=True, by=actor.by))
                     _tally(tx, same.id)
                 return same.id
             number = len(state.proposals) + 1
-            tx.record("draw-proposed", {"proposal": number, "kind": kind, "proposer": proposer, "powers": share,
-                                        "phase": state.phase})
+            tx.record(DrawProposed(proposal=number, kind=ProposalKind(kind), proposer=proposer, powers=tuple(share), phase=state.phase))
             what = (f"a draw between {', '.join(p.capitalize() for p in share)}" if kind == "draw"
                     else f"conceding the game to {share[0].capitalize()}")
             tx.notice(f"Proposal {number}: {what}. Every surviving player votes yes or no before the "
@@ -171,8 +171,8 @@ class Press(Desk):
                 raise GMError(f"proposal {proposal} is {found.status}: votes are closed")
             if actor.power not in voters(state):
                 raise GMError(f"{actor.power.capitalize()} has no vote (only surviving powers with a player vote)")
-            tx.record("draw-vote", {"proposal": found.id, "power": actor.power, "yes": bool(yes),
-                                    "by": actor.signed(tx.state)})
+            tx.record(DrawVote(proposal=found.id, power=actor.power, yes=bool(yes),
+                               by=actor.signed(tx.state)))
             return _tally(tx, found.id)
 
     def declare_draw(self, game_id: str, *, powers: Sequence[str] | None = None, reason: str = "") -> None:
@@ -184,7 +184,7 @@ class Press(Desk):
             survivors = state.position.powers_alive()  # type: ignore[union-attr]
             named = {power_of(state, x) for x in powers} if powers else set(survivors)
             share = [p for p in survivors if p in named]
-            tx.record("gm-action", {"action": "declare-draw", "powers": share, "reason": limits.reason(reason)})
+            tx.record(DrawDeclared(powers=tuple(share), reason=limits.reason(reason)))
             finish(tx, {"kind": "draw", "winners": share, "phase": state.phase or "",
                         "reason": reason or "declared by the gamesmaster"})
 
@@ -214,7 +214,7 @@ def _tally(tx: Transaction, number: int) -> str:
         status = "passed" if yes * 2 > len(eligible) else ("rejected" if no * 2 >= len(eligible) else "open")
     if status == "open":
         return status
-    tx.record("draw-result", {"proposal": number, "status": status, "yes": yes, "no": no, "voters": eligible})
+    tx.record(DrawResult(proposal=number, status=VoteOutcome(status), yes=yes, no=no, voters=tuple(eligible)))
     if status == "rejected":
         tx.notice(f"Proposal {number} is rejected; the game goes on.")
         return status
