@@ -48,6 +48,17 @@ def voters(state: GameState) -> list[str]:
     return [p for p in position.powers_alive() if state.holder(p)] if position else []
 
 
+def readable_press(rows: Sequence[PressRow], readers: tuple[str, ...]) -> tuple[PressItem, ...]:
+    """The press (a game's rows) any of these readers (powers, or GM alone) may read, numbered in their own count."""
+    out: list[PressItem] = []
+    for p in rows:
+        who = next((r for r in readers if can_read(p, r)), None)
+        if who is not None:
+            out.append(press_item(p, p.sender if p.sender in readers else who,
+                                  None if readers == (GM,) else len(out) + 1))
+    return tuple(out)
+
+
 class Press(Desk):
     """Press releases, letters and GM notices; draw and concession votes."""
 
@@ -100,13 +111,7 @@ class Press(Desk):
                 readers = (acting(rec, state, viewer, credential, False, now=self.now()).power or GM,)
             elif viewer is not None:
                 readers = (power_of(state, viewer),)
-            out: list[PressItem] = []
-            for p in rec.press(game_id):
-                who = next((r for r in readers if can_read(p, r)), None)
-                if who is not None:
-                    out.append(press_item(p, p.sender if p.sender in readers else who,
-                                          None if readers == (GM,) else len(out) + 1))
-            return tuple(out)
+            return readable_press(rec.press(game_id), readers)
 
     def public_press(self, game_id: str) -> tuple[PressItem, ...]:
         """The press everyone may read: public releases and GM notices, anonymous senders hidden."""

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..gm import Gamesmaster
@@ -62,7 +63,10 @@ def _gm(request: Request) -> Gamesmaster:
     return request.app.state.gm
 
 
-def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:
+async def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:
+    """Who is asking: worked out on the event loop (a `def` dependency cost every credentialed request a second
+    wait for a worker thread, which under load tripled its time); only the GM credential's slow first check
+    goes to a thread."""
     credential = auth.credentials.strip() if auth and auth.credentials else None
     if not credential:
         return Caller(None, False)
@@ -76,7 +80,7 @@ def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends
              _gm(request).credential_known(game, credential) if game else cred.is_token(credential))
     if not known:
         _limit(request, target_of(game, credential))
-    is_gm = not player_form and secrets_.check_gm(credential)
+    is_gm = not player_form and (secrets_.known_gm(credential) or await run_in_threadpool(secrets_.check_gm, credential))
     return Caller(credential, is_gm)
 
 
@@ -93,7 +97,8 @@ def _limit(request: Request, target: str | None) -> None:
         raise WebError(429, f"too many failed credential attempts from here: try again in {wait} seconds")
 
 
-def gm_only(request: Request, who: Caller = Depends(caller)) -> Caller:
+async def gm_only(request: Request, who: Caller = Depends(caller)) -> Caller:
+    """The caller, who must be the GM (nothing here blocks: it runs on the event loop)."""
     if not who.credential:
         raise WebError(401, "this is a GM action: send the GM credential as 'Authorization: Bearer CREDENTIAL'")
     if not who.is_gm:

@@ -19,6 +19,7 @@ from ..gm.settings import RuleSpec, Settings, parse_duration, parse_time
 from ..gm.games import GAME_ID
 from ..gm.limits import ORDERS_CHARS
 from ..gm.mailroom import game_address
+from ..gm.rooms import NotCommanded
 from ..gm.catalogue import rules_for
 from . import site
 from .app import WebError, drawing, drawing_budget
@@ -221,28 +222,29 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
     credential = _credential(request, game)
     if credential is None:
         return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
+    wanted = request.query_params.get("power")
     try:
-        seat = gm.identify(game, credential)
+        room = gm.war_room(game, credential, wanted[:40] if wanted else None)
+    except NotCommanded as exc:
+        raise WebError(403, str(exc)) from None
     except Forbidden as exc:
         gm.sign_out(credential, game)
         web_session(request).games = tuple(g for g in web_session(request).games if g != game)
         _flash(request, f"{exc}.", "error")
         return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
-    wanted = request.query_params.get("power")
-    if wanted and site.acts_for(seat, wanted[:40]) is None:
-        raise WebError(403, f"{seat.name} does not command {wanted[:40]!r} in {game}")
-    view = site.war_room(gm, game, credential, seat, wanted[:40] if wanted else None)
-    unsent = _unsent(request, game, view["power"])
+    view = site.war_room(room)
+    unsent = _unsent(request, game, room.power)
     if unsent is not None:
         view["orders_text"] = unsent
     svg = None
-    if view["game"]["phase"]:
-        mine = view["mine"]["orders"] if view.get("mine") else None
-        svg = site.inline_svg(site.map_svg(gm, game, orders={view["power"]: mine} if mine and view["power"] else None,
-                                           highlight=view["power"]))
+    if room.game.phase is not None:
+        mine = room.mine
+        # the set as the gamesmaster read it when it was answered: the map does not read the text again
+        drawn = (mine.checking.readings if mine.checking is not None else mine.orders.orders) if mine else None
+        svg = site.inline_svg(site.map_svg(gm, game, orders={room.power: drawn} if drawn and room.power else None,
+                                           highlight=room.power))
     address = request.app.state.mail_address
-    return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"],
-                                              "nokey": gm.cannot_act(game, credential),
+    return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"], "nokey": room.cannot_act,
                                               "mail_to": game_address(address, game) if address else None})
 
 
@@ -310,17 +312,17 @@ def _unsent(request: Request, game: str, power: str | None) -> str | None:
 
 @router.post("/games/{game}/war-room/orders")
 def war_room_orders(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    credential, power = _player(request, game, _field(data, "power"))
+    credential = _credential(request, game)
+    if credential is None:
+        raise WebError(401, f"sign in to the war room of {game} first")
+    wanted = _field(data, "power")[:40] or None
     text = _field(data, "orders")
     phase = _field(data, "phase") or None
-    try:
-        sub = _gm(request).submit_orders(game, power, text, credential=credential, channel="web", phase=phase)
-    except Refused as exc:
-        _flash(request, f"{exc} (the refusal is on the record)", "error")
-        _keep_unsent(request, game, power, text)
-        return _back(_room(game, power))
-    except GMError as exc:
-        _flash(request, str(exc), "error")
+    try:  # the gamesmaster checks the credential, once, and takes the seat's first power unless one is named
+        sub = _gm(request).submit_orders(game, wanted, text, credential=credential, channel="web", phase=phase)
+    except GMError as exc:  # back to the war room, the set kept as typed to be mended
+        power = _player(request, game, wanted)[1]  # a sign-in that does not hold, or no such power: 401/403
+        _flash(request, f"{exc} (the refusal is on the record)" if isinstance(exc, Refused) else str(exc), "error")
         _keep_unsent(request, game, power, text)
         return _back(_room(game, power))
     bad = sum(1 for a in sub.answers if a.status != "accepted")
@@ -329,7 +331,7 @@ def war_room_orders(game: str, request: Request, data: FormData = Depends(form))
     if sub.processed:
         msg += f" Every power concerned has ordered: {', '.join(site.phase_title(p) for p in sub.processed)} processed."
     _flash(request, msg, "error" if bad else "ok")
-    return _back(_room(game, power))
+    return _back(_room(game, sub.power))
 
 
 @router.post("/games/{game}/war-room/check")

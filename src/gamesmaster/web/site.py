@@ -41,10 +41,10 @@ from ..gm.live import press_closed
 from ..gm.scoring import SYSTEMS, by_player, describe_scoring
 from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
 from ..gm.state import Dispute, Proposal
-from ..gm.views import QuestionView, plain
+from ..gm.rooms import acting_power
+from ..gm.views import QuestionView, UnitOptions, WarRoom, plain, plain_object
 from ..maps import render_png
 from ..rules import Phase, PhaseError, Position, format_order
-from ..rules.orders import Build, Convoy, Move, Order, Retreat, Support, Waive
 from ..gm.catalogue import choices, rule_lines, value_key
 
 GM = "GM"
@@ -555,46 +555,9 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
 # -- the war room ------------------------------------------------------------------------
 
 
-def _order_info(order: Order) -> dict[str, Any]:
-    """An order for the war room's clickable options: its text and the provinces it names."""
-    text = format_order(order)
-    kind = type(order).__name__.lower()
-    provs: list[str] = []
-    dest = None
-    unit = getattr(order, "unit", None)
-    if unit is not None:
-        provs.append(unit.province)
-    if isinstance(order, (Move, Retreat)):
-        dest = order.dest.province
-        provs.append(dest)
-    elif isinstance(order, Support):
-        provs.append(order.supported.province)
-        if order.dest is not None:
-            dest = order.dest.province
-            provs.append(dest)
-    elif isinstance(order, Convoy):
-        provs += [order.army.province, order.dest.province]
-        dest = order.dest.province
-    return {"text": text, "kind": kind, "unit": unit.province if unit is not None else None,
-            "dest": dest, "provinces": provs, "via": bool(getattr(order, "via_convoy", False))}
-
-
 def legal_options(position: Position, legal: LegalOrders) -> list[dict[str, Any]]:
     """The power's units (or its adjustments) with every legal order."""
-    out = []
-    for key, orders in legal.by_unit.items():
-        if key == "adjust":
-            label = "Builds" if any(isinstance(o, (Build, Waive)) for o in orders) else "Removals"
-            out.append({"key": key, "unit": label, "province": None, "orders": [_order_info(o) for o in orders]})
-            continue
-        unit = position.unit_at(key)
-        if position.phase.is_retreat:
-            unit = next((d.unit for d in position.dislodged if d.unit.province == key and d.unit.power == legal.power),
-                        unit)
-        name = position.map.provinces[key].name
-        out.append({"key": key, "unit": str(unit) if unit else key, "province": key, "name": name,
-                    "orders": [_order_info(o) for o in orders]})
-    return out
+    return [plain_object(u) for u in UnitOptions.listed(position, legal)]
 
 
 def answers(checking: Checking) -> dict[str, Any]:
@@ -612,64 +575,44 @@ def shown_credentials(created: Created) -> list[dict[str, Any]]:
 
 
 def acts_for(seat: Seat, wanted: str | None = None) -> str | None:
-    """The power a seat orders for now: the one asked for among those it commands (a player of
-    several powers), else its first (its own, or the one it stands by for); None if none."""
-    mine = seat.acts_for()
-    if wanted:
-        key = wanted.strip().upper()
-        return key if key in mine else None
-    return mine[0] if mine else None
+    """The power a seat orders for now (gm.rooms.acting_power)."""
+    return acting_power(seat, wanted)
 
 
-def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted: str | None = None) -> dict[str, Any]:
-    """A power's page: its units and legal options, its orders on record (answered), its press, the votes.
+def war_room(room: WarRoom) -> dict[str, Any]:
+    """A power's page as the war room template lays it out, from the gm's one view of it.
 
-    A player of several powers has one war room: `wanted` picks the power being ordered,
-    and `commands` lists every power the player commands with whether it has ordered."""
-    view = gm.game(game_id)
-    variant = view.variant
-    power = acts_for(seat, wanted) or acts_for(seat)
+    A player of several powers has one war room: `power` is the power being ordered, and
+    `commands` lists every power the player commands with whether it has ordered."""
+    view, seat, power = room.game, room.seat, room.power
     who = {"name": seat.name, "role": seat.role, "power": seat.power, "standby_for": seat.standby_for,
            "number": seat.number}
-    out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": settings_doc(view.settings)}
-    statuses = {p["power"]: p for p in out["game"]["powers"]}
-    out["commands"] = [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
-                        "to_order": bool(statuses.get(p, {}).get("to_order")),
-                        "ordered": bool(statuses.get(p, {}).get("ordered")), "current": p == power}
-                       for p in seat.acts_for()]
+    out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": settings_doc(view.settings),
+                           "commands": [plain_object(c) for c in room.commands]}
     if power is None:
         out.update(orders=None, options=[], press=[], proposals=[], can_order=False, records=[], mine=None,
                    orders_text="", questions=[])
         return out
-    pos = view.position
-    info = variant.powers[power]
+    info = view.variant.powers[power]
     out["power_name"], out["colour"] = info.name, info.colour
-    me: dict[str, Any] = next((p for p in out["game"]["powers"] if p["power"] == power), {})
-    out["me"] = me
-    out["can_order"] = bool(view.status in ("active", "paused") and me.get("to_order"))
+    out["me"] = next((p for p in out["game"]["powers"] if p["power"] == power), {})
+    out["can_order"] = room.can_order
     out["records"] = []
-    for r in gm.orders_on_record(game_id, power, credential=credential):
-        item = {"phase": r.phase, "power": r.power, "author": r.author, "orders": list(r.orders),
-                "conditional": r.conditional, "channel": r.channel, "entered_by": r.entered_by,
-                "submitted_at": _iso(r.submitted_at), "receipt": str(r.receipt), "condition": r.condition}
-        if pos is not None and out["can_order"]:
-            text = "\n".join(r.orders) + (f"\n{r.conditional}" if r.conditional else "")
-            item.update(answers(gm.check(game_id, power, text, credential=credential)))
+    for r in room.records:
+        item = {k: v for k, v in plain_object(r.orders).items() if k != "filed_phase"}
+        if r.checking is not None:
+            item.update(answers(r.checking))
         out["records"].append(item)
-    mine = next((r for r in out["records"] if r["author"] == ("standby" if seat.role == "standby" else "player")), None)
-    out["mine"] = mine
-    text = "\n".join(mine["orders"]) if mine else ""
-    if mine and mine.get("conditional"):  # the conditional part keeps its headings ('next season:' ...)
-        text += "\n\n" + mine["conditional"]
-    out["orders_text"] = text
-    out["options"] = (legal_options(pos, gm.legal_orders(game_id, power, credential=credential))
-                      if pos is not None and out["can_order"] else [])
-    out["press"] = [press_item(p) for p in gm.press(game_id, credential=credential)]  # every power's it commands
+    mine = room.mine
+    out["mine"] = out["records"][room.records.index(mine)] if mine is not None else None
+    out["orders_text"] = room.orders_text
+    out["options"] = [plain_object(u) for u in room.options]
+    out["press"] = [press_item(p) for p in room.press]  # every power's it commands
     out["press_closed"] = press_closed(view.live.state) if view.live is not None else None
-    out["questions"] = [question_item(q) for q in gm.questions(game_id, credential=credential)]
+    out["questions"] = [question_item(q) for q in room.questions]
     out["proposals"] = [dict(public_proposal(p, view.settings.votes == "open"), my_vote=p.votes.get(power))
                         for p in view.proposals]
-    out["other_powers"] = [{"power": p, "name": variant.powers[p].name} for p in variant.powers if p != power]
+    out["other_powers"] = [{"power": p, "name": view.variant.powers[p].name} for p in view.variant.powers if p != power]
     out["early_movement"] = view.settings.early_movement
     return out
 
