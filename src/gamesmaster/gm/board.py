@@ -10,8 +10,8 @@ and the site's map of the same season are the same drawing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Mapping
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
 
 from ..maps import render_map, render_png
 from ..rules import Outcome, Position
@@ -38,6 +38,11 @@ class Board:
         """The board as an SVG document; `orders` (by power) drawn on it unread, `highlight` ringing a power's units."""
         return render_map(self.position, orders=orders, outcomes=self.outcomes, highlight_power=highlight,
                           title=self.title, width=width, rules=self.rules, control=self.control)
+
+    def showing(self, outcomes: Sequence[Outcome] | None) -> "Board":
+        """The same board with these results drawn on it instead (the live read-out's, power by power)."""
+        return replace(self, outcomes=tuple(outcomes) if outcomes else None,
+                       key=self.key + ("showing", tuple(f"{o.power} {o.text} {o.result}" for o in outcomes or ())))
 
     def png(self, width: int = 1200) -> bytes:
         """The board as PNG, `width` pixels wide (the mail's attachment; the site's map.png of it is the same)."""

@@ -59,6 +59,11 @@ def readable_press(rows: Sequence[PressRow], readers: tuple[str, ...]) -> tuple[
     return tuple(out)
 
 
+def public_press_of(rows: Sequence[PressRow]) -> tuple[PressItem, ...]:
+    """The press (a game's rows) everyone may read: public releases and GM notices, anonymous senders hidden."""
+    return tuple(press_item(p, "", n) for n, p in enumerate((p for p in rows if p.recipients is None), 1))
+
+
 class Press(Desk):
     """Press releases, letters and GM notices; draw and concession votes."""
 
@@ -117,8 +122,7 @@ class Press(Desk):
         """The press everyone may read: public releases and GM notices, anonymous senders hidden."""
         with self.reading() as rec:
             state = self.snapshot(rec, game_id)
-            return self.memo.derived(state, "public press", lambda: tuple(
-                press_item(p, "", n) for n, p in enumerate((p for p in rec.press(game_id) if p.recipients is None), 1)))
+            return self.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id)))
 
     def propose(self, game_id: str, *, kind: str = "draw", powers: Sequence[str] | None = None,
                 concede_to: str | None = None, power: str | None = None, credential: str | None = None,

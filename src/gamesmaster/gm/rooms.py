@@ -1,4 +1,4 @@
-"""A seat's war room in one call: one look at the game, one check of the credential.
+"""A seat's war room, and the GM's, each in one call: one look at the game, one check of the credential.
 
 The war room page once asked the gamesmaster ten questions (the game, the orders on record,
 a check of each set, the legal orders, the press, the questions, whether the browser can
@@ -9,16 +9,15 @@ answers to the sets on record are worked out once for each head of the game.
 
 from __future__ import annotations
 
-from .desk import Desk, identify
+from .desk import Desk, identify, no_key_words
 from .errors import Forbidden
 from .keys import live
-from .desk import no_key_words
-from .press import readable_press
+from .press import public_press_of, readable_press
 from .questions import questions_of
 from .submissions import check_text, checked_name, legal_orders_in, on_record, record_text
-from .reading import game_view
-from .state import PLAYER, STANDBY, GameState, Seat
-from .views import CommandedPower, GameView, RecordAnswered, UnitOptions, WarRoom
+from .reading import kept_results, kept_view
+from .state import GM, PLAYER, STANDBY, GameState, Seat
+from .views import CommandedPower, GamePage, GameView, GMRoom, RecordAnswered, UnitOptions, WarRoom
 
 
 def acting_power(seat: Seat, wanted: str | None = None) -> str | None:
@@ -50,7 +49,7 @@ class Rooms(Desk):
             if wanted and power is None:
                 raise NotCommanded(f"{seat.name} does not command {wanted[:40]!r} in {game_id}")
             power = power or acting_power(seat)
-            view = self.memo.derived(state, "view", lambda: game_view(state))
+            view = kept_view(self.memo, state)
             commands = _commanded(view, seat, power)
             cannot_act = None if not state.keyed or live(state, seat.number, secret) else no_key_words(state, seat)
             if power is None:
@@ -64,6 +63,18 @@ class Rooms(Desk):
             press = readable_press(rows, seat.acts_for())
             questions = questions_of(state, rows, power)
             return WarRoom(view, seat, power, commands, records, options, press, questions, cannot_act)
+
+    def gm_room(self, game_id: str) -> GMRoom:
+        """A game as the GM console shows it, in one call (the caller has checked the GM credential)."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+            view = kept_view(self.memo, state)
+            rows = rec.press(game_id)
+            page = GamePage(view, kept_results(self.memo, rec, state),
+                            self.memo.derived(state, "public press", lambda: public_press_of(rows)))
+            received = tuple(r for p in view.powers if p.ordered or p.standby_ordered
+                             for r in on_record(state, p.power, None)) if view.phase is not None else ()
+            return GMRoom(page, received, state.proposals, readable_press(rows, (GM,)), questions_of(state, rows, GM))
 
     def _records(self, state: GameState, power: str, author: str, answered: bool) -> tuple[RecordAnswered, ...]:
         """A power's sets on record by this author (player or stand-by: each sees its own), each answered order by order while it can still be changed: read once for

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
-from typing import Collection, Mapping, cast
+from typing import Collection, Mapping, Sequence, cast
 
 from ..ledger import JSONObject, JSONValue, Receipt
 from ..rules import Order, Outcome, Phase, Position, Reading, RuleOptions, format_order, parse_order
@@ -20,7 +20,7 @@ from .state import Ending, GameState, Live, Proposal, Seat, Seeking
 
 __all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
            "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
-           "OrdersOnRecord", "Submission", "OrderOption", "UnitOptions", "WarRoom", "RecordAnswered", "CommandedPower", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
+           "OrdersOnRecord", "Submission", "OrderOption", "UnitOptions", "WarRoom", "RecordAnswered", "CommandedPower", "GamePage", "GMRoom", "CentreChart", "ChartSeries", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
 
 
 # A field so marked is left out of a view's JSON when it is None (the API sends no key for it).
@@ -614,3 +614,65 @@ class WarRoom:
         if mine.orders.conditional:
             text += "\n\n" + mine.orders.conditional
         return text
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """A game's public page, from one look at the game: the game, every phase published, the public press."""
+
+    game: GameView
+    published: tuple[PhaseResult, ...]  # the current revision of each published phase, in order
+    press: tuple[PressItem, ...]  # public releases and GM notices, anonymous senders hidden
+
+
+@dataclass(frozen=True)
+class GMRoom:
+    """A game as the gamesmaster's console shows it, from one look at the game: its public page, the sets each
+    power has handed in (for the GM's eyes only), every proposal, all the press and every question."""
+
+    page: GamePage
+    received: tuple[OrdersOnRecord, ...]  # the sets on record now, player's and stand-by's
+    proposals: tuple[Proposal, ...]  # every one, open or decided
+    press: tuple[PressItem, ...]  # everything, as the GM reads it
+    questions: tuple[QuestionView, ...]
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """One power's line on the centre chart: its supply centres at each point."""
+
+    power: str
+    name: str
+    colour: str
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CentreChart:
+    """Supply-centre counts by power at the start of every year (and now), for the history's chart."""
+
+    labels: tuple[str, ...]  # a year, or 'YEAR (phase)' for a last point that is not a spring
+    victory: int | None  # the centres that win (None where the criterion counts units)
+    series: tuple[ChartSeries, ...]
+
+    @classmethod
+    def of(cls, view: GameView, published: Sequence[PhaseResult]) -> "CentreChart":
+        """The chart of a game from its published phases and where it stands now."""
+        powers = view.variant.powers
+        points: dict[str, dict[str, int]] = {}
+        for row in published:
+            ph = row.phase
+            if ph.season == "S" and ph.is_movement:
+                points[str(ph.year)] = {p: len(row.position.centres_of(p)) for p in powers}
+        last = published[-1].next if published else view.position
+        if last:
+            ph = last.phase
+            label = str(ph.year) if ph.season == "S" and ph.is_movement else f"{ph.year} ({ph.title})"
+            if ph.season != "S" or not ph.is_movement or str(ph.year) not in points:
+                points[label] = {p: len(last.centres_of(p)) for p in powers}
+            if view.status == "finished":
+                points[label] = {p: len(last.centres_of(p)) for p in powers}
+        # The line "N to win" is drawn where centres win; a criterion that counts units has no place on it.
+        return cls(tuple(points), None if view.victory.counts_units else view.victory.need,
+                   tuple(ChartSeries(p, powers[p].name, powers[p].colour, tuple(points[k][p] for k in points))
+                         for p in powers))

@@ -22,7 +22,7 @@ from ..gm import credentials as cred
 from ..gm.catalogue import variant as variant_named
 from ..gm.scoring import ScoringName as Scoring, score_board
 from ..gm.settings import RuleSpec
-from ..gm.views import plain, plain_object
+from ..gm.views import CentreChart, plain, plain_object
 from ..gm.catalogue import rules_for
 from . import schemas, site
 from .app import WebError, drawing, drawing_budget
@@ -349,12 +349,11 @@ def get_result(game: str, phase: str, request: Request) -> dict[str, Any]:
 @router.get("/games/{game}/history", response_model=schemas.HistoryOut,
             tags=["games"], summary="The phases published, and the centre counts by year")
 def get_history(game: str, request: Request) -> dict[str, Any]:
-    gm = _gm(request)
-    st = gm.game(game)
-    rows = gm.results(game)
+    page = _gm(request).game_page(game)
+    st, rows = page.game, page.published
     return {"id": game, "phases": [{"phase": str(r.phase), "title": r.title, "revision": r.revision,
                                     "record": {"seq": r.seq, "hash": r.entry_hash}} for r in rows],
-            "current": str(st.phase) if st.phase else None, "chart": site.centre_chart(st, rows),
+            "current": str(st.phase) if st.phase else None, "chart": plain(CentreChart.of(st, rows)),
             "result": plain(st.result), "head": {"seq": st.head.seq, "hash": st.head.hash}}
 
 

@@ -36,7 +36,6 @@ from starlette.datastructures import FormData
 from ..gm import Forbidden, Gamesmaster, GMError, PhaseResult, Refused, catalogue
 from ..gm.live import LABELS, LiveConfig
 from ..gm.table import LiveTable
-from ..maps import render_map
 from . import site
 from .app import WebError
 from .pages import _field, _flash, form
@@ -161,14 +160,10 @@ def _readout_map(gm: Gamesmaster, row: PhaseResult, stage: str, shown: list[str]
         if stage == "after":
             return gm.board_after(row.game, str(row.phase)).svg()
         board = gm.board(row.game, str(row.phase), results=False)
-        position, options, control = row.position, row.rules, board.control
         if stage == "orders":
             orders = {p: list(u.texts) for p, u in row.orders.items() if u.texts}
-            return render_map(position, orders=orders or None, title=position.phase.title, width=1200, rules=options,
-                              control=control)
-        outcomes = row.outcomes(shown) or None
-        return render_map(position, outcomes=outcomes, title=position.phase.title, width=1200, rules=options,
-                          control=control)
+            return board.svg(orders=orders or None)
+        return board.showing(row.outcomes(shown)).svg()
 
     return site.inline_svg(site._cached(["live-readout", row.game, row.seq, stage, shown], make))
 

@@ -20,6 +20,7 @@ from ..gm.games import GAME_ID
 from ..gm.limits import ORDERS_CHARS
 from ..gm.mailroom import game_address
 from ..gm.rooms import NotCommanded
+from ..gm.views import CentreChart
 from ..gm.catalogue import rules_for
 from . import site
 from .app import WebError, drawing, drawing_budget
@@ -84,7 +85,7 @@ def games_page(request: Request) -> HTMLResponse:
 @router.get("/games/{game}", response_class=HTMLResponse)
 def game_page(game: str, request: Request) -> HTMLResponse:
     gm = _gm(request)
-    view = site.game(gm, game)
+    view = site.game(gm.game_page(game))
     svg = site.inline_svg(site.map_svg(gm, game)) if view["phase"] else None
     return _render(request, "game.html", {"g": view, "map": svg})
 
@@ -92,8 +93,8 @@ def game_page(game: str, request: Request) -> HTMLResponse:
 @router.get("/games/{game}/history", response_class=HTMLResponse)
 def history_page(game: str, request: Request, phase: str | None = None) -> HTMLResponse:
     gm = _gm(request)
-    st = gm.game(game)
-    rows = gm.results(game)
+    page = gm.game_page(game)
+    st, rows = page.game, page.published
     steps = list(dict.fromkeys(str(r.phase) for r in rows))  # a retreat phase played in rounds is one step
     current = str(st.phase) if st.status != "forming" and st.phase else None
     if phase is not None and phase.strip().lower() != "now":
@@ -108,11 +109,11 @@ def history_page(game: str, request: Request, phase: str | None = None) -> HTMLR
     here = shown or "now"
     i = keys.index(here) if here in keys else len(keys) - 1
     svg = site.inline_svg(site.map_svg(gm, game, shown)) if (shown or current) else None
-    chart = site.centre_chart(st, rows)
+    chart = CentreChart.of(st, rows)
     return _render(request, "history.html", {
         "g": site.summary(st), "record": record, "map": svg, "steps": keys, "here": here,
         "prev": keys[i - 1] if i > 0 else None, "next": keys[i + 1] if i + 1 < len(keys) else None,
-        "chart": site.chart_svg(chart) if chart["labels"] else None, "chart_data": chart,
+        "chart": site.chart_svg(chart) if chart.labels else None, "chart_data": chart,
         "current_title": st.phase_title})
 
 
@@ -551,19 +552,18 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
 def gm_game_page(game: str, request: Request) -> HTMLResponse:
     _require_gm(request)
     gm = _gm(request)
-    st = gm.game(game)
-    view = site.game(gm, game, st)
+    room = gm.gm_room(game)
+    st, view = room.page.game, site.game(room.page)
     # what each power has handed in, for the GM's eyes only: listed, and drawn on the map
-    received = [r for p in st.powers if p.ordered or p.standby_ordered
-                for r in gm.orders_on_record(game, p.power, by_gm=True)] if st.phase is not None else []
+    received = list(room.received)
     drawn = {r.power: list(r.orders) for r in received}
     svg = site.inline_svg(site.map_svg(gm, game, orders=drawn or None)) if view["phase"] else None
     return _render(request, "gm_game.html", {"g": view, "st": st, "last": view["last_results"], "map": svg,
                                              "received": received,
-                                             "proposals": gm.proposals(game), "powers": site.powers_info(st.variant),
+                                             "proposals": room.proposals, "powers": site.powers_info(st.variant),
                                              "tz": st.settings.schedule.tz,
-                                             "press": list(gm.press(game))[-30:],
-                                             "questions": [site.question_item(q) for q in gm.questions(game)],
+                                             "press": list(room.press)[-30:],
+                                             "questions": [site.question_item(q) for q in room.questions],
                                              "records": _seat_records(gm, game)})
 
 
