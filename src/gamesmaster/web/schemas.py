@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence, Union, get_args, get_origin, get_type
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..gm.views import (NOT_WRITTEN, OMIT_NONE, Answer, Checking, LedgerHead, OrderOption, OrdersOnRecord, Receipt,
-                        Submission, UnitOptions)
+                        Submission, UnitOptions, VerifyReport)
 from ..rules import Phase
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
@@ -73,10 +73,12 @@ def _json_type(hint: Any) -> Any:
     return hint
 
 
-def model_of(cls: type, *, leave_out: tuple[str, ...] = (), name: str | None = None) -> type[BaseModel]:
+def model_of(cls: type, *, leave_out: tuple[str, ...] = (), name: str | None = None,
+             added: Mapping[str, tuple[Any, str]] | None = None) -> type[BaseModel]:
     """The answer model of a gm view (a frozen dataclass) as plain() writes it: every field but those never
-    written (NOT_WRITTEN) or left out of this answer, one left out when None (OMIT_NONE) optional."""
-    if not leave_out and name is None and cls in _MADE:
+    written (NOT_WRITTEN) or left out of this answer, one left out when None (OMIT_NONE) optional; `added`:
+    the fields an answer sends beside the view's (name -> type and description), such as a property's value."""
+    if not leave_out and name is None and not added and cls in _MADE:
         return _MADE[cls]
     hints = get_type_hints(cls)
     described = _described(cls)
@@ -87,8 +89,10 @@ def model_of(cls: type, *, leave_out: tuple[str, ...] = (), name: str | None = N
         kind = _json_type(hints[f.name])
         info = Field(None if f.metadata.get(OMIT_NONE) else ..., description=described.get(f.name))
         made[f.name] = (kind, info)
+    for key, (kind, text) in (added or {}).items():
+        made[key] = (kind, Field(..., description=text))
     model = create_model(name or f"{cls.__name__}Out", __base__=Out, __doc__=(cls.__doc__ or "").strip(), **made)
-    if not leave_out and name is None:
+    if not leave_out and name is None and not added:
         _MADE[cls] = model
     return model
 
@@ -99,6 +103,7 @@ SubmissionOut = model_of(Submission)
 CheckingOut = model_of(Checking, leave_out=("power", "lines"), name="CheckingOut")  # the API answers the orders sent
 LegalOrderOut = model_of(OrderOption)
 UnitOptionsOut = model_of(UnitOptions)
+VerifyOut = model_of(VerifyReport, name="VerifyOut", added={"ok": (bool, "true when the record holds")})
 
 
 # -- small parts ----------------------------------------------------------------------------
@@ -724,18 +729,6 @@ class CorrectionOut(Out):
     next_phase: str | None
 
 
-class VerifyOut(Out):
-    """What verifying the record found."""
-
-    game: str
-    entries: int
-    phases_replayed: int
-    receipts_checked: int
-    problems: list[str]
-    head: str | None = Field(description="the ledger head checked, 'SEQ:HASH'")
-    reworded: int = Field(description="phases this version of the engine explains in other words (results the same)")
-    notes: list[str] = Field(description="what could not be checked yet (a receipt of a phase the record does not reach)")
-    ok: bool
 
 
 class DrawnOut(Out):
