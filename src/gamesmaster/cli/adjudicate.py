@@ -7,10 +7,10 @@ import json
 import os
 import stat
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..machine import InputError, adjudicate_document, adjudicate_json
-from .options import CommandError
+from .options import CommandError, Subcommands
 
 EXAMPLE = """example:
   echo '{"phase": "S1901M", "units": {"ENGLAND": ["F LON", "A LVP"]},
@@ -63,7 +63,7 @@ def cmd_adjudicate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add `adjudicate` to the command line."""
     adj = sub.add_parser(
         "adjudicate", help="adjudicate one phase given as JSON (the machine interface)",

@@ -7,13 +7,10 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..gm import Gamesmaster, GMError, StoreError, data_dir
-from ..gm import limits
-from ..gm.archive import read_document
-from ..gm.backup import backup, restore
-from .options import CommandError, add_command, database_parent
+from ..gm import BACKUP_BYTES, Gamesmaster, GMError, StoreError, backup, data_dir, read_document, restore
+from .options import CommandError, Subcommands, add_command, database_parent
 
 
 def _data(args: argparse.Namespace) -> Path:
@@ -54,7 +51,7 @@ def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
     source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
     with source:
         try:
-            doc = read_document(source, args.file, limits.BACKUP_BYTES)
+            doc = read_document(source, args.file, BACKUP_BYTES)
         except GMError as exc:
             raise CommandError(str(exc)) from None
     gm = _gm(args)
@@ -68,7 +65,7 @@ def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     common = database_parent()
     common.add_argument("--data", metavar="DIR", help="data directory holding web.json (default $GAMESMASTER_DATA "
                         "or ~/.local/share/gamesmaster)")

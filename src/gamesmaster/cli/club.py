@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..gm import Gamesmaster
-from ..gm.club import SORTS
+from ..gm import SORTS, Gamesmaster
 from .games import _handler
-from .options import add_command, database_parent
+from .options import Subcommands, add_command, database_parent
 
 
 def cmd_league(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
@@ -25,8 +24,7 @@ def cmd_league(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_standings(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Print the standings: place, player, games, total, average, on time, rating."""
     if args.rebuild:
-        with gm.reading() as rec:
-            games = rec.game_ids()
+        games = gm.game_ids()
         for game_id in games:
             gm.rebuild(game_id)
         out.write(f"the standings of {len(games)} games were written again from their ledgers\n")
@@ -47,7 +45,7 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add the league, standings and ladder commands."""
     common = database_parent()
     p = add_command(sub, "league", "name games as a league's (or take them out), or list the leagues",

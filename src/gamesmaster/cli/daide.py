@@ -11,7 +11,7 @@ import argparse
 from typing import Sequence, TextIO
 
 from ..gm import Gamesmaster, GMError, StoreError
-from .options import CommandError, add_command, database_parent
+from .options import CommandError, Subcommands, add_command, database_parent
 
 DEFAULT_PORT = 16713  # the port DAIDE servers have always listened on
 
@@ -95,7 +95,7 @@ def cmd_close(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     """Add `gamesmaster daide` and its subcommands."""
     p = sub.add_parser("daide", help="the DAIDE door: bots play games over the DAIDE protocol",
                        description="Serve games to DAIDE bots, and open seats to them. See docs/daide.md.")

@@ -12,16 +12,12 @@ import json
 import sys
 from typing import Any, Callable, Sequence, TextIO
 
-from ..gm import Gamesmaster, GMError, Refused, StoreError, report
-from ..gm.archive import Document, export_game, import_game, import_sample, read_document
-from ..gm.record import verify_archive
-from ..gm.savedgame import describe as describe_import, export_saved_game, import_saved_game, is_saved_game
-from ..gm.views import plain
-from ..gm.live import LABELS, LiveConfig
-from ..gm.table import LiveTable
-from ..gm.settings import RuleSpec, Settings, end_setting, parse_duration, parse_movement, parse_time
-from ..gm.worker import run as run_worker
-from .options import CommandError, add_command, database_parent
+from ..gm import (LABELS, Document, Gamesmaster, GMError, LiveConfig, LiveTable, Refused, RuleSpec, Settings,
+                  StoreError, describe_import, end_setting, export_game, export_saved_game, import_game, import_sample,
+                  import_saved_game, is_saved_game, parse_duration, parse_movement, parse_time, plain, read_document,
+                  report_correction, report_final, report_games, report_history, report_processed, report_status,
+                  report_submission, report_undelivered, report_verify, run_worker, verify_archive)
+from .options import CommandError, Subcommands, add_command, database_parent
 
 
 def _gm(args: argparse.Namespace) -> Gamesmaster:
@@ -49,7 +45,7 @@ def _handler(body: Callable[[argparse.Namespace, TextIO, Gamesmaster], int]) -> 
 def _read(path: str | None) -> str:
     if path in (None, "-"):
         return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:  # type: ignore[arg-type]
+    with open(path, encoding="utf-8") as f:
         return f.read()
 
 
@@ -59,7 +55,7 @@ def _document(path: str | None) -> Document:
     try:
         if path in (None, "-"):
             return read_document(sys.stdin.buffer, what)
-        with open(path, "rb") as f:  # type: ignore[arg-type]
+        with open(path, "rb") as f:
             return read_document(f, what)
     except GMError as exc:
         raise CommandError(str(exc)) from None
@@ -146,7 +142,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
             powers = created.commands.get(name)
             role = _commands(powers) if powers else ("stand-by" if name in standbys else "player")
             out.write(f"  {name:20} {role:10} {secret}\n")
-    out.write(report.status(st) + "\n")
+    out.write(report_status(st) + "\n")
     return 0
 
 
@@ -164,18 +160,18 @@ def cmd_start(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         out.write(f"Powers drawn by lot with seed {created.seed}:\n")
     for name, powers in created.commands.items():
         out.write(f"  {name:20} {_commands(powers)}\n")
-    out.write(report.status(gm.game(args.game)) + "\n")
+    out.write(report_status(gm.game(args.game)) + "\n")
     return 0
 
 
 def cmd_games(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """List the games."""
-    out.write(report.games(gm.games()) + "\n")
+    out.write(report_games(gm.games()) + "\n")
     waiting = gm.unanswered()
     if waiting:
         out.write("Questions waiting for an answer: " + ", ".join(f"{g} {n}" for g, n in waiting.items())
                   + " (gamesmaster question GAME)\n")
-    trouble = report.undelivered(gm.mail_trouble())
+    trouble = report_undelivered(gm.mail_trouble())
     if trouble:
         out.write(trouble + "\n")
     return 0
@@ -187,9 +183,9 @@ def cmd_status(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     if args.json:
         out.write(json.dumps(plain(st), indent=2, ensure_ascii=False) + "\n")
         return 0
-    text = report.status(st)
+    text = report_status(st)
     if st.result:
-        text = text.replace(report.final(st), gm.final_report(args.game))
+        text = text.replace(report_final(st), gm.final_report(args.game))
     out.write(text + "\n")
     return 0
 
@@ -222,14 +218,14 @@ def cmd_orders(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         return 0
     channel = args.channel or ("console" if args.credential else "in-person")
     sub = gm.submit_orders(args.game, args.power, _read(args.file), channel=channel, phase=args.phase, **who)
-    out.write(report.submission(sub) + "\n")
+    out.write(report_submission(sub) + "\n")
     return 0
 
 
 def cmd_process(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Adjudicate due phases."""
     done = gm.process(args.game, force=args.now) if args.game else gm.process_due()
-    out.write(report.processed(done) + "\n")
+    out.write(report_processed(done) + "\n")
     return 0
 
 
@@ -287,7 +283,7 @@ def cmd_correct(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         rules = gm.game(args.game).rules_spec.changed(
             {k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()})
     c = gm.correct(args.game, args.reason, orders=orders or None, rules=rules, phase=args.phase)
-    out.write(report.correction(c) + "\n")
+    out.write(report_correction(c) + "\n")
     return 0
 
 
@@ -341,7 +337,7 @@ def cmd_draw(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Draws and concessions."""
     if args.declare:
         gm.declare_draw(args.game, powers=_names(args.powers) or None, reason=args.reason or "")
-        out.write(report.status(gm.game(args.game)) + "\n")
+        out.write(report_status(gm.game(args.game)) + "\n")
         return 0
     if args.vote is not None:
         if not args.power or args.yes == args.no:
@@ -370,7 +366,7 @@ def cmd_history(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     if args.json:
         out.write(json.dumps(plain(h), indent=2, ensure_ascii=False) + "\n")
     else:
-        out.write(report.history(h, ledger=args.ledger) + "\n")
+        out.write(report_history(h, ledger=args.ledger) + "\n")
     return 0
 
 
@@ -394,7 +390,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
             raise CommandError(str(exc)) from None
         finally:
             gm.close()
-    out.write(report.verify(r) + "\n")
+    out.write(report_verify(r) + "\n")
     return 0 if r.ok else 1
 
 
@@ -402,7 +398,7 @@ def cmd_rebuild(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Rewrite a game's tables from its ledger."""
     gm.rebuild(args.game)
     r = gm.verify(args.game)
-    out.write(f"{args.game}: the tables were written again from the ledger.\n" + report.verify(r) + "\n")
+    out.write(f"{args.game}: the tables were written again from the ledger.\n" + report_verify(r) + "\n")
     return 0 if r.ok else 1
 
 
@@ -471,7 +467,9 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     created = LiveTable(gm).create(args.game, title=args.title, players=players, assign=assign, seed=args.seed,
                                    config=LiveConfig.from_dict(config), variant=args.variant, rules=args.rules,
                                    press=args.press)
-    cfg, st = LiveTable(gm).get(args.game)  # type: ignore[misc]
+    live = LiveTable(gm).get(args.game)
+    assert live is not None  # create() has just made it live
+    cfg, st = live
     kind = "practice game (no diplomacy; the powers nobody plays hold)" if cfg.practice else "live club game"
     out.write(f"Created {args.game}: a {kind}.\n")
     out.write(f"Periods: diplomacy {cfg.diplomacy_first:g} min first, {cfg.diplomacy:g} min later; writing "
@@ -483,11 +481,11 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     out.write("Credentials (shown this once; give each player theirs):\n")
     for name, secret in created.credentials.items():
         out.write(f"  {name:20} {_commands(created.commands.get(name, ())):10} {secret}\n")
-    out.write(report.status(gm.game(args.game)) + "\n")
+    out.write(report_status(gm.game(args.game)) + "\n")
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add the GM's commands to the `gamesmaster` command line."""
     common = database_parent()
 

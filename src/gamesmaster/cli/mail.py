@@ -15,7 +15,7 @@ from typing import Any, Callable, TextIO
 from ..gm import Gamesmaster, GMError, StoreError
 from ..serving import mail as serving  # cli -> serving (see gamesmaster.serving)
 from ..serving.mail import ImapError, MailConfig, MailConfigError
-from .options import CommandError, add_command, database_parent
+from .options import CommandError, Subcommands, add_command, database_parent
 
 
 def _setup(args: argparse.Namespace) -> tuple[Gamesmaster, MailConfig]:
@@ -141,7 +141,7 @@ def cmd_contact(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: 
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add `gamesmaster mail ...` to the command line."""
     common = database_parent()
     common.add_argument("--address", metavar="ADDRESS", help="the GM's address (default $GAMESMASTER_MAIL_ADDRESS, "

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import Callable, TextIO, TypeAlias
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers gives
+Command: TypeAlias = Callable[[argparse.Namespace, TextIO], int]  # a subcommand: its arguments, where it writes; its exit status
 
 
 class CommandError(Exception):
@@ -22,7 +26,7 @@ def database_parent() -> argparse.ArgumentParser:
     return parent
 
 
-def add_command(sub: "argparse._SubParsersAction", name: str, help_: str, example: str, handler: object,
+def add_command(sub: Subcommands, name: str, help_: str, example: str, handler: Command,
                 parents: list[argparse.ArgumentParser], description: str | None = None) -> argparse.ArgumentParser:
     """A subcommand with an example as its epilog; its description is its help as a sentence unless given."""
     p = sub.add_parser(name, help=help_, description=description or help_[0].upper() + help_[1:] + ".",

@@ -5,12 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..gm import GMError
-from ..gm.catalogue import variant
-from ..gm.scoring import score_board
-from .options import CommandError, add_command
+from ..gm import GMError, score_board, variant_named
+from .options import CommandError, Subcommands, add_command
 
 EXAMPLE = """  gamesmaster score --system sos --draw england,france,russia ENGLAND=12 FRANCE=10 RUSSIA=8 TURKEY=4
   gamesmaster score --system carnage --solo france FRANCE=18 ENGLAND=6 GERMANY=5
@@ -39,7 +37,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     played = dict(_pair(x, "an eliminated power's years") for x in ",".join(args.played or []).split(",") if x)
     draw = [x for x in (args.draw or "").split(",") if x.strip()]
     try:
-        scores = score_board(args.system, variant(args.variant), centres, solo=args.solo, draw=draw,
+        scores = score_board(args.system, variant_named(args.variant), centres, solo=args.solo, draw=draw,
                              played=played, years=args.years)
     except GMError as exc:
         raise CommandError(str(exc)) from None
@@ -47,7 +45,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add the score command."""
     p = add_command(sub, "score", "score a board under a scoring system (JSON, two decimals)", EXAMPLE,
                     cmd_score, [])

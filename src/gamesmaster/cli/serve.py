@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..gm import GMError, StoreError
-from .options import CommandError
+from .options import CommandError, Subcommands
 
 EXAMPLE = """examples:
   gamesmaster serve                                  # http://127.0.0.1:8000, with the demo game
@@ -41,7 +41,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise CommandError(str(exc)) from None
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("serve", help="run the website: games, war rooms, history, GM console, JSON API",
                        description="Run the gamesmaster's website on the store (SQLite in the data directory, "
                                    "or $GAMESMASTER_DATABASE_URL), with the deadline worker, and the e-mail "

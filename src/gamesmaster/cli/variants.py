@@ -14,13 +14,15 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
+from ..gm import default_victory, players_line
 from ..rules.geography import Location, Map, Terrain
 from ..rules.variant import Variant
-from ..gm.catalogue import (VariantError, default_victory, import_judge_map, load_variant, load_variant_file,
-                            players_line, variant_names, variant_path)
-from .options import CommandError
+from ..variants import VariantError, load_variant, load_variant_file, variant_names
+from ..variants.judge_map import install_map as import_judge_map
+from ..variants.loader import variant_path
+from .options import Command, CommandError, Subcommands
 
 EXIT_PROBLEMS = 2
 
@@ -55,7 +57,7 @@ IMPORT_EXAMPLE = """examples:
 """
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add `gamesmaster variant list|show|check` to the command's subparsers."""
     raw = argparse.RawDescriptionHelpFormatter
     variant = subparsers.add_parser(
@@ -89,7 +91,8 @@ def register(subparsers: Any) -> None:
     imp.add_argument("--replace", action="store_true", help="replace an installed variant of that name")
 
 
-def _action(actions: Any, name: str, func: Any, epilog: str, help_text: str, description: str) -> Any:
+def _action(actions: Subcommands, name: str, func: Command, epilog: str,
+            help_text: str, description: str) -> argparse.ArgumentParser:
     """One `gamesmaster variant ACTION` subcommand, run by func."""
     parser = actions.add_parser(name, help=help_text, description=description, epilog=epilog,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -14,9 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..gm.fates import BOUNCE, CUT, DISLODGED, DISRUPTED, NO_CONVOY, VOID, Fate
-from ..rules import (Build, Convoy, Disband, Hold, Location, Move, Order, Phase, Position, Remove, Retreat, Support,
-                     Unit, UnitOrder, UnitType, Variant, Waive, format_order)
+from ..gm import (BOUNCE, CUT, DISLODGED, DISRUPTED, NO_CONVOY, VOID, Build, Convoy, Disband, Fate, Hold, Location,
+                  Move, Order, Phase, Position, Remove, Retreat, Support, Unit, UnitOrder, UnitType, Variant, Waive)
 from .syntax import Group, Reader, Unreadable, bracket
 from .tokens import COAST_IDS, COAST_TOKENS, T, Vocabulary, integer
 
@@ -183,7 +182,7 @@ class Written:
     @property
     def text(self) -> str:
         """The order in gamesmaster's canonical notation."""
-        return format_order(self.order)
+        return str(self.order)  # the canonical form
 
     @property
     def key(self) -> str:

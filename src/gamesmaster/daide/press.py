@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..rules import Phase, format_order
+from ..gm import Phase
 from .board import read_unit, read_verb
 from .syntax import Group, Reader, Unbalanced, Unreadable, parse_text, render
 from .tokens import T, Vocabulary, is_text
@@ -243,7 +243,7 @@ class _Words:
         """XDO's order in gamesmaster's notation, with the power's name."""
         u = read_unit(r, self.vocab)
         order, _ = read_verb(r, self.vocab, u, r.token())
-        return format_order(order) + f" ({self.vocab.variant.powers[u.power].name})"
+        return str(order) + f" ({self.vocab.variant.powers[u.power].name})"
 
 
 # Messages (rather than arrangements): inside a reply they are quoted.

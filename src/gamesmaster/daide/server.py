@@ -38,18 +38,18 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable, Sequence
+from typing import Awaitable, Callable, Iterable, ParamSpec, Sequence, TypeVar
 
-from ..gm import Gamesmaster, GameView, GMError, PhaseResult, PressItem, StoreError
-from ..gm.bots import BotPolicy
-from ..gm.fates import fates
-from ..rules import Phase, Position, parse_order
+from ..gm import (Answer, BotPolicy, Gamesmaster, GameView, GMError, Phase, PhaseResult, Position, PressItem, StoreError, fates,
+                  read_order)
 from . import board, press, wire
 from .seats import CREDENTIAL, Seated, credential_in
 from .syntax import Group, Reader, Unbalanced, Unreadable, bracket, marked, render, string
 from .tokens import T, Vocabulary, clamp, integer, text
 
 log = logging.getLogger("gamesmaster.daide")
+P = ParamSpec("P")
+R = TypeVar("R")
 SERVER_NAME = "gamesmaster"
 LINGER_SECONDS = 1.0  # how long a flooding connection sent away stays open for its last words to arrive
 
@@ -298,7 +298,7 @@ class GameDoor:
     def _head(self) -> int:
         return next((h.head_seq for h in self.gm.heads() if h.id == self.game_id), 0)
 
-    async def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    async def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Run a Gamesmaster call in a worker thread."""
         return await asyncio.get_running_loop().run_in_executor(self.server.executor, lambda: fn(*args, **kwargs))
 
@@ -671,7 +671,7 @@ class GameDoor:
         r.end()
         if seconds < 0 or len(conn.alarms) >= self.limits.tme_requests:
             raise GMError(f"a TME alarm is a number of seconds, at most {self.limits.tme_requests} at a time")
-        conn.alarms[seconds] = None  # type: ignore[assignment]
+        conn.alarms[seconds] = None
         self._set_alarm(conn, seconds)
         conn.send([T.YES, *bracket(tokens)])
 
@@ -772,6 +772,7 @@ class GameDoor:
         A retreat or adjustment phase is processed as soon as every power concerned has
         ordered, and a set with a refused order counts: then there is nothing to correct
         (the refused order was not used), and the bot is answered as usual."""
+        assert seat.power is not None  # only a seat that plays a power gets here (GameDoor._seat)
         try:
             if book:
                 await self._submit(seat, position, book)
@@ -796,8 +797,9 @@ class GameDoor:
             candidate[key] = w
         return candidate
 
-    async def _submit(self, seat: Seated, position: Position, book: dict[str, board.Written]) -> tuple[Any, ...]:
+    async def _submit(self, seat: Seated, position: Position, book: dict[str, board.Written]) -> tuple[Answer, ...]:
         """Submit a book as the power's set of orders; the gamesmaster's answer to each order."""
+        assert seat.power is not None  # only a seat that plays a power gets here (GameDoor._seat)
         done = await self.call(self.gm.submit_orders, self.game_id, seat.power, [w.text for w in book.values()],
                                credential=seat.credential, channel="daide", phase=str(position.phase))
         seat.receipt = str(done.receipt)
@@ -805,6 +807,7 @@ class GameDoor:
 
     async def _record(self, seat: Seated, position: Position, book: dict[str, board.Written]) -> None:
         """Put the bot's book on the record as its set of orders (withdrawn when empty), if it changed."""
+        assert seat.power is not None  # only a seat that plays a power gets here (GameDoor._seat)
         old = seat.book_for(str(position.phase))
         if [w.text for w in book.values()] != [w.text for w in old.values()]:
             if book:
@@ -828,7 +831,7 @@ class GameDoor:
                 if record.author != ("standby" if seat.role == "standby" else "player"):
                     continue
                 for line in record.orders:
-                    order = parse_order(line, position, seat.power, self.view.rules).order
+                    order = read_order(line, position, seat.power, self.view.rules)
                     if order is not None:
                         w = board.written(self.vocab, order)
                         book.setdefault(w.key if w.key != "waive" else f"waive{len(book)}", w)
@@ -881,6 +884,7 @@ class GameDoor:
 
     async def _ready_if_complete(self, seat: Seated, position: Position, missing: list[int]) -> None:
         """DAIDE's go flag: a bot whose movement orders are complete is ready, unless it said NOT (GOF)."""
+        assert seat.power is not None  # only a seat that plays a power gets here (GameDoor._seat)
         if position.phase.is_movement and seat.go and len(missing) == 1 and self.view.settings.early_movement:
             try:
                 await self.call(self.gm.set_ready, self.game_id, seat.power, True, credential=seat.credential)
@@ -912,6 +916,7 @@ class GameDoor:
 
     async def _go(self, conn: Connection, go: bool) -> None:
         seat = self._seat(conn)
+        assert seat.power is not None  # GameDoor._seat gives only a seat that plays a power
         position = self._position()
         seat.book_for(str(position.phase))
         seat.go = go

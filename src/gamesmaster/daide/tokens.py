@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from types import SimpleNamespace
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
-from ..rules import Terrain, Variant
+from ..gm import Terrain, Variant
 
 BRA, KET = 0x4000, 0x4001
 TEXT = 0x4B
@@ -54,8 +54,16 @@ def _fixed() -> dict[str, int]:
     return names
 
 
+class Tokens(SimpleNamespace):
+    """The fixed tokens by name: T.HLO, T.MTO, ..."""
+
+    if TYPE_CHECKING:
+        # Every attribute is a token; declared so that T.HLO is an int to the type checker, not Any.
+        def __getattribute__(self, name: str) -> int: ...
+
+
 FIXED: Mapping[str, int] = _fixed()
-T = SimpleNamespace(**FIXED)  # the fixed tokens by name: T.HLO, T.MTO, ...
+T = Tokens(**FIXED)
 
 # gamesmaster's coast ids and DAIDE's coast tokens.
 COAST_TOKENS: Mapping[str, int] = {"NC": FIXED["NCS"], "NE": FIXED["NEC"], "EC": FIXED["ECS"], "SE": FIXED["SEC"],

@@ -19,6 +19,7 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Callable, Mapping
 
 from argon2 import PasswordHasher
@@ -165,26 +166,20 @@ class Errands:
 class Accounts(Desk):
     """Signing up and in: accounts, mailed links, passwords, and the session an account signs in to."""
 
-    @property
+    @cached_property
     def link_limits(self) -> MailLimits:
         """This gamesmaster's limits on mailing links."""
-        if "_link_limits" not in self.__dict__:
-            self.__dict__["_link_limits"] = MailLimits()
-        return self.__dict__["_link_limits"]
+        return MailLimits()
 
-    @property
+    @cached_property
     def password_guesses(self) -> PasswordGuesses:
         """This gamesmaster's count of wrong passwords per address."""
-        if "_password_guesses" not in self.__dict__:
-            self.__dict__["_password_guesses"] = PasswordGuesses()
-        return self.__dict__["_password_guesses"]
+        return PasswordGuesses()
 
-    @property
+    @cached_property
     def errands(self) -> Errands:
         """This gamesmaster's work done after the door has answered (mailing links)."""
-        if "_errands" not in self.__dict__:
-            self.__dict__["_errands"] = Errands()
-        return self.__dict__["_errands"]
+        return Errands()
 
     def account(self, account_id: int) -> Account:
         """An account by its id."""

@@ -28,7 +28,8 @@ from ..variants import VariantError, load_rules, load_variant
 from .board import Board
 from .errors import GMError
 from .reading import Reading
-from .submissions import LegalOrders, legal_orders_in
+from .submissions import legal_orders_in
+from .views import LegalOrders
 
 MAX_BOARD_CHARS = 24_000  # a whole standard board with every unit ordered is about 2,000
 MAX_ORDER_LINES = 120  # the most units any variant's board holds, with room for builds

@@ -21,16 +21,13 @@ status 2 naming the game. It works across databases (SQLite -> PostgreSQL and ba
 
 from __future__ import annotations
 
-import base64
 import os
-from datetime import datetime
 from pathlib import Path
-from typing import TypedDict, cast
-
-from sqlalchemy import DateTime, Integer, LargeBinary, Table, insert, select
+from typing import TypedDict
 
 from ..ledger import JSONObject, JSONValue
-from ..store import accounts, mailbox
+from ..store import accounts
+from ..store.backup import RowsError, put_side_rows, side_rows
 from .accounts import index_seats
 from .archive import ArchiveDoc, check_archive, export_game, import_game
 from .errors import GMError
@@ -39,38 +36,6 @@ from .service import Gamesmaster
 FORMAT = "gamesmaster-backup"
 VERSION = 1
 DATA_FILES = ("web.json",)
-
-
-def _mail_tables() -> list[Table]:
-    """The tables beside the ledgers kept in a backup: the mail door's, and players' accounts."""
-    return [mailbox.contacts, mailbox.inbox, mailbox.outbox, mailbox.cursors, accounts.accounts, accounts.links,
-            accounts.settings, accounts.notices, accounts.cursors, accounts.games]
-
-
-def _out(value: object) -> JSONValue:
-    if isinstance(value, datetime):
-        return {"$t": value.isoformat()}
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return {"$b": base64.b64encode(bytes(value)).decode("ascii")}
-    return cast(JSONValue, value)  # the other columns hold text, numbers, booleans or JSON
-
-
-def _in(table: Table, row: JSONValue) -> dict[str, object]:
-    if not isinstance(row, dict):
-        raise GMError(f"the backup's {table.name} holds a row that is not an object")
-    out: dict[str, object] = {}
-    for key, given in row.items():
-        value: object = given
-        col = table.c[key]
-        if isinstance(value, dict) and "$t" in value and isinstance(col.type, DateTime):
-            value = datetime.fromisoformat(str(value["$t"]))
-        elif isinstance(value, dict) and "$t" in value and getattr(col.type, "impl", None) is not None \
-                and isinstance(col.type.impl, DateTime):  # type: ignore[attr-defined]
-            value = datetime.fromisoformat(str(value["$t"]))
-        elif isinstance(value, dict) and "$b" in value and isinstance(col.type, LargeBinary):
-            value = base64.b64decode(str(value["$b"]))
-        out[key] = value
-    return out
 
 
 class BackupDoc(TypedDict):
@@ -90,10 +55,7 @@ def backup(gm: Gamesmaster, data: Path | None = None) -> BackupDoc:
                       "mail": {}, "data": {}}
     for g in gm.games():
         doc["games"].append(export_game(gm, g.id))
-    with gm.store.connect(write=False) as conn:
-        for table in _mail_tables():
-            doc["mail"][table.name] = [{k: _out(v) for k, v in r._mapping.items()}
-                                       for r in conn.execute(select(table).order_by(*table.primary_key.columns))]
+    doc["mail"] = side_rows(gm.store)
     if data is not None:
         for name in DATA_FILES:
             path = data / name
@@ -122,22 +84,11 @@ def restore(gm: Gamesmaster, doc: JSONValue, data: Path | None = None) -> list[s
     restored = []
     for archive in games:
         restored.append(import_game(gm, archive))
-    tables = {t.name: t for t in _mail_tables()}
     given = doc.get("mail")
-    mail = given if isinstance(given, dict) else {}
-    with gm.store.connect() as conn:
-        for name, table in tables.items():
-            rows = mail.get(name) or []
-            if not isinstance(rows, list):
-                raise GMError(f"the backup's {name} is not a list of rows")
-            if rows:
-                conn.execute(insert(table), [_in(table, r) for r in rows])
-        if gm.store.is_postgresql:  # serial counters past the restored ids
-            from sqlalchemy import text
-            for table in tables.values():
-                if "id" in table.c and isinstance(table.c.id.type, Integer) and mail.get(table.name):
-                    conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
-                                      f"(SELECT max(id) FROM {table.name}))"))
+    try:
+        put_side_rows(gm.store, given if isinstance(given, dict) else {})
+    except RowsError as exc:
+        raise GMError(str(exc)) from None
     with gm.store.connect() as conn:  # each account's games, which a backup from before gm_account_games lacks
         ar = accounts.AccountRecords(conn)
         for game_id in restored:

@@ -39,14 +39,20 @@ class Board:
         return render_map(self.position, orders=orders, outcomes=self.outcomes, highlight_power=highlight,
                           title=self.title, width=width, rules=self.rules, control=self.control)
 
-    def showing(self, outcomes: Sequence[Outcome] | None) -> "Board":
-        """The same board with these results drawn on it instead (the live read-out's, power by power)."""
-        return replace(self, outcomes=tuple(outcomes) if outcomes else None,
-                       key=self.key + ("showing", tuple(f"{o.power} {o.text} {o.result}" for o in outcomes or ())))
+    def showing(self, outcomes: Sequence[Outcome] | None) -> Board:
+        """The same board with these results drawn on it (none: none), e.g. a live read-out's powers so far."""
+        shown = tuple(outcomes) if outcomes else None
+        return replace(self, outcomes=shown, key=self.key + ("showing", shown))
 
     def png(self, width: int = 1200) -> bytes:
         """The board as PNG, `width` pixels wide (the mail's attachment; the site's map.png of it is the same)."""
-        return render_png(self.svg(), width)
+        return drawn_png(self.svg(), width)
+
+
+def drawn_png(svg: str, width: int) -> bytes:
+    """An SVG drawing of a board as PNG, `width` pixels wide: what `Board.png` does, for a door that draws the
+    PNG apart (the site draws in a process of its own, as the drawing holds the GIL for most of a second)."""
+    return render_png(svg, width)
 
 
 class Boards(Reading):

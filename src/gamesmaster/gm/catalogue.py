@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Mapping
 
-from ..rules import OptionError, RuleOptions, Variant, Victory, victory
+from ..rules import OptionError, PositionError, RuleOptions, Variant, Victory, victory
+from ..rules.position import power_id
 from ..variants import VariantError, load_rules, load_variant, load_variant_file, preset_names, variant_names
 from ..variants.judge_map import install_map as import_judge_map
 from ..variants.loader import variant_path
@@ -126,6 +127,14 @@ def variant(name: str) -> Variant:
     try:
         return load_variant(name)
     except VariantError as exc:
+        raise GMError(str(exc)) from None
+
+
+def power_named(variant: Variant, name: str) -> str:
+    """The power a player names ('england', 'English', an alias); GMError lists the variant's powers if none."""
+    try:
+        return power_id(variant, name)
+    except PositionError as exc:
         raise GMError(str(exc)) from None
 
 

@@ -16,6 +16,7 @@ from .desk import Desk
 from .errors import GMError, NotFound
 from .ratings import Rating, ladder, rate
 from .settings import Settings
+from .standings import player_key
 from .tx import write_lines
 
 SortKey = Literal["total", "average", "games", "name", "reliability", "rating"]
@@ -71,6 +72,17 @@ class PlayerRecord:
     rating: Rating | None
 
 
+@dataclass(frozen=True)
+class SeatPlayer:
+    """A seat of a game with who holds it across the club (an account's ref, or name: and the name) and their
+    reliability: what the GM sees choosing or replacing players."""
+
+    name: str
+    role: str
+    key: str
+    reliability: Reliability
+
+
 def league_name(value: object) -> str:
     """A league's name, as typed: a few words; GMError says what does not do."""
     name = " ".join(str(value or "").split())
@@ -113,7 +125,7 @@ def standings_of(lines: Iterable[Line], sort: str = "total", league: str | None 
         "games": lambda s: (-len(s.games), s.name), "name": lambda s: (s.name.lower(), s.key),
         "reliability": lambda s: (-(s.reliability.percent or 0.0), s.name),
         "rating": lambda s: (-(s.rating.ordinal if s.rating else -1e9), s.name)}[sort]
-    return sorted(rows, key=order)  # type: ignore[arg-type]
+    return sorted(rows, key=order)
 
 
 def entry_refusal(settings: Settings, record: Reliability) -> str | None:
@@ -193,6 +205,13 @@ class Club(Desk):
         """A player's reliability ({} of a player with no games: all zero)."""
         with self.reading() as rec:
             return reliability_of(StandingsRecords(rec.conn).of(key[:240]))
+
+    def seat_players(self, game_id: str) -> tuple[SeatPlayer, ...]:
+        """Each seat of a game, in seat order, with its player's key and reliability across the club."""
+        with self.reading() as rec:
+            state = self.snapshot(rec, game_id)
+        keys = [(seat, player_key(state, seat.number, seat.name)) for seat in state.seats]
+        return tuple(SeatPlayer(seat.name, seat.role, key, self.reliability(key)) for seat, key in keys)
 
     def leagues(self) -> list[str]:
         """Every league named, in order."""

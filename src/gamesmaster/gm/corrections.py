@@ -143,7 +143,7 @@ class Corrections(Desk):
                 text.append(f"  What was published since ({titles}) is withdrawn: it started from the position "
                             "before the correction. The game goes on from the corrected position.")
             if now.phase != was and not ended:
-                text.append(f"  The next phase is now {now.position.phase.title if now.position else now.phase}; "  # type: ignore[union-attr]
+                text.append(f"  The next phase is now {now.position.phase.title if now.position else now.phase}; "
                             f"orders sent for {was} are void. Orders are due {deadline_text(now)}.")
             elif not ended:
                 text.append("  Orders already sent for the next phase stand; check them against the corrected position.")

@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from typing import TypeGuard
 
 # What the record and a session keep of a stored hash; the web door's GM sessions keep it too.
 from ..ledger import fingerprint as fingerprint
@@ -56,7 +57,7 @@ def split_credential(credential: str) -> tuple[int, str] | None:
 TOKEN_PREFIX = "s."
 
 
-def is_token(credential: object) -> bool:
+def is_token(credential: object) -> TypeGuard[str]:
     """Whether a credential is a session token ('s.' and random characters)."""
     return isinstance(credential, str) and credential.startswith(TOKEN_PREFIX) and 10 < len(credential) <= 100
 

@@ -446,7 +446,7 @@ def _decided(s: GameState, p: Mapping[str, Any], e: Entry, rows: list[CacheRow])
     return s.evolve(proposals=tuple(replace(x, status=p["status"]) if x.id == number else x for x in s.proposals))
 
 
-Step = Callable[[GameState, Mapping[str, Any], Entry, list], GameState]
+Step = Callable[[GameState, Mapping[str, Any], Entry, list[CacheRow]], GameState]
 _STEPS: dict[str, Step] = {
     "player-joined": _joined,
     "credential-replaced": _credential,

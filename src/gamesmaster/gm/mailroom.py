@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from sqlalchemy.engine import Connection
-
-from ..store import Store
+from ..store import Connection, Store
 from ..store.accounts import AccountRecord, AccountRecords, NoticeRecord
 from ..store.mailbox import ContactRecord, CursorRecord, DueMail, InboxRecord, MailRecords, OutboxLine, OutboxRecord
 from .desk import Desk

@@ -17,8 +17,7 @@ from datetime import datetime, timedelta
 from typing import Iterable
 from urllib.parse import quote
 
-from sqlalchemy.exc import IntegrityError
-
+from ..store import Conflict
 from ..store.accounts import AccountRecord, AccountRecords, NewNotice, SettingsRecord
 from .errors import GMError
 from .joining import Joining
@@ -159,7 +158,7 @@ class Notifications(Joining):
         for head in heads:
             try:
                 made += self._notify_game(head.id, head.head_seq)
-            except (_Moved, IntegrityError):
+            except (_Moved, Conflict):
                 continue  # another pass made them
             except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' notifications
                 log.exception("notifications for game %s: this pass failed; it is tried again at the next", head.id)

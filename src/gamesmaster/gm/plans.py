@@ -75,12 +75,15 @@ def plan_text(rec: Records, game_id: str, submission: Entry) -> str | None:
     p = submission.payload
     if p is None:
         return None
+    conditional: str | None
     if not isinstance(p.get("plan"), str):
-        return p.get("conditional")
+        conditional = p.get("conditional")
+        return conditional
     filed = rec.entry(game_id, submission.seq - 1)
     if filed is None or filed.kind != "plan-filed" or filed.payload is None or filed.payload_digest != p["plan"]:
         return None
-    return filed.payload.get("conditional")
+    conditional = filed.payload.get("conditional")
+    return conditional
 
 
 def sealed_plans(entries: Sequence[Entry]) -> set[int]:

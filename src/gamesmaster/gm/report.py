@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..rules.phase import Phase, PhaseError
+from ..rules.phase import Phase
 from .reading import History
 from .settings import show_time
 from .mailroom import MailTrouble
@@ -17,7 +17,7 @@ def phase_title(phase: object) -> str:
         return "-"
     try:
         return Phase.parse(str(phase)).title
-    except PhaseError:
+    except ValueError:  # a PhaseError, or a year too long for int() to read
         return str(phase)
 
 

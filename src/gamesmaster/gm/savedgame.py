@@ -352,7 +352,7 @@ def _reasons(adj: Adjudication, phase: FilePhase) -> list[str]:
     for o in adj.outcomes:
         if o.order is None or not hasattr(o.order, "unit"):
             continue
-        codes = phase.results.get(str(o.order.unit))  # type: ignore[union-attr]
+        codes = phase.results.get(str(o.order.unit))
         if codes is None:
             continue
         theirs = not (set(codes) & FAILURES)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Mapping
+from typing import Literal, Mapping
 
 from ..ledger import JSONObject, fingerprint
 from ..store.sessions import SessionRecords, SessionRow, SessionSeat
@@ -67,12 +67,12 @@ class Sessions(Desk):
         if not is_token(token):
             return None
         with self.reading() as rec:
-            row = SessionRecords(rec.conn).get(token_id(token))  # type: ignore[arg-type]
+            row = SessionRecords(rec.conn).get(token_id(token))
         if row is None or row.expires_at <= self.now():
             return None
         return _session(row)
 
-    def save_session(self, token: str, data: JSONObject | None = None, *, gm_key: str | None | bool = False) -> Session:
+    def save_session(self, token: str, data: JSONObject | None = None, *, gm_key: str | None | Literal[False] = False) -> Session:
         """Create or update a session's data (and its GM mark: a fingerprint, None to drop it, False to keep)."""
         if not is_token(token):
             raise GMError("not a session token")
@@ -83,7 +83,7 @@ class Sessions(Desk):
             if data is not None:
                 row = replace(row, data=dict(data))
             if gm_key is not False:
-                row = replace(row, gm_key=gm_key)  # type: ignore[arg-type]
+                row = replace(row, gm_key=gm_key)
             records.put(row)
             return _session(row)
 
@@ -117,7 +117,7 @@ class Sessions(Desk):
         now = self.now()
         with self.store.connect() as conn:
             records = SessionRecords(conn)
-            old = records.get(token_id(token)) if is_token(token) else None  # type: ignore[arg-type]
+            old = records.get(token_id(token)) if is_token(token) else None
             if old is not None and old.expires_at > now:
                 records.delete(old.id)
                 records.put(SessionRow(token_id(new), now, now + LIFETIME, old.seats, old.gm_key, dict(data), old.account))

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Sequence
 
 from ..ledger import Receipt, parse_stamp
-from ..rules import Phase, PhaseError, Position, RuleOptions, check_orders, powers_to_act
+from ..rules import Order, Phase, PhaseError, Position, RuleOptions, check_orders, parse_order, powers_to_act
 from ..rules.adjustments import balance
 from ..rules.conditional import ConditionalError, read_sections, split_submission
 from ..rules.possible import possible_orders
@@ -177,6 +177,12 @@ def legal_orders_in(position: Position, power: str, options: RuleOptions) -> Leg
     """Every legal order of a power in a position, by unit ('adjust': builds and removals)."""
     due = balance(position, power) if position.phase.is_adjustment else 0
     return LegalOrders(power, {k: tuple(v) for k, v in possible_orders(position, power, options).items()}, due)
+
+
+def read_order(line: str, position: Position, power: str, options: RuleOptions) -> Order | None:
+    """The order a line on record stands for in a position (None: it is not one order), for a door that keeps
+    orders as values (the DAIDE door's book): read as the adjudicator reads it."""
+    return parse_order(line, position, power, options).order
 
 
 def on_record(state: GameState, power: str, author: str | None) -> tuple[OrdersOnRecord, ...]:

@@ -7,12 +7,12 @@ table's state is what the game's last `live` entry says (`GameState.live`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from ..ledger import JSONObject, JSONValue
 from ..store.repo import PhaseRow
 from .adjudicating import close_phase, run_early
-from .desk import Desk, acting
+from .desk import acting
 from .errors import GMError
 from .live import (LiveConfig, LiveState, add_time, agree, end_now, open_period, pause, readout_steps, resume,
                    start_readout, to_writing)
@@ -20,6 +20,9 @@ from .settings import RuleSpec, Settings
 from .state import GameState
 from .tx import Transaction
 from .views import Created, Submission
+
+if TYPE_CHECKING:
+    from .service import Gamesmaster
 
 
 @dataclass
@@ -50,7 +53,7 @@ Act = Callable[[Transaction, LiveConfig, "LiveState | None"], LiveState]
 class LiveTable:
     """The gamesmaster's table for a live club game (or a newcomers' practice game)."""
 
-    def __init__(self, gm: Desk) -> None:
+    def __init__(self, gm: Gamesmaster) -> None:
         self.gm = gm
 
     # -- creating --------------------------------------------------------------------------
@@ -70,7 +73,7 @@ class LiveTable:
         cfg = config if config is not None else LiveConfig()
         if not players:
             raise GMError("a live game needs its players (the powers nobody plays hold)")
-        created = self.gm.create_game(game_id, title=title, variant=variant, rules=rules,  # type: ignore[attr-defined]
+        created = self.gm.create_game(game_id, title=title, variant=variant, rules=rules,
                                       settings=self.settings_for(cfg, "none" if cfg.practice else press),
                                       players=players, assign=assign, seed=seed)
         self.make_live(game_id, cfg)
@@ -226,7 +229,7 @@ class LiveTable:
 
     def slip(self, game_id: str, power: str, text: str) -> Submission:
         """Orders handed to the GM on a slip of paper, typed in (channel in-person: the record says so)."""
-        return self.gm.submit_orders(game_id, power, text, by_gm=True, channel="in-person")  # type: ignore[attr-defined]
+        return self.gm.submit_orders(game_id, power, text, by_gm=True, channel="in-person")
 
     def channels(self, game_id: str, phase: str) -> dict[str, tuple[str, str]]:
         """How each power's orders used in a published phase came in: {power: (channel, entered_by)}

@@ -173,9 +173,10 @@ def verify_entries(game_id: str, entries: list[Entry], *, tables: Tables | None 
     notes: list[str] = list(dict.fromkeys(r.deferred))
     index = ReceiptIndex(entries) if receipts else None
     for text in receipts:
+        assert index is not None  # made above, as there are receipts
         # A public archive stops at the last publication: a set of the phase still open is not in it yet.
         # The store's whole ledger holds every set, so there a missing one was taken out.
-        check = check_receipt(game_id, text, index, private=tables is not None)  # type: ignore[arg-type]
+        check = check_receipt(game_id, text, index, private=tables is not None)
         if check.status == "not-yet-public":
             notes.append(f"receipt {check.receipt[:90]}: not checked: {check.message}")
         elif not check.ok:

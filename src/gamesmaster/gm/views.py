@@ -548,7 +548,7 @@ def plain(value: object) -> JSONValue:
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if hasattr(value, "as_dict"):
-        return value.as_dict()
+        return plain(value.as_dict())  # an outcome's document: plain again, so that it is JSON to the type checker too
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 

@@ -100,7 +100,10 @@ class Entry:
     @property
     def payload_digest(self) -> str:
         """The SHA-256 of the canonical payload (what the entry's hash covers)."""
-        return self.sealed_digest if self.payload_text is None else sha256(self.payload_text)  # type: ignore[return-value]
+        if self.payload_text is not None:
+            return sha256(self.payload_text)
+        assert self.sealed_digest is not None  # every way an entry is made gives it its text or its digest
+        return self.sealed_digest
 
     @property
     def payload(self) -> Any:

@@ -6,8 +6,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from ..gm.credentials import hash_secret
-from ..gm.mailroom import game_address
+from ..gm import game_address, hash_secret
 
 
 class MailConfigError(ValueError):

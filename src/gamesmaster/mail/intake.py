@@ -17,13 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
-from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, Seat
-from ..gm.credentials import check_secret
-from ..gm.mailroom import MailBooks
-from ..gm.ratelimit import RateLimiter
-from ..gm.state import Proposal
-from ..gm.views import QuestionView
-from ..rules.position import power_id
+from ..gm import (Forbidden, Gamesmaster, GMError, MailBooks, NotFound, Proposal, QuestionView, RateLimiter, Refused,
+                  Seat, check_secret, power_named)
 from . import headers, texts
 from .config import MailConfig
 from .language import Statement, help_text, is_credential, mask, read_commands
@@ -202,7 +197,7 @@ class _Session:
             s.power = mine[0] if mine else None
         else:
             try:
-                s.power = power_id(self._variant(s.game or ""), s.power)
+                s.power = power_named(self._variant(s.game or ""), s.power)
             except Exception:  # noqa: BLE001 - unknown power: say which there are
                 s.who, s.failed = None, f"there is no power {s.power!r} in {s.game}"
             else:
@@ -280,7 +275,7 @@ class _Session:
         if not name or " " in name:
             return False
         try:
-            power = power_id(self._variant(self.section.game or ""), name)
+            power = power_named(self._variant(self.section.game or ""), name)
         except Exception:  # noqa: BLE001 - not a power's name: an order
             return False
         self.switch_power(st, power)
@@ -289,7 +284,7 @@ class _Session:
     def _names_power(self, text: str) -> str | None:
         """The power a text names in the section's game, if it is a power's name."""
         try:
-            return power_id(self._variant(self.section.game or ""), text.strip())
+            return power_named(self._variant(self.section.game or ""), text.strip())
         except Exception:  # noqa: BLE001 - not a power's name
             return None
 
@@ -431,7 +426,7 @@ class _Session:
             if not self._need(st):
                 return
             try:
-                power = power_id(self._variant(s.game or ""), st.args["power"])
+                power = power_named(self._variant(s.game or ""), st.args["power"])
             except Exception as exc:  # noqa: BLE001
                 self.say([st.echo], f"Not carried out: {exc}")
                 return

@@ -20,10 +20,8 @@ from datetime import datetime, timedelta
 from typing import Mapping
 from urllib.parse import quote
 
-from ..gm import GM, Gamesmaster, GameView, PhaseResult, PressItem, Seat
-from ..gm.mailroom import AccountRecord, NoticeRecord
-from ..gm.reading import GameHead
-from ..gm.settings import show_time
+from ..gm import (GM, AccountRecord, Gamesmaster, GameHead, GameView, NoticeRecord, PhaseResult, PressItem, Seat,
+                  show_time)
 from . import headers, texts
 from .config import MailConfig
 from .outbox import Attachment, compose, queue

@@ -25,7 +25,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, getaddresses, make_msgid
 from typing import Callable, Sequence
 
-from ..gm.mailroom import MailBooks, Mailroom, OutboxRecord
+from ..gm import MailBooks, Mailroom, OutboxRecord
 from . import headers
 from .config import MailConfig
 
@@ -60,7 +60,7 @@ def compose(config: MailConfig, to: Sequence[str], subject: str, body: str, *, n
     msg = EmailMessage()
     sender = config.game_address(game) if game else config.address
     msg["From"] = formataddr((config.name, sender))
-    msg["To"] = ", ".join(recipients)  # type: ignore[arg-type]
+    msg["To"] = ", ".join(r for r in recipients if r is not None)  # (there is none: refused above)
     msg["Subject"] = headers.subject(subject)
     msg["Date"] = format_datetime(now)
     if idstring:  # short, so that no mail client folds it when it quotes it in In-Reply-To

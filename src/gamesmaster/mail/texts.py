@@ -7,14 +7,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..gm import GameView, LegalOrders, OrderResult, OrdersOnRecord, PhaseRecord, PhaseResult, PressItem, ReceiptCheck
-from ..gm.report import phase_title as title, source_words
-from ..gm.settings import show_time
-from ..gm.state import Ending
-from ..gm.submissions import legal_orders_in
-from ..gm.views import LedgerHead, Submission
-from ..rules import Dislodgement, Position
-from ..rules.orders import Build, Remove, Retreat
+from ..gm import (Build, Dislodgement, Ending, GameView, LedgerHead, LegalOrders, OrderResult, OrdersOnRecord,
+                  PhaseRecord, PhaseResult, Position, PressItem, ReceiptCheck, Remove, Retreat, Submission,
+                  legal_orders_in, phase_title as title, show_time, source_words)
 
 
 def cap(power: str) -> str:

@@ -189,7 +189,9 @@ def civil_disorder_removals(position: Position, options: RuleOptions, power: str
     def distance(u: Unit) -> int:
         return _steps(position, u, targets, rule)
 
-    fleet_first = lambda u: u.type is not UnitType.FLEET  # noqa: E731 - a sort key
+    def fleet_first(u: Unit) -> bool:
+        return u.type is not UnitType.FLEET
+
     key: Callable[[Unit], tuple[Any, ...]]
     if rule == "graustark":
         key = lambda u: (-distance(u), not off_centre(u), fleet_first(u), name(u))  # noqa: E731
@@ -207,8 +209,14 @@ def _steps(position: Position, unit: Unit, targets: set[str], rule: str) -> int:
     board = position.map
     if not targets:
         return 0
-    land = lambda pid: set(board.army_edges.get(pid, ()))  # noqa: E731
-    sea = lambda pid: set(board.sea_neighbours(pid))  # noqa: E731
+
+    def land(pid: str) -> set[str]:
+        return set(board.army_edges.get(pid, ()))
+
+    def sea(pid: str) -> set[str]:
+        return set(board.sea_neighbours(pid))
+
+    step: Callable[[str], set[str]]
     if rule == "2023":
         step = lambda pid: land(pid) | sea(pid)  # noqa: E731  armies and fleets cross land and sea
     elif unit.type is UnitType.FLEET:
@@ -230,7 +238,7 @@ def _steps(position: Position, unit: Unit, targets: set[str], rule: str) -> int:
     return found if found is not None else len(board.provinces)
 
 
-def _bfs(start: str, targets: set[str], step) -> int | None:  # type: ignore[no-untyped-def]
+def _bfs(start: str, targets: set[str], step: Callable[[str], set[str]]) -> int | None:
     seen = {start: 0}
     queue = deque([start])
     while queue:

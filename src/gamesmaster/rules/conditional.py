@@ -289,8 +289,9 @@ def read_sections(text: str, position: Position, options: RuleOptions) -> tuple[
                            f"if {cond}")
                 first = m_if.group(2)
             else:
+                assert m_else is not None
                 current = ((), "otherwise")
-                first = m_else.group(1)  # type: ignore[union-attr]
+                first = m_else.group(1)
             for part in first.split(";"):
                 if part.strip():
                     orders.append(_clause_order(part.strip(), position))

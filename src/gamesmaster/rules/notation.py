@@ -217,7 +217,7 @@ def name_index(position: Position) -> NameIndex:
         powers = [(p.id, (p.id, p.name, p.adjective, *p.aliases)) for p in variant.powers.values()]
         cached = (variant, NameIndex(variant.map, powers))
         _INDEXES[id(variant)] = cached
-    return cached[1]  # type: ignore[return-value]
+    return cached[1]
 
 
 @dataclass
@@ -826,8 +826,8 @@ def _units_for(spec: _UnitSpec, position: Position, power: str | None, pool: Map
     notes: list[str] = []
     if spec.place is None:
         mine = [u for u in pool.values() if (power is None or u.power == power) and u.type is spec.type]
-        if len(mine) == 1:
-            notes.append(f"read '{spec.type.value}' as {describe_unit(mine[0])}: the only {spec.type.word}")  # type: ignore[union-attr]
+        if len(mine) == 1 and spec.type is not None:  # with no type written, no unit matched
+            notes.append(f"read '{spec.type.value}' as {describe_unit(mine[0])}: the only {spec.type.word}")
         return mine, notes
     found = [pool[p] for p in sorted(spec.place.candidates) if p in pool]
     if power is not None:
@@ -894,11 +894,13 @@ def _movement_candidates(shape: _Shape, position: Position, power: str | None, o
     units, notes, error = _ordered_units(shape, position, power, position.units)
     if error:
         return [_Candidate(None, error, notes)]
+    spec = shape.unit
+    assert spec is not None  # _ordered_units read it
     out: list[_Candidate] = []
     for unit in units:
-        base = notes + _type_note(shape.unit, unit) + _coast_note(shape.unit, unit, position.map)  # type: ignore[arg-type]
-        if shape.unit.place is not None:  # type: ignore[union-attr]
-            n = _place_note(shape.unit.place, unit.province, position.map, f"{power.capitalize() if power else 'the power'} has a unit there")  # type: ignore[union-attr]
+        base = notes + _type_note(spec, unit) + _coast_note(spec, unit, position.map)
+        if spec.place is not None:
+            n = _place_note(spec.place, unit.province, position.map, f"{power.capitalize() if power else 'the power'} has a unit there")
             if n:
                 base = base + [n]
         if shape.kind in ("HOLD", "BARE"):
@@ -930,7 +932,8 @@ def _move_candidates(shape: _Shape, position: Position, options: RuleOptions, un
         if note:
             notes = notes + [note]
         if error is None:
-            order = Move(unit, dest, shape.via and unit.type is UnitType.ARMY)  # type: ignore[arg-type]
+            assert dest is not None  # a destination is refused with an error, or found
+            order = Move(unit, dest, shape.via and unit.type is UnitType.ARMY)
             error = legality.check(position, options, order)
         else:
             order = None
@@ -995,10 +998,12 @@ def _retreat_candidates(shape: _Shape, position: Position, power: str | None, op
     units, notes, error = _ordered_units(shape, position, power, pool)
     if error:
         return [_Candidate(None, error, notes)]
+    spec = shape.unit
+    assert spec is not None  # _ordered_units read it
     out: list[_Candidate] = []
     options_by = {d.unit.province: d for d in position.dislodged}
     for unit in units:
-        base = notes + _type_note(shape.unit, unit)  # type: ignore[arg-type]
+        base = notes + _type_note(spec, unit)
         if shape.kind in ("DISBAND", "REMOVE"):
             out.append(_Candidate(Disband(unit), None, base))
             continue

@@ -11,18 +11,22 @@ import socket
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..gm import Gamesmaster
 from ..web.app import create_app
 from ..web.security import load_secrets
 from .site import database_url, run_server, site_server
 
+if TYPE_CHECKING:
+    import uvicorn
 
-def _until_told(server: object) -> None:
+
+def _until_told(server: uvicorn.Server) -> None:
     """Stop the server when stdin closes: the first process stopped, or is gone (even killed outright)."""
     while sys.stdin.buffer.read(1024):
         pass
-    server.should_exit = True  # type: ignore[attr-defined]
+    server.should_exit = True
 
 
 def main(argv: list[str] | None = None) -> int:

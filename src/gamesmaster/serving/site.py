@@ -15,12 +15,16 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..gm import Gamesmaster, GMError, data_dir, default_url
 from ..web.demo import DEMO_GAME, load_demo
 from ..web.security import GM_ENV, SiteSecrets, load_secrets
 from .worker import Worker
+
+if TYPE_CHECKING:
+    import uvicorn  # imported where the site starts: a command that serves nothing does without it
+    from starlette.types import ASGIApp
 
 log = logging.getLogger("gamesmaster.web")
 CREDENTIALS_FILE = "credentials.txt"
@@ -106,7 +110,7 @@ def paced_protocol(request_seconds: float) -> type:
     return PacedProtocol
 
 
-def site_server(app: Any) -> Any:
+def site_server(app: ASGIApp) -> uvicorn.Server:
     """The uvicorn server for the site (proxy headers trusted from loopback, as docs/deploy.md sets up), with
     a deadline for each request to arrive (REQUEST_SECONDS) and a bound on the connections held at once."""
     import uvicorn
@@ -116,7 +120,7 @@ def site_server(app: Any) -> Any:
     return uvicorn.Server(config)
 
 
-def run_server(server: Any, sock: socket.socket, threads: int) -> None:
+def run_server(server: uvicorn.Server, sock: socket.socket, threads: int) -> None:
     """Serve on a listening socket until SIGINT or SIGTERM."""
     import anyio.to_thread
 
@@ -146,11 +150,11 @@ class WebProcesses:
 
     def __init__(self, sock: socket.socket, url: str, data: Path, threads: int) -> None:
         self.sock, self.url, self.data, self.threads = sock, url, data, threads
-        self.procs: list[subprocess.Popen] = []
+        self.procs: list[subprocess.Popen[bytes]] = []
         self.stopping = threading.Event()
         self.watch: threading.Thread | None = None
 
-    def _spawn(self) -> subprocess.Popen:
+    def _spawn(self) -> subprocess.Popen[bytes]:
         fd = self.sock.fileno()
         env = {**os.environ, "GAMESMASTER_DATABASE_URL": self.url}
         # The process stops when its stdin closes: when this one stops it, or dies.

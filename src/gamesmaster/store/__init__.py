@@ -4,7 +4,7 @@ SQLite (WAL) in a file under the data directory by default, PostgreSQL by URL
 (GAMESMASTER_DATABASE_URL or --db). Nothing here knows the rules of the game.
 """
 
-from .db import Store, StoreError, data_dir, default_url
+from .db import Conflict, Connection, Store, StoreError, data_dir, default_url
 from .repo import Records
 
-__all__ = ["Store", "StoreError", "Records", "data_dir", "default_url"]
+__all__ = ["Conflict", "Connection", "Store", "StoreError", "Records", "data_dir", "default_url"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
+import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,13 +13,13 @@ from typing import Iterator
 
 from sqlalchemy import create_engine, event, text
 
-try:
+if sys.platform == "win32":  # not a POSIX system: writers of other processes fall back on SQLite's own waiting
+    fcntl = None
+else:
     import fcntl
-except ImportError:  # not a POSIX system: writers of other processes fall back on SQLite's own waiting
-    fcntl = None  # type: ignore[assignment]
-from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
-from sqlalchemy.pool import NullPool
+from sqlalchemy.engine import Connection as Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.pool import ConnectionPoolEntry, NullPool
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DB_FILE = "gamesmaster.db"
@@ -25,6 +27,12 @@ DB_FILE = "gamesmaster.db"
 
 class StoreError(Exception):
     """The database cannot be used; the message names the problem."""
+
+
+class Conflict(Exception):
+    """A write that another transaction made first (a row with the same key): this one was rolled back.
+
+    Not a StoreError: the database works, and the caller decides whether losing the race matters."""
 
 
 def data_dir() -> Path:
@@ -127,6 +135,8 @@ class Store:
                     yield conn
         except OperationalError as exc:
             raise StoreError(f"database {self.display_url}: {exc.orig}") from exc
+        except IntegrityError as exc:
+            raise Conflict(f"database {self.display_url}: {exc.orig}") from exc
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -166,15 +176,15 @@ class WriterQueue:
             return
         self.owner = None
         try:
-            if fcntl is not None:
-                fcntl.flock(self.fd, fcntl.LOCK_UN)  # type: ignore[arg-type]
+            if fcntl is not None and self.fd is not None:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
         finally:
             self.lock.release()
 
 
 def _sqlite_setup(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, record):  # type: ignore[no-untyped-def]
+    def _connect(dbapi_conn: sqlite3.Connection, record: ConnectionPoolEntry) -> None:
         dbapi_conn.isolation_level = None  # we emit BEGIN ourselves
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
@@ -184,6 +194,6 @@ def _sqlite_setup(engine: Engine) -> None:
         cur.close()
 
     @event.listens_for(engine, "begin")
-    def _begin(conn):  # type: ignore[no-untyped-def]
+    def _begin(conn: Connection) -> None:
         readonly = conn.get_execution_options().get("gm_readonly")
         conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")

@@ -181,7 +181,7 @@ class MailRecords:
     def set_contact(self, game_id: str, player: int, address: str, now: datetime, source: str) -> str | None:
         """Record a player's address; returns the address it replaces (None if new or the same)."""
         key = and_(contacts.c.game_id == game_id, contacts.c.player == player)
-        old = self.conn.execute(select(contacts.c.address).where(key)).scalar()
+        old: str | None = self.conn.execute(select(contacts.c.address).where(key)).scalar()
         if old is None:
             self.conn.execute(insert(contacts).values(game_id=game_id, player=player, address=address,
                                                       updated_at=now, source=source))

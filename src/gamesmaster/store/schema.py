@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Unpack
 
 from sqlalchemy import JSON, Boolean, Column, DateTime, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text, TypeDecorator
-from sqlalchemy.engine import Row
+from sqlalchemy.engine import Dialect, Row
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -20,20 +20,20 @@ R = TypeVar("R", bound="DataclassInstance")
 AnyRow: TypeAlias = "Row[Unpack[tuple[Any, ...]]]"  # a result row of any columns
 
 
-class UTCDateTime(TypeDecorator):
+class UTCDateTime(TypeDecorator[datetime]):
     """An aware UTC datetime, stored without a zone (as UTC) on every database."""
 
     impl = DateTime
     cache_ok = True
 
-    def process_bind_param(self, value, dialect):  # type: ignore[override]
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
             raise ValueError("times must be timezone-aware")
         return value.astimezone(timezone.utc).replace(tzinfo=None)
 
-    def process_result_value(self, value, dialect):  # type: ignore[override]
+    def process_result_value(self, value: datetime | str | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if isinstance(value, str):

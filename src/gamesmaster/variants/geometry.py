@@ -78,12 +78,12 @@ def parse_geometry(text: str) -> Geometry:
     spaces = {}
     for pid, table in doc.get("space", {}).items():
         spaces[pid] = SpaceShape(
-            xy=tuple(table["xy"]),  # type: ignore[arg-type]
+            xy=tuple(table["xy"]),
             outline=table["outline"],
-            coast_xy={c: tuple(v) for c, v in table.get("coast_xy", {}).items()},  # type: ignore[misc]
-            centre_xy=tuple(table["centre_xy"]) if "centre_xy" in table else None,  # type: ignore[arg-type]
+            coast_xy={c: tuple(v) for c, v in table.get("coast_xy", {}).items()},
+            centre_xy=tuple(table["centre_xy"]) if "centre_xy" in table else None,
             overlay=bool(table.get("overlay", False)),
             offboard=bool(table.get("offboard", False)))
     decor = tuple(Decor(d.get("name", ""), d.get("kind", "land"), d["outline"]) for d in doc.get("decor", []))
     board = tuple(meta["board"]) if "board" in meta else None
-    return Geometry(float(meta.get("width", 1200)), float(meta.get("height", 1000)), spaces, decor, board)  # type: ignore[arg-type]
+    return Geometry(float(meta.get("width", 1200)), float(meta.get("height", 1000)), spaces, decor, board)

@@ -225,7 +225,8 @@ class _Checker:
             neutral=neutral, closed=closed, players=players, coin_toss=coin_toss,
             build_anywhere=bool(meta.get("build_anywhere", False)))
 
-    def _setup(self, meta: dict[str, Any], powers: dict[str, Power], board: Map):  # type: ignore[no-untyped-def]
+    def _setup(self, meta: dict[str, Any], powers: dict[str, Power], board: Map) -> tuple[
+            tuple[str, ...], dict[str, tuple[str, ...]], tuple[tuple[str, tuple[str, ...]], ...], str | None]:
         """The player-count set-up keys: neutral, closed, victory_rule and [[player]]."""
         neutral = tuple(meta.get("neutral", ()))
         for pid in neutral:
@@ -277,7 +278,7 @@ class _Checker:
                 id=pid, name=str(table.get("name", pid)), terrain=terrain,
                 supply_centre=bool(table.get("centre", False)), coasts=coasts,
                 aliases=tuple(table.get("aliases", ())), convoys=bool(table.get("convoys", True)),
-                xy=tuple(xy) if xy else None))  # type: ignore[arg-type]
+                xy=tuple(xy) if xy else None))
             if "army" in table:
                 if terrain not in (Terrain.LAND, Terrain.COAST):
                     self.problem(self.lines.at(f"space.{pid}", "army"), f"{pid} is {terrain.value}: armies cannot be there")

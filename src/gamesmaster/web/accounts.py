@@ -9,7 +9,7 @@ address here and per address mailed in the gamesmaster (docs/security.md).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote, urlsplit
 
 from fastapi import APIRouter, Depends, Request
@@ -17,10 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ..gm import Forbidden, Gamesmaster, GMError
-from ..gm.errors import Limited
-from ..gm.notices import KINDS, NoticeSettings
-from ..gm.ratelimit import RateLimiter
+from ..gm import KINDS, Forbidden, Gamesmaster, GMError, Limited, NoticeSettings, RateLimiter
 from . import site
 from .app import WebError
 from .pages import _address, _back, _field, _flash, _limit, _renew, _require_gm, form
@@ -32,11 +29,11 @@ POLL_SECONDS = 20  # how often a page asks for the unread count
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
-    return request.app.state.render(request, name, context, status)
+    return cast(HTMLResponse, request.app.state.render(request, name, context, status))
 
 
 def account_of(request: Request) -> int | None:

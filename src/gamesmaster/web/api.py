@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -17,13 +17,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..gm import Gamesmaster
-from ..gm import credentials as cred
-from ..gm.catalogue import variant as variant_named
-from ..gm.scoring import ScoringName as Scoring, score_board
-from ..gm.settings import RuleSpec
-from ..gm.views import CentreChart, plain, plain_object
-from ..gm.catalogue import rules_for
+from ..gm import (parse_phase, CentreChart, Gamesmaster, RuleSpec, ScoringName as Scoring, is_token, plain, plain_object,
+                  rules_for, score_board, split_credential, variant_named)
 from . import schemas, site
 from .app import WebError, drawing, drawing_budget
 from .security import target_of
@@ -60,7 +55,7 @@ class Caller:
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 async def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:
@@ -75,9 +70,9 @@ async def caller(request: Request, auth: HTTPAuthorizationCredentials | None = D
                             "at most 200 characters")
     secrets_ = request.app.state.secrets
     game = request.path_params.get("game")
-    player_form = cred.split_credential(credential) is not None or cred.is_token(credential)
+    player_form = split_credential(credential) is not None or is_token(credential)
     known = (secrets_.known_gm(credential) if not player_form else
-             _gm(request).credential_known(game, credential) if game else cred.is_token(credential))
+             _gm(request).credential_known(game, credential) if game else is_token(credential))
     if not known:
         _limit(request, target_of(game, credential))
     is_gm = not player_form and (secrets_.known_gm(credential) or await run_in_threadpool(secrets_.check_gm, credential))
@@ -103,7 +98,7 @@ async def gm_only(request: Request, who: Caller = Depends(caller)) -> Caller:
         raise WebError(401, "this is a GM action: send the GM credential as 'Authorization: Bearer CREDENTIAL'")
     if not who.is_gm:
         limits = getattr(request.app.state, "limits", None)
-        if limits is not None and not cred.split_credential(who.credential) and not cred.is_token(who.credential):
+        if limits is not None and not split_credential(who.credential) and not is_token(who.credential):
             limits.failed(request.client.host if request.client else None, "gm")  # a failed GM guess
         raise WebError(403, "this is a GM action, and the credential sent is not the GM's")
     return who
@@ -315,7 +310,7 @@ def get_game(game: str, request: Request) -> Response:
             response_class=JSONResponse)
 def get_position(game: str, request: Request, phase: str | None = None) -> Response:
     gm = _gm(request)
-    if phase is None or site.parse_phase(phase) == str(gm.game(game).phase):
+    if phase is None or parse_phase(phase) == str(gm.game(game).phase):
         return Response(site.position_json(gm, game), media_type="application/json")
     return JSONResponse(gm.result(game, phase).position.to_dict())
 
@@ -416,7 +411,7 @@ def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[s
             "standby_for": seat.standby_for, "number": seat.number}
 
 
-@router.get("/games/{game}/powers/{power}/orders", response_model=list[schemas.OrdersOnRecordOut], tags=["powers"],
+@router.get("/games/{game}/powers/{power}/orders", response_model=schemas.many(schemas.OrdersOnRecordOut), tags=["powers"],
             summary="A power's orders on record, with the answer to each (only the power itself or the GM)")
 def get_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     rows = _gm(request).orders_on_record(game, power, **who.acting())
@@ -448,7 +443,7 @@ def check_orders(game: str, power: str, body: CheckIn, request: Request, who: Ca
     return site.answers(_gm(request).check(game, power, _text(body.orders), **who.acting()))
 
 
-@router.get("/games/{game}/powers/{power}/options", response_model=list[schemas.UnitOptionsOut],
+@router.get("/games/{game}/powers/{power}/options", response_model=schemas.many(schemas.UnitOptionsOut),
             tags=["powers"], summary="Every legal order of the power now")
 def get_options(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)

@@ -23,11 +23,9 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..gm import Forbidden, Gamesmaster, GMError, NotFound, Refused, StoreError, limits
-from ..gm.errors import Limited
-from ..gm.ratelimit import RateLimiter
-from . import site
+from ..gm import phase_title, Forbidden, Gamesmaster, GMError, Limited, NotFound, RateLimiter, Refused, StoreError, bad_character
 from .security import (
     SessionMiddleware,
     SignInLimits,
@@ -79,18 +77,18 @@ class BodyLimit:
     The body is read here, before any route sees it, so a refusal is always this clear 413 and never
     a parser's complaint about a body cut short."""
 
-    def __init__(self, app: Any, max_bytes: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY) -> None:
         self.app = app
         self.max_bytes = max_bytes
 
-    async def _refuse(self, send: Any) -> None:
+    async def _refuse(self, send: Send) -> None:
         body = json.dumps({"detail": f"the request is too large: at most {self.max_bytes // 1024} KB"}).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
                                 (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
@@ -113,7 +111,7 @@ class BodyLimit:
                 break
         replayed = False
 
-        async def replay() -> dict:
+        async def replay() -> Message:
             nonlocal replayed
             if not replayed:
                 replayed = True
@@ -128,13 +126,13 @@ class AddressCheck:
     400 naming it, before any route looks a game up: PostgreSQL cannot even compare such a text (it was a 500
     on about 45 routes), and no game, power or page is named with one."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             query = unquote(scope.get("query_string", b"").decode("latin-1"), errors="surrogateescape")
-            bad = limits.bad_character(scope.get("path", "")) or limits.bad_character(query)
+            bad = bad_character(scope.get("path", "")) or bad_character(query)
             if bad is not None:
                 body = json.dumps({"detail": f"the address holds {bad}: no page is named so"}).encode()
                 await send({"type": "http.response.start", "status": 400,
@@ -236,7 +234,7 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.state.mail_address = os.environ.get("GAMESMASTER_MAIL_ADDRESS", "").strip() or None
     app.state.poll_seconds = 20  # how often pages ask for the unread count of notifications
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals.update(phase_title=site.phase_title)
+    templates.env.globals.update(phase_title=phase_title)
     templates.env.filters["cap"] = lambda s: "/".join("GM" if x.upper() == "GM" else x.capitalize()  # not 'Gm'
                                                       for x in str(s).split("/")) if s else ""
     app.state.templates = templates
@@ -336,15 +334,15 @@ class SafetyHeaders:
     HEADERS = ((b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                (b"referrer-policy", b"same-origin"))
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def with_headers(message: dict) -> None:
+        async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", [])}
                 message["headers"] = [*message.get("headers", []), *(h for h in self.HEADERS if h[0] not in present)]

@@ -10,15 +10,14 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 
-from ..gm import Gamesmaster
-from ..gm.analysis import MAX_BOARD_CHARS, Analysed, BoardError, analyse, fresh_board
+from ..gm import MAX_BOARD_CHARS, Analysed, BoardError, Gamesmaster, analyse, fresh_board
 from . import site
 from .app import WebError
 
@@ -70,7 +69,7 @@ class PositionOut(BaseModel):
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def link(doc: Any) -> str:
@@ -165,4 +164,4 @@ def board_page(request: Request, b: str | None = None, variant: str = "standard"
     view = {"answer": answered, "next_link": link(answered["next"]), "options": options, "orders": orders or "", "position": position,
             "units": analysed.board.position.to_dict()["units"], "phase": str(analysed.board.position.phase),
             "title": analysed.board.position.phase.title, "variant": analysed.board.position.variant.name}
-    return request.app.state.render(request, "board.html", {"b": view, "board_json": json.dumps(position).replace("<", "\\u003c")})
+    return cast(HTMLResponse, request.app.state.render(request, "board.html", {"b": view, "board_json": json.dumps(position).replace("<", "\\u003c")}))

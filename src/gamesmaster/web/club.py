@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from urllib.parse import quote
 
@@ -10,11 +10,8 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import FormData
 
-from ..gm import Gamesmaster
-from ..gm.club import LEAGUE_CHARS, PlayerRecord, Reliability, SortKey, Standing
-from ..gm.ratings import SHOWN_AFTER, Rating
-from ..gm import GMError
-from ..gm.standings import Line, player_key
+from ..gm import (LEAGUE_CHARS, SHOWN_AFTER, Gamesmaster, GMError, Line, PlayerRecord, Rating, Reliability, SortKey,
+                  Standing)
 from . import schemas
 from .api import _Answering
 from .pages import _back, _field, _flash, _require_gm, form
@@ -29,7 +26,7 @@ Key = Path(max_length=KEY_CHARS, description="an account's public ref, or name: 
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def reliability_view(r: Reliability) -> dict[str, Any]:
@@ -67,7 +64,7 @@ def player_view(p: PlayerRecord) -> dict[str, Any]:
 
 
 def _render(request: Request, name: str, context: dict[str, Any]) -> HTMLResponse:
-    return request.app.state.render(request, name, context, 200)
+    return cast(HTMLResponse, request.app.state.render(request, name, context, 200))
 
 
 @api.get("/standings", response_model=schemas.StandingsOut,
@@ -118,13 +115,8 @@ def player_page(request: Request, key: str = Key) -> HTMLResponse:
 
 def seat_records(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
     """Each seat's player with their reliability across the club, for the GM choosing or replacing players."""
-    state = gm.game_state(game_id)
-    out = []
-    for seat in state.seats:
-        key = player_key(state, seat.number, seat.name)
-        out.append({"name": seat.name, "role": seat.role, "key": key,
-                    "reliability": reliability_view(gm.reliability(key))})
-    return out
+    return [{"name": s.name, "role": s.role, "key": s.key, "reliability": reliability_view(s.reliability)}
+            for s in gm.seat_players(game_id)]
 
 
 @pages.post("/gm/games/{game}/league", response_class=HTMLResponse)

@@ -6,8 +6,7 @@ walk into the war rooms at once.
 
 from __future__ import annotations
 
-from ..gm import Gamesmaster
-from ..gm.archive import play_sample
+from ..gm import Gamesmaster, play_sample
 
 DEMO_GAME = "sample-1971"
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
@@ -33,9 +33,7 @@ from fastapi.responses import (
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ..gm import Forbidden, Gamesmaster, GMError, PhaseResult, Refused, catalogue
-from ..gm.live import LABELS, LiveConfig
-from ..gm.table import LiveTable
+from ..gm import phase_title, LABELS, Forbidden, Gamesmaster, GMError, LiveConfig, LiveTable, PhaseResult, Refused, variant_named
 from . import site
 from .app import WebError
 from .pages import _field, _flash, form
@@ -49,11 +47,11 @@ CHANNEL_WORDS = {"in-person": "on paper", "web": "by phone", "mail": "by mail", 
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
-    return request.app.state.render(request, name, context, status)
+    return cast(HTMLResponse, request.app.state.render(request, name, context, status))
 
 
 def _url(game: str, tail: str = "") -> str:
@@ -146,7 +144,7 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
     centres = {p: len(tallied.centres_of(p)) for p in variant.powers}
     tally = [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour, "centres": centres[p]}
              for p in sorted(variant.powers, key=lambda p: -centres[p])]
-    return {"phase": phase, "title": site.phase_title(phase), "stage": stage, "step": step, "steps": steps,
+    return {"phase": phase, "title": phase_title(phase), "stage": stage, "step": step, "steps": steps,
             "current": current, "current_name": variant.powers[current].name if current else None,
             "orders": orders, "results": results, "map": map_svg, "next_title": record["next_title"],
             "dislodged": [r.to_dict() for r in row.results if "dislodged" in (r.reason or "")],
@@ -303,7 +301,7 @@ def live_action(game: str, action: str, request: Request, data: FormData = Depen
 def live_form(request: Request) -> HTMLResponse:
     if not is_gm(request):
         return RedirectResponse("/gm", status_code=303)  # type: ignore[return-value]
-    return _render(request, "live_new.html", {"form": {}, "powers": site.powers_info(catalogue.variant("standard")),
+    return _render(request, "live_new.html", {"form": {}, "powers": site.powers_info(variant_named("standard")),
                                               "defaults": LiveConfig().to_dict()})
 
 
@@ -334,7 +332,7 @@ def live_create(request: Request, data: FormData = Depends(form)) -> Response:
                                        press=_field(data, "press") or "full")
     except GMError as exc:
         return _render(request, "live_new.html", {"form": dict(data.multi_items()), "error": str(exc),
-                                                  "powers": site.powers_info(catalogue.variant("standard")),
+                                                  "powers": site.powers_info(variant_named("standard")),
                                                   "defaults": LiveConfig().to_dict()}, status=400)
     lines = [f"{'Practice' if practice else 'Live'} game: the table view is at /games/{created.game}/table."]
     if practice:

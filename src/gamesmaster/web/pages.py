@@ -7,21 +7,15 @@ secret must be shown once (new credentials), which is rendered directly.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from ..gm import Forbidden, Gamesmaster, GMError, Refused
-from ..gm.settings import RuleSpec, Settings, parse_duration, parse_time
-from ..gm.games import GAME_ID
-from ..gm.limits import ORDERS_CHARS
-from ..gm.mailroom import game_address
-from ..gm.rooms import NotCommanded
-from ..gm.views import CentreChart
-from ..gm.catalogue import rules_for
+from ..gm import (phase_title, parse_phase, GAME_ID, ORDERS_CHARS, CentreChart, Forbidden, Gamesmaster, GMError,
+                  NotCommanded, Refused, RuleSpec, Settings, game_address, parse_duration, parse_time, rules_for)
 from . import site
 from .app import WebError, drawing, drawing_budget
 from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of, web_session
@@ -31,11 +25,11 @@ MAX_FIELD = 20000
 
 
 def _gm(request: Request) -> Gamesmaster:
-    return request.app.state.gm
+    return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
-    return request.app.state.render(request, name, context, status)
+    return cast(HTMLResponse, request.app.state.render(request, name, context, status))
 
 
 def _flash(request: Request, text: str, kind: str = "ok") -> None:
@@ -98,9 +92,9 @@ def history_page(game: str, request: Request, phase: str | None = None) -> HTMLR
     steps = list(dict.fromkeys(str(r.phase) for r in rows))  # a retreat phase played in rounds is one step
     current = str(st.phase) if st.status != "forming" and st.phase else None
     if phase is not None and phase.strip().lower() != "now":
-        wanted = site.parse_phase(phase)
+        wanted = parse_phase(phase)
         if wanted not in steps and wanted != current:
-            raise WebError(404, f"{site.phase_title(wanted)} has not been published in {game}")
+            raise WebError(404, f"{phase_title(wanted)} has not been published in {game}")
         shown = wanted if wanted in steps else None
     else:
         shown = steps[-1] if steps and (phase is None) else None
@@ -186,7 +180,7 @@ def map_svg(game: str, request: Request, phase: str | None = None, results: bool
 def map_png(game: str, request: Request, phase: str | None = None, results: bool = True,
             width: int = Query(1200, ge=site.MAP_WIDTHS[0], le=site.MAP_WIDTHS[1])) -> Response:
     png = site.map_png(_gm(request), game, phase, results=results, width=width, may_draw=drawing_budget(request))
-    name = f"{game}-{site.parse_phase(phase) if phase else 'now'}.png"
+    name = f"{game}-{parse_phase(phase) if phase else 'now'}.png"
     return drawing(request, png, "image/png", name)
 
 
@@ -330,7 +324,7 @@ def war_room_orders(game: str, request: Request, data: FormData = Depends(form))
     msg = (f"Orders received for {sub.phase_title}: {len(sub.answers) - bad} accepted"
            + (f", {bad} not valid (see the answers)" if bad else "") + ". Keep the receipt shown under 'On record'.")
     if sub.processed:
-        msg += f" Every power concerned has ordered: {', '.join(site.phase_title(p) for p in sub.processed)} processed."
+        msg += f" Every power concerned has ordered: {', '.join(phase_title(p) for p in sub.processed)} processed."
     _flash(request, msg, "error" if bad else "ok")
     return _back(_room(game, sub.power))
 
@@ -385,7 +379,7 @@ def war_room_ready(game: str, request: Request, data: FormData = Depends(form)) 
     try:
         done = _gm(request).set_ready(game, power, ready, credential=credential)
         _flash(request, ("Marked ready." if ready else "No longer ready.")
-               + (f" Everyone is ready: {', '.join(site.phase_title(p) for p in done)} processed." if done else ""))
+               + (f" Everyone is ready: {', '.join(phase_title(p) for p in done)} processed." if done else ""))
     except GMError as exc:
         _flash(request, str(exc), "error")
     return _back(_room(game, power))
@@ -613,8 +607,8 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
                    + " | ".join(lines[:12]) + ("" if not sub.warnings else " | " + "; ".join(sub.warnings)))
         elif action == "process":
             done = gm.process(game, force=True)
-            _flash(request, "; ".join(f"{site.phase_title(p.phase)} {p.action}" +
-                                      (f", next {site.phase_title(p.next_phase)}" if p.next_phase else "") for p in done))
+            _flash(request, "; ".join(f"{phase_title(p.phase)} {p.action}" +
+                                      (f", next {phase_title(p.next_phase)}" if p.next_phase else "") for p in done))
         elif action == "extend":
             until = _field(data, "until")
             tz = gm.game(game).settings.schedule.tz
@@ -641,7 +635,7 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
                     raise GMError("a corrected rule is written OPTION=VALUE, e.g. koning=false")
                 rules = gm.game(game).rules_spec.changed({name.strip(): site.rule_value(value)})
             c = gm.correct(game, reason, orders=orders, rules=rules, phase=_field(data, "phase")[:16] or None)
-            _flash(request, f"{site.phase_title(c.phase)} corrected: " + ("; ".join(c.differences) or "results unchanged"))
+            _flash(request, f"{phase_title(c.phase)} corrected: " + ("; ".join(c.differences) or "results unchanged"))
         elif action == "verify":
             receipts = [r.strip() for r in _field(data, "receipts").splitlines() if r.strip()]
             r = gm.verify(game, receipts=receipts)

@@ -18,9 +18,8 @@ from typing import Any, Mapping, Sequence, Union, get_args, get_origin, get_type
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from ..gm.views import (NOT_WRITTEN, OMIT_NONE, Answer, Checking, LedgerHead, OrderOption, OrdersOnRecord, Receipt,
-                        Submission, UnitOptions, VerifyReport)
-from ..rules import Phase
+from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, Checking, LedgerHead, OrderOption, OrdersOnRecord, Phase, Receipt,
+                  Submission, UnitOptions, VerifyReport)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 RulesSpec = str | dict[str, Any] | None
@@ -95,6 +94,12 @@ def model_of(cls: type, *, leave_out: tuple[str, ...] = (), name: str | None = N
     if not leave_out and name is None and not added:
         _MADE[cls] = model
     return model
+
+
+def many(model: type[BaseModel]) -> Any:
+    """A list of a made model's answers, as a route's response model (list[...] of a model made at run time,
+    which a type checker cannot take as a type)."""
+    return list.__class_getitem__(model)
 
 
 AnswerOut = model_of(Answer)

@@ -28,9 +28,10 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..gm import credentials as cred
-from ..gm.ratelimit import RateLimiter
+from ..gm import (VERIFIED, RateLimiter, check_secret, fingerprint, hash_secret, is_key, new_secret,
+                  split_credential)
 
 WEB_FILE = "web.json"
 GM_ENV = "GAMESMASTER_GM_CREDENTIAL"
@@ -59,27 +60,27 @@ class SiteSecrets:
         credential = credential.strip()
         if self.known_gm(credential):
             return True
-        if cred.check_secret(credential, self.gm_hash):
-            cred.VERIFIED.add("(site)", credential, 0, self.gm_key)
+        if check_secret(credential, self.gm_hash):
+            VERIFIED.add("(site)", credential, 0, self.gm_key)
             return True
         return False
 
     def known_gm(self, credential: str) -> bool:
         """Whether this process has already found this credential to be the GM's (no slow check needed)."""
-        return cred.VERIFIED.get("(site)", credential.strip()) == (0, self.gm_key)
+        return VERIFIED.get("(site)", credential.strip()) == (0, self.gm_key)
 
     @property
     def gm_key(self) -> str:
         """The fingerprint a GM session keeps of the GM credential it was made with."""
-        return cred.fingerprint(self.gm_hash)
+        return fingerprint(self.gm_hash)
 
     @classmethod
     def for_testing(cls, gm_credential: str) -> SiteSecrets:
-        return cls(cred.hash_secret(gm_credential))
+        return cls(hash_secret(gm_credential))
 
 
 def new_gm_credential() -> str:
-    return "gm." + cred.new_secret()
+    return "gm." + new_secret()
 
 
 def env_gm_hash(credential: str) -> str:
@@ -88,7 +89,7 @@ def env_gm_hash(credential: str) -> str:
     keep its fingerprint, hold across them) while a new credential still gives a new one. Nothing of
     it is stored."""
     salt = hmac.new(credential.encode(), b"gamesmaster GM credential salt", "sha256").hexdigest()[:16]
-    return cred.hash_secret(credential, salt=salt)
+    return hash_secret(credential, salt=salt)
 
 
 def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
@@ -113,7 +114,7 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
     else:
         if renew_gm or not isinstance(doc.get("gm_credential_hash"), str):
             fresh = new_gm_credential()
-            doc["gm_credential_hash"] = cred.hash_secret(fresh)
+            doc["gm_credential_hash"] = hash_secret(fresh)
             changed = True
         gm_hash = doc["gm_credential_hash"]
     if changed:
@@ -128,7 +129,7 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
 # -- sessions --------------------------------------------------------------------------
 
 
-class WebSession(dict):  # type: ignore[type-arg]
+class WebSession(dict[str, Any]):
     """A visitor's session: the site's small data (CSRF token, flash messages) as a dict, and what the
     gamesmaster's session record says of it (the games it is signed in to, whether it is the GM's).
 
@@ -189,12 +190,12 @@ def web_session(request: Request) -> WebSession:
 class SessionMiddleware:
     """Server-side sessions through the gamesmaster: request.session is a WebSession; the cookie holds a token."""
 
-    def __init__(self, app: Any, gm: Any, max_age: int = SESSION_MAX_AGE) -> None:
+    def __init__(self, app: ASGIApp, gm: Any, max_age: int = SESSION_MAX_AGE) -> None:
         self.app = app
         self.gm = gm
         self.max_age = max_age
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
@@ -213,12 +214,12 @@ class SessionMiddleware:
             session = WebSession(token, dict(found.data), tuple(sorted(found.seats)), found.gm_key, visitor,
                                  found.account)
         browser = _cookie(scope, BROWSER_COOKIE)
-        session.browser_key = browser if cred.is_key(browser) else None
+        session.browser_key = browser if is_key(browser) else None
         scope["session"] = session
         had_cookie = bool(token)
         secure = scope.get("scheme") == "https"
 
-        async def send_wrapper(message: dict) -> None:
+        async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 flags = "; Path=/; HttpOnly; SameSite=Lax" + ("; Secure" if secure else "")
@@ -241,8 +242,9 @@ class SessionMiddleware:
         await self.app(scope, receive, send_wrapper)
 
 
-def _cookie(scope: dict, name: str) -> str | None:
-    for key, value in scope.get("headers", []):
+def _cookie(scope: Scope, name: str) -> str | None:
+    headers: list[tuple[bytes, bytes]] = scope.get("headers", [])  # ASGI's raw headers
+    for key, value in headers:
         if key == b"cookie":
             for part in value.decode("latin-1").split(";"):
                 k, _, v = part.strip().partition("=")
@@ -332,7 +334,7 @@ def target_of(game: str | None, credential: str | None) -> str | None:
     """The limiter's name for the credential an attempt names: 'GAME:NUMBER', or 'gm'."""
     if not credential:
         return None
-    parts = cred.split_credential(credential)
+    parts = split_credential(credential)
     if parts and game:
         return f"{game}:{parts[0]}"
     return "gm" if credential.strip().startswith("gm.") else None

@@ -22,51 +22,51 @@ from datetime import datetime
 from typing import Any
 
 from ..gm import (
+    Board,
+    CentreChart,
+    ChartSeries,
     Checking,
     Created,
-    Gamesmaster,
-    GameView,
+    Dispute,
     GMError,
+    GamePage,
+    GameView,
+    Gamesmaster,
     LegalOrders,
+    Limited,
     PhaseRecord,
     PhaseResult,
+    Position,
     PressItem,
+    Proposal,
+    QuestionView,
+    Reading,
     ReceiptCheck,
     RecordEntry,
+    SYSTEMS,
     Seat,
+    Settings,
+    UnitOptions,
+    WarRoom,
+    acting_power,
+    by_player,
+    choices,
+    describe_scoring,
+    drawn_png,
+    end_setting,
+    parse_duration,
+    parse_movement,
+    plain,
+    plain_object,
+    press_closed,
+    rule_lines,
+    show_time,
+    value_key,
 )
-from ..gm.errors import Limited
-from ..gm.board import Board
-from ..gm.live import press_closed
-from ..gm.scoring import SYSTEMS, by_player, describe_scoring
-from ..gm.settings import Settings, end_setting, parse_duration, parse_movement, show_time
-from ..gm.state import Dispute, Proposal
-from ..gm.rooms import acting_power
-from ..gm.views import CentreChart, ChartSeries, GamePage, QuestionView, UnitOptions, WarRoom, plain, plain_object
-from ..maps import render_png
-from ..rules import Phase, PhaseError, Position, Reading
-from ..gm.catalogue import choices, rule_lines, value_key
 
 GM = "GM"
 
 # -- small helpers -----------------------------------------------------------------------
-
-
-def phase_title(phase: str | None) -> str:
-    if not phase:
-        return "-"
-    try:
-        return Phase.parse(phase).title
-    except (PhaseError, ValueError):
-        return phase
-
-
-def parse_phase(text: str) -> str:
-    """A phase named in a request ('S1901M', case-insensitive); GMError if it does not read."""
-    try:
-        return str(Phase.parse(str(text).strip().upper()))
-    except (PhaseError, ValueError) as exc:
-        raise GMError(str(exc)) from None
 
 
 def powers_info(variant: Any) -> list[dict[str, str]]:
@@ -363,7 +363,7 @@ class _Rasteriser:
                 self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
             pool = self.pool
         try:
-            return pool.submit(render_png, svg, width).result(timeout=120)
+            return pool.submit(drawn_png, svg, width).result(timeout=120)
         except BrokenProcessPool:  # the drawing process died (killed, out of memory): a new one next time
             with self.lock:
                 if self.pool is pool:

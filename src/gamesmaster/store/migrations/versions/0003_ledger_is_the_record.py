@@ -30,7 +30,7 @@ OLD_TABLES = ("gm_mail_cursor", "gm_mail_contacts", "gm_ledger", "gm_proposals",
               "gm_pending", "gm_orders", "gm_players", "gm_games")
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     if isinstance(value, (datetime, date)):
         return value.isoformat()
     if isinstance(value, (bytes, bytearray, memoryview)):
