@@ -49,6 +49,22 @@ def voters(state: GameState) -> list[str]:
     return [p for p in position.powers_alive() if state.holder(p)] if position else []
 
 
+def readable_press(rows: Sequence[PressRow], readers: tuple[str, ...]) -> tuple[PressItem, ...]:
+    """The press (a game's rows) any of these readers (powers, or GM alone) may read, numbered in their own count."""
+    out: list[PressItem] = []
+    for p in rows:
+        who = next((r for r in readers if can_read(p, r)), None)
+        if who is not None:
+            out.append(press_item(p, p.sender if p.sender in readers else who,
+                                  None if readers == (GM,) else len(out) + 1))
+    return tuple(out)
+
+
+def public_press_of(rows: Sequence[PressRow]) -> tuple[PressItem, ...]:
+    """The press (a game's rows) everyone may read: public releases and GM notices, anonymous senders hidden."""
+    return tuple(press_item(p, "", n) for n, p in enumerate((p for p in rows if p.recipients is None), 1))
+
+
 class Press(Desk):
     """Press releases, letters and GM notices; draw and concession votes."""
 
@@ -101,20 +117,13 @@ class Press(Desk):
                 readers = (acting(rec, state, viewer, credential, False, now=self.now()).power or GM,)
             elif viewer is not None:
                 readers = (power_of(state, viewer),)
-            out: list[PressItem] = []
-            for p in rec.press(game_id):
-                who = next((r for r in readers if can_read(p, r)), None)
-                if who is not None:
-                    out.append(press_item(p, p.sender if p.sender in readers else who,
-                                          None if readers == (GM,) else len(out) + 1))
-            return tuple(out)
+            return readable_press(rec.press(game_id), readers)
 
     def public_press(self, game_id: str) -> tuple[PressItem, ...]:
         """The press everyone may read: public releases and GM notices, anonymous senders hidden."""
         with self.reading() as rec:
             state = self.snapshot(rec, game_id)
-            return self.memo.derived(state, "public press", lambda: tuple(
-                press_item(p, "", n) for n, p in enumerate((p for p in rec.press(game_id) if p.recipients is None), 1)))
+            return self.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id)))
 
     def propose(self, game_id: str, *, kind: str = "draw", powers: Sequence[str] | None = None,
                 concede_to: str | None = None, power: str | None = None, credential: str | None = None,

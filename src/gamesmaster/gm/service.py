@@ -25,10 +25,11 @@ from .press import Press
 from .questions import Questions
 from .reading import Reading
 from .record import Record
+from .rooms import Rooms
 from .sessions import Sessions
 from .submissions import Submissions
 
 
 class Gamesmaster(Games, Submissions, Deadlines, Corrections, Press, Questions, Players, Analysis, Boards, Reading, Record, Sessions,
-                  Bots, Notifications, MailDesk, Disputes):
+                  Rooms, Bots, Notifications, MailDesk, Disputes):
     """Runs games kept in a Store; `clock` returns the time now (aware UTC), for tests a fake."""

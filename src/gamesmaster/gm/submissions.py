@@ -18,7 +18,7 @@ from .errors import GMError, Refused
 from .fold import fold
 from .games import deadline_text
 from .settings import show_time, show_times
-from .standing import answer, disorder_words, kept_in_disorder
+from .standing import answers_of, disorder_words, kept_in_disorder
 from .state import GameState
 from .tx import Transaction
 from .views import Checking, LegalOrders, OrdersOnRecord, Seat, Submission
@@ -149,7 +149,8 @@ def check_text(state: GameState, power: str, text: str) -> Checking:
     if position is None:
         raise GMError(f"{state.id} has not started")
     lines, cond = split_submission(text)
-    answers, warnings = answer(state, power, lines)
+    check = check_orders(position, power, lines, state.options)
+    answers, warnings = answers_of(check), check.warnings()
     clauses: tuple[str, ...] = ()
     error = None
     if cond is not None:
@@ -159,7 +160,17 @@ def check_text(state: GameState, power: str, text: str) -> Checking:
                             for x in sections for c in x.clauses)
         except ConditionalError as exc:
             error = str(exc)
-    return Checking(power, tuple(lines), answers, warnings, cond, clauses, error)
+    return Checking(power, tuple(lines), answers, warnings, cond, clauses, error, tuple(check.readings))
+
+
+def record_text(lines: Sequence[str], conditional: str | None) -> str:
+    """A set as the record keeps it, written out again as one text (what its answers are the answers to)."""
+    return "\n".join(lines) + (f"\n{conditional}" if conditional else "")
+
+
+def checked_name(power: str, text: str) -> str:
+    """The name a power's set, checked at a head of the game, is kept under (gm.memo)."""
+    return f"checked {power} {text}"
 
 
 def legal_orders_in(position: Position, power: str, options: RuleOptions) -> LegalOrders:
@@ -189,10 +200,11 @@ def on_record(state: GameState, power: str, author: str | None) -> tuple[OrdersO
 class Submissions(Desk):
     """Taking each power's orders before the deadline, and answering them order by order."""
 
-    def submit_orders(self, game_id: str, power: str, text: str | Sequence[str], *, credential: str | None = None,
+    def submit_orders(self, game_id: str, power: str | None, text: str | Sequence[str], *, credential: str | None = None,
                       by_gm: bool = False, channel: str = "console", phase: str | None = None,
                       written_at: datetime | None = None, answering: int | None = None) -> Submission:
-        """A power's complete set of orders for the phase (replacing any earlier set), answered order by order.
+        """A power's complete set of orders for the phase (replacing any earlier set), answered order by order
+        (power None: the credential's seat's first power, found in the same one check of the credential).
 
         Orders are one a line (or separated by ';'); a `next season:` part files
         conditional orders for later phases (see gamesmaster.rules.conditional): they are
@@ -212,15 +224,18 @@ class Submissions(Desk):
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             refusal = _refusal(tx, actor, phase, channel, text, written_at, answering)
             if refusal is None:
-                submission = self._take(tx, actor, channel, text)
+                submission, checked = self._take(tx, actor, channel, text)
                 processed = run_early(tx)
                 if processed:
                     submission = Submission(**{**submission.__dict__, "processed": tuple(p.phase for p in processed)})
         if refusal is not None:
             raise refusal
+        if not submission.processed:  # the war room shown next answers this set from this reading
+            self.memo.derived(tx.state, checked_name(submission.power, record_text(checked.lines, checked.conditional)),
+                              lambda: checked)
         return submission
 
-    def _take(self, tx: Transaction, actor: Actor, channel: str, text: str) -> Submission:
+    def _take(self, tx: Transaction, actor: Actor, channel: str, text: str) -> tuple[Submission, Checking]:
         state = tx.state
         position = state.position
         power = actor.power
@@ -238,7 +253,7 @@ class Submissions(Desk):
         return Submission(state.id, state.phase or "", position.phase.title, power, actor.author, channel,
                           actor.entered_by, checked.answers, checked.warnings, checked.clauses,
                           Receipt(state.id, state.phase or "", power, mine.number, mine.commitment),
-                          state.deadline_at, deadline_text(state))
+                          state.deadline_at, deadline_text(state)), checked
 
     def withdraw_orders(self, game_id: str, power: str, *, credential: str | None = None, by_gm: bool = False,
                         channel: str = "console") -> int | None:
