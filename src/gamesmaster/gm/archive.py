@@ -25,7 +25,6 @@ from . import limits
 from . import values as read
 from .accounts import index_seats
 from .credentials import hash_secret, new_secret
-from .desk import Desk
 from .errors import GMError
 from .fold import FoldError, fold
 from .games import GAME_ID
@@ -49,7 +48,7 @@ class ArchiveDoc(TypedDict):
     credentials: dict[str, str]
 
 
-def export_game(gm: Desk, game_id: str) -> ArchiveDoc:
+def export_game(gm: Gamesmaster, game_id: str) -> ArchiveDoc:
     """The whole game as one JSON document: its ledger and its credentials' hashes."""
     with gm.reading() as rec:
         gm.snapshot(rec, game_id)
@@ -114,7 +113,7 @@ def read_document(source: BinaryIO, what: str, limit: int = limits.DOCUMENT_BYTE
                       + ("; one saved game a file, please" if exc.msg == "Extra data" else "")) from None
 
 
-def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None, *, seated: bool | None = None) -> str:
+def import_game(gm: Gamesmaster, doc: JSONValue, game_id: str | None = None, *, seated: bool | None = None) -> str:
     """Import an archive (as a new game id, if given); returns the game id.
 
     Under its own id (a restore) the game keeps its seats: the players' credentials and the
@@ -145,7 +144,7 @@ def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None, *, seated:
     return new_id
 
 
-def _unseat(gm: Desk, game_id: str, source: str) -> None:
+def _unseat(gm: Gamesmaster, game_id: str, source: str) -> None:
     """A copy's seats emptied: each gets a new credential nobody is shown, which also ends any account's hold."""
     with gm.transaction(game_id) as tx:
         for seat in tx.state.seats:

@@ -1,8 +1,10 @@
 """What every part of the gamesmaster stands on: the clock, transactions, and who is acting.
 
-`Desk` is the base of the `Gamesmaster`'s parts (games, submissions, deadlines,
-corrections, press and votes, players, the record): each opens a `Transaction` on one
-game through `transaction()` and finds out who is asking through `acting()`.
+`Desk` is the core each of the `Gamesmaster`'s services is built with (games, orders,
+deadlines, corrections, press and votes, players, the record, ...): each opens a
+`Transaction` on one game through its desk's `transaction()` and finds out who is asking
+through `acting()`. One desk is shared by all the services of a gamesmaster, so that they
+share its memo of game states.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterator, Self
+from typing import Callable, Iterator
 
 from ..ledger import fingerprint
 from ..rules import PositionError
@@ -153,19 +155,12 @@ def acting(rec: Records, state: GameState, power: str | None, credential: str | 
 
 
 class Desk:
-    """The store, the clock and the way into a game's record, shared by every part of the gamesmaster."""
+    """The store, the clock and the way into a game's record, shared by every service of the gamesmaster."""
 
     def __init__(self, store: Store, clock: Clock | None = None) -> None:
         self.store = store
         self.clock = clock or utc_now
         self.memo = Memo()
-
-    @classmethod
-    def open(cls, url: str | None = None, *, migrate: bool = True, clock: Clock | None = None) -> Self:
-        """The gamesmaster on the store at url (None: $GAMESMASTER_DATABASE_URL, else SQLite in the data directory).
-
-        StoreError names what is wrong with the URL or the database."""
-        return cls(Store(url, migrate=migrate), clock)
 
     @property
     def place(self) -> str:

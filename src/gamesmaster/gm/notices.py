@@ -20,7 +20,9 @@ from urllib.parse import quote
 from ..store import Conflict
 from ..store.accounts import AccountRecord, AccountRecords, NewNotice, SettingsRecord
 from .errors import GMError
-from .joining import Joining
+from .accounts import Accounts
+from .desk import Desk
+from .reading import Reading
 from .state import GM, Seat
 from .views import GameView, PhaseResult, PressItem
 
@@ -113,24 +115,29 @@ def _hours(h: float) -> str:
     return f"{h:.0f} hours" if h >= 1.5 else f"{h * 60:.0f} minutes"
 
 
-class Notifications(Joining):
+class Notifications:
     """Making, listing and reading notifications; each player's settings for them."""
+
+    def __init__(self, desk: Desk, accounts: Accounts, games: Reading) -> None:
+        self._desk = desk
+        self._accounts = accounts
+        self._games = games
 
     def notice_settings(self, account_id: int, game_id: str) -> NoticeSettings:
         """An account's settings for a game (the defaults until changed)."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             return NoticeSettings.from_record(AccountRecords(rec.conn).settings(account_id, game_id))
 
     def set_notice_settings(self, account_id: int, game_id: str, value: NoticeSettings) -> None:
         """Change an account's settings for a game it plays in."""
-        if game_id not in self.account_seats(account_id):
+        if game_id not in self._accounts.account_seats(account_id):
             raise GMError(f"you hold no seat in {game_id}")
-        with self.store.connect() as conn:
+        with self._desk.store.connect() as conn:
             AccountRecords(conn).put_settings(account_id, game_id, value.to_record())
 
     def notices(self, account_id: int, limit: int = 50) -> list[Notice]:
         """An account's notifications, newest first."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             ar = AccountRecords(rec.conn)
             rows, total = ar.notices(account_id, limit), ar.shown(account_id)
         return [Notice(total - i, r.game_id, r.kind, r.subject, r.text, r.url, r.created_at, r.read_at)
@@ -138,23 +145,23 @@ class Notifications(Joining):
 
     def unread(self, account_id: int) -> int:
         """How many of an account's notifications are unread."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             return AccountRecords(rec.conn).unread(account_id)
 
     def mark_read(self, account_id: int, upto: int | None = None) -> int:
         """Mark an account's notifications read (up to its own number `upto`, or all)."""
-        with self.store.connect() as conn:
+        with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
             last = None  # every one
             if upto is not None and upto <= ar.shown(account_id):
                 last = ar.shown_id(account_id, upto) or 0  # 0: none (there is no notification 0)
-            return ar.mark_read(account_id, self.now(), last)
+            return ar.mark_read(account_id, self._desk.now(), last)
 
     def notify(self, game_ids: Iterable[str] | None = None) -> int:
         """One pass over every game (or these): make the notifications due. Returns how many were made."""
         made = 0
         # A player's look reads its own games only: the badge is polled by every signed-in page.
-        heads = self.heads() if game_ids is None else self.heads_of(game_ids)  # type: ignore[attr-defined]
+        heads = self._games.heads() if game_ids is None else self._games.heads_of(game_ids)
         for head in heads:
             try:
                 made += self._notify_game(head.id, head.head_seq)
@@ -166,8 +173,8 @@ class Notifications(Joining):
 
     def seat_addresses(self, game_id: str) -> dict[int, str]:
         """The address of the account holding each seat of a game that one holds: {player number: address}."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
             ar = AccountRecords(rec.conn)
             out = {}
             for number, ref in state.claims.items():
@@ -177,8 +184,8 @@ class Notifications(Joining):
             return out
 
     def _notify_game(self, game_id: str, head_seq: int) -> int:
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
             ar = AccountRecords(rec.conn)
             cursor = ar.cursor(game_id)
             if not state.claims or cursor is None:
@@ -188,12 +195,12 @@ class Notifications(Joining):
                 seat, account = state.seat(int(number)), ar.by_ref(ref)
                 if seat is not None and seat.role != "former" and account is not None:
                     holders.append(_Holder(seat, account, NoticeSettings.from_record(ar.settings(account.id, game_id))))
-        now = self.now()
+        now = self._desk.now()
         made: list[NewNotice] = []
         view: GameView
         opened = False  # a phase opened in this pass: its players are told its deadline with the results
         if head_seq > cursor:
-            news = self.changes(game_id, cursor)  # type: ignore[attr-defined]
+            news = self._games.changes(game_id, cursor)
             view = news.game
             results: dict[int, int] = {}  # account -> where in `made` its last results notification of this pass is
             notices: list[PressItem] = []  # the GM's notices of this pass: one notification, not one each
@@ -212,12 +219,12 @@ class Notifications(Joining):
             started = any(kind == "game-started" for _, kind in news.entries)
             self._gm_notices(view, notices, holders, made, results, now, started)
         else:
-            view = self.game(game_id)  # type: ignore[attr-defined]
+            view = self._games.game(game_id)
         made += self._warnings(view, holders, now, opened)
         if not made and head_seq <= cursor:
             return 0
         count = 0
-        with self.store.connect() as conn:
+        with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
             if head_seq > cursor and not ar.put_cursor(game_id, cursor, head_seq):
                 raise _Moved(game_id)

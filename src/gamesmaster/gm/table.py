@@ -16,6 +16,7 @@ from .desk import acting
 from .errors import GMError
 from .live import (LiveConfig, LiveState, add_time, agree, end_now, open_period, pause, readout_steps, resume,
                    start_readout, to_writing)
+from .service import Gamesmaster
 from .settings import RuleSpec, Settings
 from .state import GameState
 from .tx import Transaction
