@@ -9,8 +9,10 @@ interpreter, which must have both diplomacy 1.1.2 and gamesmaster installed, as
 bench/setup_venv.sh makes it), each phase adjudicated again by gamesmaster and compared:
 the next phase, every unit, every dislodged unit and (outside retreats) every centre.
 Speed: the median microseconds per phase of gamesmaster's `adjudicate_document` against
-the package's `process()` on the same phases. Prints a table; writes
-bench/results/judge_maps.json (not committed).
+the package's `process()` on the same phases. Where the package ships the map's SVG
+(`maps/svg/`), the import is timed again drawing from it (`variant import --svg`);
+`--no-play` does the imports only. Prints a table; writes bench/results/judge_maps.json
+(not committed).
 
 `compare` is also what tests/variants/test_judge_agreement.py uses on a few phases per map.
 """
@@ -149,6 +151,27 @@ def play(python: str, map_file: Path | list[Path], games: int, phases: int, seed
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
+def _svg_import(map_file: Path, vid: str, install_map: Any, refusal: type[Exception]) -> dict[str, Any]:
+    """The import again with the package's SVG of the map (`--svg`), timed, where the package ships one."""
+    svg = map_file.parent / "svg" / f"{map_file.stem}.svg"
+    if not svg.is_file():
+        return {}
+    start = time.perf_counter()
+    try:
+        install_map(map_file, vid + "-svg", svg=svg)
+    except refusal as exc:
+        return {"svg_refused": exc.problems}  # type: ignore[attr-defined]
+    return {"svg_ms": (time.perf_counter() - start) * 1000}
+
+
+def _svg_line(drawn: dict[str, Any]) -> str:
+    if "svg_ms" in drawn:
+        return f"with its SVG {drawn['svg_ms']:.1f} ms"
+    if "svg_refused" in drawn:
+        return "its SVG refused: " + "; ".join(drawn["svg_refused"])
+    return "(no SVG)"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Import every package map, play, compare, and print the table."""
     import diplomacy  # the package must be in this interpreter too
@@ -161,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=25)
     ap.add_argument("--via", action="store_true", help="also draw convoyed (VIA) moves")
     ap.add_argument("--only", nargs="*", default=None, metavar="MAP", help="only these maps (file stems)")
+    ap.add_argument("--no-play", action="store_true", help="only the imports (with and without the SVG), no games")
     args = ap.parse_args(argv)
     maps = sorted(m for m in (Path(diplomacy.__file__).parent / "maps").glob("*.map") if not args.only or m.stem in args.only)
     report = []
@@ -178,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{map_file.name:32} refused: {'; '.join(exc.problems)}")
                 continue
             import_ms = (time.perf_counter() - start) * 1000
+            drawn = _svg_import(map_file, vid, install_map, MapImportError)
+            if args.no_play:
+                report.append({"map": map_file.name, "imported": True, "import_ms": import_ms, **drawn})
+                print(f"{map_file.name:32} import {import_ms:7.1f} ms  {_svg_line(drawn)}")
+                continue
             from gamesmaster.variants import load_variant
 
             variant = load_variant(vid)
@@ -188,10 +217,11 @@ def main(argv: list[str] | None = None) -> int:
             theirs = [r["package_us"] for r in results if r.get("package_us")]
             ratio = statistics.median(theirs) / statistics.median(ours) if ours and theirs else None
             report.append({"map": map_file.name, "imported": True, "import_ms": import_ms, "phases": len(results),
-                           "agree": agree, "ratio": ratio, "differences": [r for r in results if not r["agree"]]})
+                           "agree": agree, "ratio": ratio, "differences": [r for r in results if not r["agree"]],
+                           **drawn})
             print(f"{map_file.name:32} import {import_ms:7.1f} ms  phases {agree:4}/{len(results):<4} agree  "
                   f"gamesmaster {statistics.median(ours) if ours else 0:8.0f} us  package "
-                  f"{statistics.median(theirs) if theirs else 0:8.0f} us  ({ratio or 0:.1f}x)")
+                  f"{statistics.median(theirs) if theirs else 0:8.0f} us  ({ratio or 0:.1f}x)  {_svg_line(drawn)}")
             for r in results:
                 if not r["agree"]:
                     print(f"    game {r['game']} {r['phase']}: {r['why']}")

@@ -23,18 +23,20 @@ ENGINE_COMMANDS = {"gamesmaster.cli.adjudicate", "gamesmaster.cli.variants"}
 # adjudication document, a layer over rules used by the command line.
 ALLOWED: dict[str, set[str]] = {
     "rules": set(),
-    "variants": {"rules"},
+    # The settings (standard library only): what reads the environment; the doors get it through gm.
+    "config": set(),
+    "variants": {"rules", "config"},
     "ledger": {"rules"},
     "machine": {"rules", "variants"},
     "maps": {"rules", "variants"},
-    "store": {"ledger", "variants", "rules"},
-    "gm": {"store", "ledger", "variants", "rules", "maps"},
+    "store": {"ledger", "variants", "rules", "config"},
+    "gm": {"store", "ledger", "variants", "rules", "maps", "config"},
     # The doors reach the game through gm alone: not the rules, the maps, the store, nor each other.
     **{door: {"gm"} for door in GAME_DOORS},
     # The command line is where the program starts: its commands that start processes call serving.
-    "cli": {"gm", "serving"},
+    "cli": {"gm", "serving", "config"},
     # serving starts the doors and the worker in processes: it alone may import the doors.
-    "serving": {"gm", "web", "mail", "daide"},
+    "serving": {"gm", "web", "mail", "daide", "config"},
 }
 ENGINE_ALLOWED = ALLOWED["cli"] | {"rules", "variants", "machine"}
 # Only the store speaks SQL: these are its libraries.

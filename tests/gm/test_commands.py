@@ -113,8 +113,8 @@ def test_late_orders_are_refused_on_the_console(gm_cli, monkeypatch):
     gm_cli("new", "late", "--players", "Ann", "--assign", "Ann=France", "--movement", "1m")
     # two minutes on: the one-minute deadline has passed
     class Later(Gamesmaster):
-        def __init__(self, store, clock=None):
-            super().__init__(store, lambda: datetime.now(timezone.utc) + timedelta(minutes=2))
+        def __init__(self, store, clock=None, **settings):
+            super().__init__(store, lambda: datetime.now(timezone.utc) + timedelta(minutes=2), **settings)
     monkeypatch.setattr(games, "Gamesmaster", Later)
     code, _, err = gm_cli("orders", "late", "France", stdin="A Par-Bur")
     assert code == 2 and "late" in err and "recorded as ledger entry" in err

@@ -171,9 +171,10 @@ def test_a_replayed_key_added_entry_gives_no_key(table):
     """The GM copies Bob's `key-added` entry with his own browser's key in it: the proof does not follow."""
     entry = json.loads(table.last_payload("key-added"))
     from gamesmaster.gm import keys
+    from gamesmaster.gm.events import parse_payload
     entry["key"] = keys.new_key(keys.Secret(table.mallory.split(".")[2], keys.SESSION), 2)
     with table.gm.transaction("t") as tx:
-        tx.record("key-added", entry)
+        tx.record(parse_payload("key-added", entry))
         seq = tx.state.head_seq
     report = table.gm.verify("t")
     assert any(p.startswith(f"ledger entry {seq} (key-added): made in the name of Bob (player 2), but carries a "

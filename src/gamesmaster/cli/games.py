@@ -17,13 +17,14 @@ from ..gm import (LABELS, Document, Gamesmaster, GMError, LiveConfig, LiveTable,
                   import_saved_game, is_saved_game, parse_duration, parse_movement, parse_time, plain, read_document,
                   report_correction, report_final, report_games, report_history, report_processed, report_status,
                   report_submission, report_undelivered, report_verify, run_worker, verify_archive)
+from ..config import Config, ConfigError
 from .options import CommandError, Subcommands, add_command, database_parent
 
 
 def _gm(args: argparse.Namespace) -> Gamesmaster:
     try:
-        return Gamesmaster.open(args.db)
-    except StoreError as exc:
+        return Gamesmaster.open(args.db, config=Config.from_environ())  # the settings, read once for the command
+    except (StoreError, ConfigError) as exc:
         raise CommandError(str(exc)) from None
 
 
@@ -230,8 +231,16 @@ def cmd_process(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 
 def cmd_worker(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
-    """Run the deadline worker."""
-    run_worker(gm, interval=args.interval, once=args.once, out=out)
+    """Run the deadline worker (looping: with the webhook poster beside it, as `serve` runs them)."""
+    from ..serving.webhook import Poster  # noqa: PLC0415 - cli -> serving, which starts background loops
+    poster = None if args.once else Poster(gm)
+    if poster is not None:
+        poster.start()
+    try:
+        run_worker(gm, interval=args.interval, once=args.once, out=out)
+    finally:
+        if poster is not None:
+            poster.stop()
     return 0
 
 

@@ -12,6 +12,7 @@ import logging
 import sys
 from typing import Any, Callable, TextIO
 
+from ..config import Config
 from ..gm import Gamesmaster, GMError, StoreError
 from ..serving import mail as serving  # cli -> serving (see gamesmaster.serving)
 from ..serving.mail import ImapError, MailConfig, MailConfigError
@@ -20,8 +21,9 @@ from .options import CommandError, Subcommands, add_command, database_parent
 
 def _setup(args: argparse.Namespace) -> tuple[Gamesmaster, MailConfig]:
     try:
-        config = serving.config(getattr(args, "address", None), getattr(args, "relay", None))
-        return Gamesmaster.open(args.db), config
+        settings = Config.from_environ()  # read once for the command: the mail door and the gamesmaster share it
+        config = serving.config(getattr(args, "address", None), getattr(args, "relay", None), settings)
+        return Gamesmaster.open(args.db, config=settings), config
     except (StoreError, MailConfigError) as exc:
         raise CommandError(str(exc)) from None
 

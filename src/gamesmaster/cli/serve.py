@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
+from ..config import ConfigError
 from ..gm import GMError, StoreError
 from .options import CommandError, Subcommands
 
@@ -37,7 +38,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         return serve(opts, out)
     except OSError as exc:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
-    except (StoreError, GMError) as exc:
+    except (StoreError, GMError, ConfigError) as exc:
         raise CommandError(str(exc)) from None
 
 

@@ -4,9 +4,10 @@
     gamesmaster variant show NAME       powers, home centres, units, spaces, centres, passages
     gamesmaster variant check FILE      validate a variant file: exit 0 with a summary,
                                         or 2 with one line per problem ("FILE: line N: ...")
-    gamesmaster variant import PATH.map --id ID
+    gamesmaster variant import PATH.map --id ID [--svg PATH.svg]
                                         import a judges' map file (DPjudge / diplomacy package)
-                                        into $GAMESMASTER_DATA/variants/ID.toml
+                                        into $GAMESMASTER_DATA/variants/ID.toml, drawn from the
+                                        SVG's province regions or, without one, schematically
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ CHECK_EXAMPLE = """examples:
 IMPORT_EXAMPLE = """examples:
   $ gamesmaster variant import maps/ancmed.map --id ancmed
   installed ancmed (Ancmed): 5 powers, 79 spaces, 34 supply centres, 18 to win, from ancmed.map
+  $ gamesmaster variant import diplomacy/maps/modern.map --id modern --svg diplomacy/maps/svg/modern.svg
   $ gamesmaster adjudicate --variant ancmed ...
 """
 
@@ -89,6 +91,8 @@ def register(subparsers: Subcommands) -> None:
     imp.add_argument("file", metavar="PATH.map", help="the map file")
     imp.add_argument("--id", required=True, help="the new variant's name (lower-case letters, digits, '-')")
     imp.add_argument("--replace", action="store_true", help="replace an installed variant of that name")
+    imp.add_argument("--svg", metavar="PATH.svg", help="draw the map from this SVG's province regions (the diplomacy "
+                     "package's layout); without it the map is drawn schematically from its moves")
 
 
 def _action(actions: Subcommands, name: str, func: Command, epilog: str,
@@ -157,7 +161,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     """Import a judges' map file: 0 and a summary line, or 2 and one line per problem (file:line: ...)."""
     try:
-        installed = import_judge_map(Path(args.file), args.id, replace=args.replace)
+        installed = import_judge_map(Path(args.file), args.id, replace=args.replace, svg=args.svg)
     except VariantError as exc:
         for problem in exc.problems:
             out.write(f"{args.file}: {problem}\n")

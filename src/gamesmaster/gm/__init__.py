@@ -11,8 +11,10 @@ the game the views carry (rules' own types, defined once there), and the functio
 answer a door's question about the game, so that a rule is written once, here or below.
 """
 
-from ..rules import (Build, Convoy, Disband, Dislodgement, Hold, Location, Move, Order, Phase, Position, Remove,
-                     Retreat, Support, Terrain, Unit, UnitOrder, UnitType, Variant, Waive)
+from ..rules import (Build, Convoy, Disband, Dislodgement, Hold, Location, Move, Order, Phase, Position, Reading,
+                     Remove, Retreat, Support, Terrain, Unit, UnitOrder, UnitType, Variant, Waive)
+from ..config import GM_CREDENTIAL as GM_CREDENTIAL_VARIABLE
+from ..config import Config, ConfigError, Env, MailSettings, Paths, SiteSettings, TestHooks, hostport
 from ..store import data_dir, default_url  # where games are kept, for the processes that open the store
 from .analysis import MAX_BOARD_CHARS, Analysed, BoardError, analyse, fresh_board
 from .archive import Document, export_game, import_game, import_sample, play_sample, read_document
@@ -47,22 +49,30 @@ from .standings import Line
 from .state import GM, Dispute, Ending, Proposal, Seat
 from .submissions import legal_orders_in, read_order
 from .table import LiveTable
-from .views import (Answer, Checking, Correction, Created, GameView, LedgerHead, LegalOrders, OrderResult,
+from .rooms import NotCommanded, acting_power
+from .views import (NOT_WRITTEN, OMIT_NONE, Answer, CentreChart, ChartSeries, Checking, CommandedPower, Correction,
+                    Created, GamePage, GameView, GMRoom, LedgerHead, LegalOrders, OrderOption, OrderResult,
                     OrdersOnRecord, PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, QuestionView, Receipt,
-                    ReceiptCheck, RecordEntry, Submission, VerifyReport, plain, plain_object)
+                    ReceiptCheck, RecordAnswered, RecordEntry, Submission, UnitOptions, VerifyReport, WarRoom, plain,
+                    plain_object)
 from .worker import run as run_worker
 
 __all__ = [
+    # the settings, read once from the environment (gamesmaster.config)
+    "GM_CREDENTIAL_VARIABLE", "Config", "ConfigError", "Env", "MailSettings", "Paths", "SiteSettings", "TestHooks",
+    "hostport",
     # the service, its errors and where its store is kept
     "Gamesmaster", "GMError", "Forbidden", "Limited", "NotFound", "Refused", "StoreError", "data_dir", "default_url",
     # the views it answers with
     "Answer", "Checking", "Correction", "Created", "GameView", "LedgerHead", "LegalOrders", "OrderResult",
     "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionView", "Receipt",
     "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport", "plain", "plain_object",
+    "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower", "UnitOptions", "OrderOption", "CentreChart",
+    "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN", "OMIT_NONE",
     "GM", "Seat", "Dispute", "Ending", "Proposal", "GameHead", "Board", "Fate", "Analysed", "LiveConfig", "LABELS",
     "PlayerRecord", "Reliability", "SeatPlayer", "Standing", "Rating", "Line", "NoticeSettings", "BotPolicy",
     # the game's values the views carry (rules' types)
-    "Build", "Convoy", "Disband", "Dislodgement", "Hold", "Location", "Move", "Order", "Phase", "Position", "Remove",
+    "Build", "Convoy", "Disband", "Dislodgement", "Hold", "Location", "Move", "Order", "Phase", "Position", "Reading", "Remove",
     "Retreat", "Support", "Terrain", "Unit", "UnitOrder", "UnitType", "Variant", "Waive",
     # the game's settings, and reading what a GM or player writes for them
     "RuleSpec", "Schedule", "Settings", "ScoringName", "SYSTEMS", "SORTS", "SortKey", "KINDS", "GAME_ID",

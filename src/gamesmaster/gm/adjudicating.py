@@ -10,9 +10,9 @@ import os
 import time
 from collections import Counter
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Mapping, Sequence, TypedDict
 
+from ..config import TEST_PAUSE, TEST_PAUSE_FILE
 from ..ledger import JSONObject, commitment, new_salt
 from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act, powers_to_choose
 from ..rules.conditional import ConditionalError, Section, order_key, read_sections
@@ -21,18 +21,22 @@ from ..rules.orders import describe_unit
 from ..rules.victory import deadlock, most_pieces, short_game_over, side_of, victory
 from .cointoss import toss_and_join
 from .plans import Plan, committed_conditional, file_plan, record_read
+from .desk import test_hooks
 from .games import deadline_text
 from .scoring import board_of, game_scores, result_of
 from .settings import show_time
 from .standing import answer, disorder_words, kept_in_disorder, orders_in_force, retreats_by_rule, to_act
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet, Pending, Seat
 from .tx import Transaction
-from .views import AwaitingGM, OrderResult, Processed
+from .views import AwaitingGM, Processed
+from .events import (ABSENT, AwaitingRemovals, CivilDisorder, ConditionalChosen, DeadlineClosed, Deadlock, EndingKind,
+                     GameEnded, Grace, OrdersSubmitted, PhaseAdjudicated, PhaseOpened, PlayerReplaced, ResultLine,
+                     StandbyCalled, StandbyReleased)
 
 # Test hook: a worker sleeps this many seconds inside the adjudication transaction,
 # after writing everything and before the commit (and touches the file, if named).
-PAUSE_ENV = "GAMESMASTER_TEST_PAUSE_BEFORE_COMMIT"
-PAUSE_FILE_ENV = "GAMESMASTER_TEST_PAUSE_FILE"
+PAUSE_ENV = TEST_PAUSE
+PAUSE_FILE_ENV = TEST_PAUSE_FILE
 
 CIVIL_DISORDER_EFFECT = {"M": "units hold and do not support each other",
                          "R": "dislodged units are disbanded",
@@ -85,40 +89,37 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
         if missing:
             assert state.deadline_at is not None
             deadline = state.deadline_at + timedelta(hours=settings.grace_hours)
-            tx.record("gm-action", {"action": "grace", "phase": phase, "missing": missing,
-                                    "deadline": deadline.isoformat()})
+            tx.record(Grace(phase=phase, missing=tuple(missing), deadline=deadline.isoformat()))
             tx.notice(f"No orders yet from {', '.join(p.capitalize() for p in missing)}: the deadline for "
                       f"{position.phase.title} is extended by the grace period to {deadline_text(tx.state)}.")
             return Processed(state.id, phase, "grace", phase, deadline)
     for standby in _called(state):
         if any(u.source != STANDBY for p, u in used.items() if p in standby.acts_for()):
             # The player answered for his seat (for any power of it): he keeps it all (Graustark).
-            tx.record("standby-released", {"power": standby.standby_for, "powers": list(standby.acts_for()),
-                                           "standby": standby.number, "name": standby.name,
-                                           "reason": "the player ordered"})
-    tx.record("deadline-closed", {"phase": phase, "trigger": trigger,
-                                  "used": {p: u.record() for p, u in used.items()},
-                                  "civil_disorder": civil_disorder})
+            tx.record(StandbyReleased(power=standby.standby_for, powers=tuple(standby.acts_for()),  # type: ignore[arg-type]
+                                      standby=standby.number, name=standby.name, reason="the player ordered"))
+    tx.record(DeadlineClosed(phase=phase, trigger=trigger, used={p: u.record() for p, u in used.items()},
+                             civil_disorder=tuple(civil_disorder)))
     orders = {p: list(u.orders.orders) for p, u in used.items()}
     adj = adjudicate(position, orders, state.options, state.sides())
     if adj.waiting:
         # The rule set leaves a civil-disorder power's removals to the GM (seed 004 s24,
         # Armageddonia): nothing is carried out; the phase waits for the GM's orders.
         due = ", ".join(f"{n} for {p.capitalize()}" for p, n in adj.waiting.items())
-        tx.record("gm-action", {"action": "awaiting-removals", "phase": phase, "removals": dict(adj.waiting)})
+        tx.record(AwaitingRemovals(phase=phase, removals=dict(adj.waiting)))
         tx.notice(f"{position.phase.title} waits for the GM to choose removals ({due}); the GM enters them as "
                   "that power's orders and processes the phase.")
         return Processed(state.id, phase, "waiting", phase, None, awaiting=AwaitingGM.of(tx.state))
-    results = [o.as_dict() for o in adj.outcomes]
+    results = tuple(ResultLine.of(o) for o in adj.outcomes)
     dislodged = [str(d.unit) for d in adj.dislodged]
     plans = read_plans(state, {p: u.orders for p, u in used.items()}, position)
     lapsing = [x for x in state.pending if order_key(x.target) < order_key(adj.next.phase)]
     record_read(tx, phase, plans)  # sealed on the public record until every phase they name is published
-    tx.record("phase-adjudicated", {
-        "phase": phase, "revision": 0, "rules": state.rules_spec, "position": position.to_dict(), "orders": orders,
-        "used": {p: u.record() for p, u in used.items()}, "civil_disorder": civil_disorder, "results": results,
-        "dislodged": dislodged, "next": adj.next.to_dict(), "winner": adj.winner, "plans": {},
-        "removed": [str(u) for u in adj.removed]})
+    tx.record(PhaseAdjudicated(
+        phase=phase, revision=0, rules=state.rules_spec, position=position.to_dict(),
+        orders={p: tuple(texts) for p, texts in orders.items()}, used={p: u.record() for p, u in used.items()},
+        civil_disorder=tuple(civil_disorder), results=results, dislodged=tuple(dislodged), next=adj.next.to_dict(),
+        winner=adj.winner, plans={}, removed=tuple(str(u) for u in adj.removed)))
     tell_plans(tx, plans, lapsing, adj.next.phase)
     for standby in _called(state):
         if any(u.source == STANDBY for p, u in used.items() if p in standby.acts_for()):
@@ -147,7 +148,7 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
     _test_pause()
     return Processed(state.id, phase, "adjudicated", None if ended else tx.state.phase,
                      None if ended else tx.state.deadline_at, tuple(civil_disorder),
-                     tx.state.result if ended else None, tuple(OrderResult.from_dict(r) for r in results))
+                     tx.state.result if ended else None, tuple(r.published() for r in results))
 
 
 def _called(state: GameState) -> list[Seat]:
@@ -268,10 +269,9 @@ def open_phase(tx: Transaction) -> None:
     assert position is not None
     deadline = state.settings.deadline(position.phase.kind, tx.now)
     if state.status == "paused":
-        tx.record("phase-opened", {"phase": state.phase, "deadline": None,
-                                   "paused_remaining": (deadline - tx.now).total_seconds()})
+        tx.record(PhaseOpened(phase=state.phase or "", deadline=None, paused_remaining=(deadline - tx.now).total_seconds()))
     else:
-        tx.record("phase-opened", {"phase": state.phase, "deadline": deadline.isoformat()})
+        tx.record(PhaseOpened(phase=state.phase or "", deadline=deadline.isoformat()))
     toss_and_join(tx)
     install_conditionals(tx)
     if position.phase.season == "S" and position.phase.is_movement:
@@ -288,10 +288,9 @@ def install_conditionals(tx: Transaction) -> None:
     concerned = set(powers_to_act(position))
     for pending in [x for x in state.pending if x.phase == state.phase]:
         clause = Section.from_dict(pending.section).choose(pending.facts(position.centres))
-        tx.record("conditional-chosen", {"phase": state.phase, "power": pending.power,
-                                         "filed_phase": pending.filed_phase,
-                                         "condition": clause.label if clause else None,
-                                         "orders": list(clause.orders) if clause else None})
+        tx.record(ConditionalChosen(phase=state.phase or "", power=pending.power, filed_phase=pending.filed_phase,
+                                    condition=clause.label if clause else None,
+                                    orders=tuple(clause.orders) if clause else None))
         filed = Phase.parse(pending.filed_phase).title
         if clause is None:
             tx.notice(f"Your conditional orders filed in {filed} for {position.phase.title}: no condition holds, "
@@ -330,10 +329,10 @@ def submit(tx: Transaction, power: str, author: str, by: object, channel: str, e
             names = []
         plan = {"plan": file_plan(tx, power, number, conditional, names)}
     committed = commitment(phase, power, number, lines, committed_conditional(plan), salt)
-    tx.record("orders-submitted", {
-        "phase": phase, "power": power, "author": author, "by": by, "channel": channel, "entered_by": entered_by,
-        "number": number, "orders": lines, "conditional": None, **plan, "salt": salt, "commitment": committed,
-        "note": dict(note) if note else None})
+    tx.record(OrdersSubmitted(
+        phase=phase, power=power, author=author, by=by, channel=channel, entered_by=entered_by,
+        number=number, orders=tuple(lines), conditional=None, plan=plan.get("plan", ABSENT), salt=salt,  # type: ignore[arg-type]
+        commitment=committed, note=dict(note) if note else None))
     mine = tx.state.order_set(power, author)
     assert mine is not None
     return mine
@@ -359,7 +358,7 @@ def _check_deadlock(tx: Transaction) -> None:
         finish(tx, {"kind": "draw", "winners": position.powers_alive(), "phase": state.phase or "",
                     "reason": f"deadlock: no supply centre changed hands in {years} years"})
         return
-    tx.record("gm-action", {"action": "deadlock", "years": years, "phase": state.phase, "year": year})
+    tx.record(Deadlock(years=years, phase=state.phase, year=year))
     tx.notice(f"No supply centre has changed hands in {years} years. The gamesmaster will decide whether the game "
               "goes on or is declared a draw; players may send an outline plan of campaign.")
 
@@ -379,7 +378,9 @@ def finish(tx: Transaction, result: Result) -> None:
         board = board_of(position, tx.state.spring_centres)
         scored = {"scores": dict(game_scores(tx.state.settings.scoring, board,
                                              result_of(result["kind"], result["winners"])))}
-    tx.record("game-ended", {**result, "at": tx.now.isoformat(), "summary": summary, "played": played, **scored})
+    tx.record(GameEnded(kind=EndingKind(result["kind"]), winners=tuple(result["winners"]), phase=result["phase"],
+                        reason=result["reason"], at=tx.now.isoformat(), summary=summary, played=played,
+                        scores=scored.get("scores", ABSENT)))  # type: ignore[arg-type]
     ended = tx.state.result
     assert ended is not None
     text = f"The game is over: {ended.headline} ({ended.reason})."
@@ -400,8 +401,8 @@ def reassign(tx: Transaction, power: str, new: int, why: str, *, powers: Sequenc
     seat = state.seat(new)
     assert seat is not None
     powers = list(powers) if powers else list(old.powers) if old else [power]
-    tx.record("player-replaced", {"power": power, "powers": powers, "old": old.number if old else None, "new": new,
-                                  "old_name": old.name if old else None, "name": seat.name, "reason": why})
+    tx.record(PlayerReplaced(power=power, powers=tuple(powers), old=old.number if old else None, new=new,
+                             old_name=old.name if old else None, name=seat.name, reason=why))
     named = "/".join(p.capitalize() for p in powers)
     tx.notice(f"{seat.name} now plays {named}" + (f" in place of {old.name}" if old else "") + f" ({why}).")
 
@@ -411,8 +412,8 @@ def _civil_disorder(tx: Transaction, power: str, position: Position, *, kept: bo
     holder = state.holder(power)
     assert holder is not None
     missed = holder.missed + (1 if count and not kept else 0)
-    tx.record("gm-action", {"action": "civil-disorder", "phase": str(position.phase), "power": power,
-                            "player": holder.number, "name": holder.name, "missed": missed})
+    tx.record(CivilDisorder(phase=str(position.phase), power=power, player=holder.number, name=holder.name,
+                            missed=missed))
     if kept:
         text = f"{disorder_words(state, power)} ({holder.name})."
     else:
@@ -426,9 +427,8 @@ def _civil_disorder(tx: Transaction, power: str, position: Position, *, kept: bo
             free = sorted((s for s in tx.state.seats if s.role == STANDBY and not s.standby_for),
                           key=lambda s: (s.rank, s.number))
             if free:
-                tx.record("standby-called", {"power": power, "powers": list(holder.powers), "standby": free[0].number,
-                                             "name": free[0].name, "player": holder.number,
-                                             "phase": str(position.phase)})
+                tx.record(StandbyCalled(power=power, powers=holder.powers, standby=free[0].number, name=free[0].name,
+                                        player=holder.number, phase=str(position.phase)))
                 text += (f" {free[0].name}, the stand-by, is asked to send the next move for {seat};"
                          f" if {holder.name} sends it instead, {holder.name} keeps "
                          + ("the country." if len(holder.powers) == 1 else f"{seat}: they are one seat."))
@@ -467,12 +467,11 @@ def _retreat_again(tx: Transaction, nxt: Position) -> None:
 
 
 def _test_pause() -> None:
-    pause = os.environ.get(PAUSE_ENV)
-    if pause:
-        marker = os.environ.get(PAUSE_FILE_ENV)
-        if marker:
-            Path(marker).write_text(str(os.getpid()))
-        time.sleep(float(pause))
+    hooks = test_hooks()
+    if hooks.pause_before_commit is not None:
+        if hooks.pause_file is not None:
+            hooks.pause_file.write_text(str(os.getpid()))
+        time.sleep(hooks.pause_before_commit)
 
 
 __all__ = ["GM", "Plan", "SubmissionNote", "advance", "read_plans", "tell_plans", "close_phase", "early_due", "ending", "finish", "install_conditionals",

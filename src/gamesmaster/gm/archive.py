@@ -32,6 +32,7 @@ from .service import Gamesmaster
 from .tx import game_row, rebuild
 from .verify import verify_entries
 from .views import Created
+from .events import CredentialReplaced
 
 FORMAT = "gamesmaster-archive"
 VERSION = 2
@@ -151,9 +152,9 @@ def _unseat(gm: Gamesmaster, game_id: str, source: str) -> None:
             if seat.role == "former":
                 continue
             stored = hash_secret(new_secret())
-            tx.record("credential-replaced", {"player": seat.number, "name": seat.name, "key": fingerprint(stored),
-                                              "reason": f"{game_id} is a copy of {source}: the seat waits for the "
-                                                        "gamesmaster to give its player a credential"})
+            tx.record(CredentialReplaced(player=seat.number, name=seat.name, key=fingerprint(stored),
+                                         reason=f"{game_id} is a copy of {source}: the seat waits for the "
+                                                "gamesmaster to give its player a credential"))
             tx.rec.put_credential(game_id, seat.number, stored)
 
 

@@ -30,6 +30,7 @@ from .errors import GMError
 from .games import add_seat, lots, playable_powers
 from .state import PLAYER, STANDBY, GameState
 from .tx import Transaction
+from .events import BotsAllowed, StandbyCalled, StandbyReleased
 
 BOT_SUFFIX = "(DAIDE bot)"
 MAX_BOT_NAME = 60
@@ -111,8 +112,7 @@ class Bots:
                 raise GMError(f"{', '.join(p.capitalize() for p in neutral)}: neutral in this set-up, nobody plays it")
             order = list(state.variant.powers)
             chosen = sorted(set(chosen), key=order.index)
-            tx.record("gm-action", {"action": "bots", "open": chosen, "civil_disorder": bool(civil_disorder),
-                                    "reason": reason})
+            tx.record(BotsAllowed(open=tuple(chosen), civil_disorder=bool(civil_disorder), reason=reason))
             words = []
             if chosen:
                 words.append(f"{', '.join(p.capitalize() for p in chosen)} may be played by DAIDE bots "
@@ -176,8 +176,8 @@ class Bots:
             seat_name = bot_name(state, name)
             credential = add_seat(tx, seat_name, STANDBY)
             number = len(tx.state.seats)
-            tx.record("standby-called", {"power": pw, "standby": number, "name": seat_name, "player": holder.number,
-                                         "phase": state.phase, "bot": True})
+            tx.record(StandbyCalled(power=pw, standby=number, name=seat_name, player=holder.number, phase=state.phase,
+                                    bot=True))
             tx.notice(f"{seat_name} stands in for {pw.capitalize()}, in civil disorder, until a replacement takes "
                       f"the seat; if {holder.name} sends orders, {holder.name} keeps the country.")
             return BotSeat(game_id, seat_name, number, credential, pw, STANDBY)
@@ -192,7 +192,7 @@ def _release(tx: Transaction, power: str, reason: str) -> None:
     standby = tx.state.standby_for(power)
     if standby is None or not is_bot(standby.name):
         raise GMError(f"no bot stands in for {power.capitalize()}")
-    tx.record("standby-released", {"power": power, "standby": standby.number, "name": standby.name, "reason": reason})
+    tx.record(StandbyReleased(power=power, standby=standby.number, name=standby.name, reason=reason))
     tx.notice(f"{standby.name} no longer stands in for {power.capitalize()} ({reason}).")
 
 

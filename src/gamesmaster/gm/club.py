@@ -18,6 +18,7 @@ from .ratings import Rating, ladder, rate
 from .settings import Settings
 from .standings import player_key
 from .tx import write_lines
+from .events import ABSENT, LeagueAdded
 
 SortKey = Literal["total", "average", "games", "name", "reliability", "rating"]
 SORTS: tuple[str, ...] = get_args(SortKey)
@@ -239,9 +240,6 @@ class Club:
                     lines = StandingsRecords(rec.conn).game(game_id)
                 inside = any(name in x.leagues for x in lines)
                 if inside != (not remove):
-                    payload: dict[str, object] = {"league": name}
-                    if remove:
-                        payload["removed"] = True
-                    tx.record("league-added", payload)
+                    tx.record(LeagueAdded(league=name, removed=True if remove else ABSENT))
                     changed.append(game_id)
         return changed

@@ -16,6 +16,7 @@ from typing import Sequence
 from ..rules import Phase
 from .state import GameState
 from .tx import Transaction
+from .events import CoinTossed, PowerJoined
 
 METHOD = "random.Random(seed).randrange(len(sides))"
 
@@ -56,8 +57,8 @@ def toss_and_join(tx: Transaction) -> None:
         sides = [[name, list(powers)] for name, powers in state.variant.players]
         seed = secrets.randbits(63)
         name, winner = sides[toss(seed, len(sides))]
-        tx.record("coin-tossed", {"power": power, "phase": state.phase, "seed": seed, "sides": sides,
-                                  "method": METHOD, "name": name, "winner": winner, "joins": joins})
+        tx.record(CoinTossed(power=power, phase=state.phase, seed=seed, sides=sides, method=METHOD, name=str(name),
+                             winner=tuple(winner), joins=joins))
         number = winner_seat(tx.state, winner)
         seat = tx.state.seat(number) if number else None
         title = state.variant.powers[power].name
@@ -69,8 +70,7 @@ def toss_and_join(tx: Transaction) -> None:
         power, name, winner = state.coin_toss["power"], state.coin_toss["name"], state.coin_toss["winner"]
         number = winner_seat(state, winner)
         seat = state.seat(number) if number else None
-        tx.record("power-joined", {"power": power, "phase": state.phase, "side": name, "player": number,
-                                   "name": seat.name if seat else None})
+        tx.record(PowerJoined(power=power, phase=state.phase, side=name, player=number, name=seat.name if seat else None))
         title = state.variant.powers[power].name
         tx.notice(f"{title} joins {name} from {Phase.parse(state.phase or '').title}"
                   + (f": {seat.name} commands it" if seat else ", which nobody plays: it is in civil disorder")

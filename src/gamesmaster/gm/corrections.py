@@ -18,6 +18,8 @@ from .state import OrderSet
 from .tx import Transaction
 from .settings import RuleSpec
 from .views import Correction, OrderResult
+from .events import ABSENT, ResultLine
+from . import events
 
 
 def _norm(texts: Sequence[str]) -> list[str]:
@@ -97,11 +99,11 @@ class Corrections:
                 used[pw] = {"source": "correction"}
             texts = dict(sorted(texts.items()))  # as the ledger keeps them, so that verify reads them in this order
             adj = adjudicate(position, texts, options, state.sides())
-            results = [o.as_dict() for o in adj.outcomes]
+            results = tuple(ResultLine.of(o) for o in adj.outcomes)
             dislodged = [str(d.unit) for d in adj.dislodged]
             changed = differences([OrderResult.from_dict(r) for r in last["results"]],
                                   Position.from_dict(state.variant, last["next"]),
-                                  [OrderResult.from_dict(r) for r in results], adj.next)
+                                  [r.published() for r in results], adj.next)
             if not changed and rules is None and not orders:
                 raise GMError("the correction changes nothing")
             # What followed stands only if it started from the position the correction leads to, under the same rules.
@@ -118,15 +120,15 @@ class Corrections:
                                          order_key(x.target) < order_key(adj.next.phase)]
             was, reopened = state.phase, state.status == "finished"
             record_read(tx, corrected, plans)
-            tx.record("correction", {
-                "phase": corrected, "revision": int(last["revision"]) + 1, "number": target.number,
-                "reason": reason, "rules": rules_spec, "position": position.to_dict(), "orders": texts, "used": used,
-                "civil_disorder": last.get("civil_disorder") or [], "results": results, "dislodged": dislodged,
-                "next": adj.next.to_dict(), "winner": adj.winner, "plans": {},
-                "removed": [str(u) for u in adj.removed],
-                "original": {"seq": original.seq, "revision": last["revision"]}, "difference": changed,
-                **({"following": [r.number for r in following],
-                    "then": "stand" if stands else "withdrawn"} if following else {})})
+            tx.record(events.Correction(
+                phase=corrected, revision=int(last["revision"]) + 1, number=target.number, reason=reason,
+                rules=rules_spec, position=position.to_dict(), orders={p: tuple(t) for p, t in texts.items()},
+                used=used, civil_disorder=tuple(last.get("civil_disorder") or ()),
+                results=results, dislodged=tuple(dislodged),
+                next=adj.next.to_dict(), winner=adj.winner, plans={}, removed=tuple(str(u) for u in adj.removed),
+                original={"seq": original.seq, "revision": last["revision"]}, difference=tuple(changed),
+                following=tuple(r.number for r in following) if following else ABSENT,
+                then=("stand" if stands else "withdrawn") if following else ABSENT))
             titles = ", ".join(Phase.parse(r.phase).title for r in following)
             text = [f"Correction of {position.phase.title}: {reason}."]
             text += [f"  {d}" for d in changed] or ["  (the results are unchanged)"]

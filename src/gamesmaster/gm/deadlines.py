@@ -14,6 +14,7 @@ from .games import deadline_text
 from .settings import show_time
 from .tx import Transaction, state_of
 from .views import Processed
+from .events import Extended, Paused, Resumed
 
 CLAIM = 4  # games claimed (and committed) together by a worker
 log = logging.getLogger(__name__)
@@ -95,8 +96,7 @@ class Deadlines:
             new = _later(old, hours) if hours is not None else until
             assert new is not None
             _check_deadline(new, tx.now, state.settings.schedule.tz)
-            tx.record("gm-action", {"action": "extend", "phase": state.phase, "old": old.isoformat(),
-                                    "new": new.isoformat(), "reason": reason})
+            tx.record(Extended(phase=state.phase, old=old.isoformat(), new=new.isoformat(), reason=reason))
             tx.notice(f"The deadline for {state.position.phase.title} is extended to {deadline_text(tx.state)}"  # type: ignore[union-attr]
                       + (f": {reason}" if reason else "."))
             return new
@@ -110,8 +110,7 @@ class Deadlines:
                 raise GMError(f"{game_id} is {state.status}, not running: it cannot be paused")
             deadline = state.deadline_at
             left = max(0.0, (deadline - tx.now).total_seconds()) if deadline else None
-            tx.record("gm-action", {"action": "pause", "phase": state.phase, "remaining_seconds": left,
-                                    "reason": reason})
+            tx.record(Paused(phase=state.phase, remaining_seconds=left, reason=reason))
             tx.notice("The game is paused" + (f": {reason}" if reason else ".") +
                       " The deadline will be set again when it resumes.")
 
@@ -130,8 +129,7 @@ class Deadlines:
                 deadline = tx.now + timedelta(seconds=left if left is not None else 0)
                 if deadline < tx.now + timedelta(hours=1):
                     deadline = tx.now + timedelta(hours=1)
-            tx.record("gm-action", {"action": "resume", "phase": state.phase, "deadline": deadline.isoformat(),
-                                    "reason": reason})
+            tx.record(Resumed(phase=state.phase, deadline=deadline.isoformat(), reason=reason))
             tx.notice(f"The game resumes: orders for {state.position.phase.title} are due {deadline_text(tx.state)}"  # type: ignore[union-attr]
                       + (f" ({reason})." if reason else "."))
             return deadline

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable, Iterator
 
+from ..config import TestHooks
 from ..ledger import fingerprint
 from ..rules import PositionError
 from ..rules.position import power_id
@@ -154,13 +155,35 @@ def acting(rec: Records, state: GameState, power: str | None, credential: str | 
     return Actor(seat, pw, secret)
 
 
+# The fault tests' hooks, from the settings of the process's latest gamesmaster: process-wide, as the variables
+# they come from are.
+_hooks = TestHooks()
+
+
+def use_test_hooks(hooks: TestHooks) -> None:
+    """Pause (or not) before each adjudication commits, as the settings' test hooks say."""
+    global _hooks
+    _hooks = hooks
+
+
+def test_hooks() -> TestHooks:
+    """The test hooks in force in this process."""
+    return _hooks
+
+
+test_hooks.__test__ = False  # type: ignore[attr-defined]  # a hook, not a test
+
+
 class Desk:
     """The store, the clock and the way into a game's record, shared by every service of the gamesmaster."""
 
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, *, hooks: TestHooks | None = None,
+                 site_url: str | None = None) -> None:
         self.store = store
         self.clock = clock or utc_now
         self.memo = Memo()
+        self.site_url = site_url  # the site's public address, for links in what the channels send
+        use_test_hooks(hooks or TestHooks.from_environ())
 
     @property
     def place(self) -> str:

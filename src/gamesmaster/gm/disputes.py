@@ -20,6 +20,7 @@ from .desk import Desk, acting
 from .errors import GMError
 from .state import Dispute, GameState
 from .views import ReceiptCheck
+from .events import EventKind, SetDisputed
 
 
 def with_dispute(check: ReceiptCheck, state: GameState) -> ReceiptCheck:
@@ -60,8 +61,8 @@ class Disputes:
                               f"#{mine.number} on the record: there is nothing to dispute")
             if any(d.phase == mine.phase and d.power == mine.power and d.number == later for d in tx.state.disputes):
                 raise GMError(f"set #{later} of {mine.power.capitalize()} for {mine.phase} is disputed already")
-            entry = tx.record("set-disputed", {"phase": mine.phase, "power": mine.power, "number": later,
-                                               "receipt": str(mine), "text": text, "by": actor.signed(tx.state)})
+            entry = tx.record(SetDisputed(phase=mine.phase, power=mine.power, number=later, receipt=str(mine), text=text,
+                                          by=actor.signed(tx.state)))
             said = f' They say: "{text}"' if text else ""
             tx.notice(f"{mine.power.capitalize()}'s player disputes set #{later} of {mine.power.capitalize()}'s "
                       f"orders for {mine.phase}: they did not send it (ledger entry {entry.seq}).{said} The "
@@ -74,7 +75,7 @@ def _later_set(entries: Iterable[Entry], mine: Receipt) -> int | None:
     found = False
     for e in entries:
         p = e.payload
-        if e.kind != "orders-submitted" or p is None or p.get("phase") != mine.phase or p.get("power") != mine.power:
+        if e.kind != EventKind.ORDERS_SUBMITTED or p is None or p.get("phase") != mine.phase or p.get("power") != mine.power:
             continue
         number = int(p["number"])
         if number == mine.number and p.get("commitment") == mine.commitment:

@@ -22,6 +22,7 @@ from .settings import PRESET_POLICY, RuleSpec, Settings, show_time
 from .state import PLAYER, STANDBY, GameState
 from .tx import Transaction
 from .views import Created
+from .events import GameCreated, GameStarted, LotsDrawn, PlayerJoined, PowersAssigned
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
@@ -46,9 +47,8 @@ def add_seat(tx: Transaction, name: str, role: str, rank: int = 0) -> str:
     secret = cred.new_secret()
     stored = cred.hash_secret(secret)
     number = len(state.seats) + 1  # the player's number in this game, part of the credential
-    tx.record("player-joined", {"player": number, "name": name, "role": role, "rank": rank, "powers": [],
-                                "key": fingerprint(stored),
-                                "credential_key": keys.new_key(keys.Secret(secret, keys.CREDENTIAL), number)})
+    tx.record(PlayerJoined(player=number, name=name, role=role, rank=rank, powers=(), key=fingerprint(stored),
+                           credential_key=keys.new_key(keys.Secret(secret, keys.CREDENTIAL), number)))
     tx.rec.put_credential(state.id, number, stored)
     return f"{number}.{secret}"
 
@@ -137,10 +137,9 @@ class Setup:
             raise GMError(f"starting position: a position of {position.variant.name}, not of {var.name}")
         creds: dict[str, str] = {}
         with self._desk.transaction(game_id, create=True) as tx:
-            tx.record("game-created", {"title": title or game_id, "variant": var.name, "rules": spec.to_json(),
-                                       "rule_options": opts.as_dict(), "settings": sett.to_dict(),
-                                       "position": position.to_dict() if position else None,
-                                       "keys": keys.SCHEME})
+            tx.record(GameCreated(title=title or game_id, variant=var.name, rules=spec.to_json(),
+                                  rule_options=opts.as_dict(), settings=sett.to_dict(),
+                                  position=position.to_dict() if position else None, keys=keys.SCHEME))
             for name in players:
                 creds[name] = add_seat(tx, name, PLAYER)
             for rank, name in enumerate(standbys, 1):
@@ -200,17 +199,16 @@ class Setup:
                               + ("" if state.variant.players else " powers"))
             if assign is not None:
                 chosen = _assigned(state, names, assign, drawn_from)
-                tx.record("powers-assigned", {"powers": chosen})
+                tx.record(PowersAssigned(powers=chosen))
             else:
                 assert seed is not None
                 chosen = draw(seed, drawn_from, names)
-                tx.record("lots-drawn", {"seed": seed, "players": names, "powers": chosen,
-                                         "method": "random.Random(seed).sample(all_powers, len(players))",
-                                         "all_powers": drawn_from})
+                tx.record(LotsDrawn(seed=seed, players=tuple(names), powers=chosen,
+                                    method="random.Random(seed).sample(all_powers, len(players))",
+                                    all_powers=tuple(drawn_from)))
             position = tx.state.start or Position.initial(state.variant)
             deadline = state.settings.deadline(position.phase.kind, tx.now)
-            tx.record("game-started", {"phase": str(position.phase), "position": position.to_dict(),
-                                       "deadline": deadline.isoformat()})
+            tx.record(GameStarted(phase=str(position.phase), position=position.to_dict(), deadline=deadline.isoformat()))
             taken = {p for lot in chosen.values() for p in lot_powers(lot)}
             unplayed = [p for p in playable_powers(state) if p not in taken]
             text = f"The game begins: {position.phase.title}, orders due {deadline_text(tx.state)}."

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from . import limits
 from .accounts import Accounts, account_record, email_address, index_seats
@@ -27,6 +26,7 @@ from .reading import Reading
 from .state import PLAYER, GameState, Seat
 from .tx import Transaction
 from .views import Created, GameView
+from .events import ABSENT, SeatClaimed, SeatsOpen
 
 SEATS = ("lot", "choice")  # how the powers of an open game are given: drawn by lot, or chosen on joining
 
@@ -114,7 +114,7 @@ class Joining:
         with self._desk.transaction(game_id) as tx:
             if open_ and tx.state.status != "forming":
                 raise GMError(f"{game_id} has started: only a forming game seeks players")
-            tx.record("gm-action", {"action": "seats-open", "open": bool(open_), "seats": seats})
+            tx.record(SeatsOpen(open=bool(open_), seats=seats))
 
     def open_games(self, invited: Iterable[str] = ()) -> tuple[OpenGame, ...]:
         """Every game seeking players (and the forming games one was invited to), oldest first."""
@@ -204,11 +204,8 @@ class Joining:
         """The claim on the record, proved by the seat's credential, and a key for the claiming browser."""
         seat = tx.state.seat(number)
         assert seat is not None
-        payload: JSONObject = {"player": number, "name": seat.name, "account": ref, "how": how}
-        if power:
-            payload["power"] = power
-        payload["by"] = Actor(seat, None, secret).signed(tx.state)  # type: ignore[assignment]
-        tx.record("seat-claimed", payload)
+        tx.record(SeatClaimed(player=number, name=seat.name, account=ref, how=how, power=power or ABSENT,
+                              by=Actor(seat, None, secret).signed(tx.state)))
         give_key(tx, seat, secret, token or "", "claimed")
         ar = AccountRecords(tx.rec.conn)
         index_seats(ar, tx.game_id, {str(number): ref})

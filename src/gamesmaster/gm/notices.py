@@ -2,11 +2,13 @@
 
 Each player sets, per game, which of these also come by mail and how long before the
 deadline to be warned (`NoticeSettings`); the site shows every one, with an unread count.
-A pass (`notify`) reads each game's ledger after a per-game cursor, like the mail door's
-dispatcher: in one transaction it makes the notifications (each with a unique key, so
-none is made twice) and moves the cursor. Deadline warnings depend on the clock, not on
-the ledger, and are looked for at every pass. The mail door's dispatcher runs a pass and
-mails what is marked for mail; the site runs one for a player's games when it looks.
+A pass (`notify`) reads each game's ledger once, after the game's one cursor, and hands
+what it read to every channel (gm.channels): the site's (`SiteChannel`, here) makes the
+players' notifications, the webhook's (gm.webhooks) its posts; in one transaction their
+deliveries are kept (each with a unique key, so none is made twice) and the cursor moves.
+Deadline warnings depend on the clock, not on the ledger, and are looked for at every
+pass. The mail door's dispatcher runs a pass and mails what is marked for mail; the site
+runs one for a player's games when it looks.
 """
 
 from __future__ import annotations
@@ -18,13 +20,16 @@ from typing import Iterable
 from urllib.parse import quote
 
 from ..store import Conflict
-from ..store.accounts import AccountRecord, AccountRecords, NewNotice, SettingsRecord
+from ..store.accounts import AccountRecords, NewNotice, SettingsRecord
+from ..store.webhooks import WebhookRecords
+from .channels import Channel, GameNews, Herald, Holder, time_left
 from .errors import GMError
 from .accounts import Accounts
 from .desk import Desk
 from .reading import Reading
-from .state import GM, Seat
+from .state import GM
 from .views import GameView, PhaseResult, PressItem
+from .webhooks import WebhookChannel, Webhooks
 
 log = logging.getLogger(__name__)
 
@@ -102,19 +107,6 @@ class _Moved(Exception):
     """Another pass moved the cursor first."""
 
 
-@dataclass(frozen=True)
-class _Holder:
-    """A seat held by an account, with the account's settings for the game."""
-
-    seat: Seat
-    account: AccountRecord
-    settings: NoticeSettings
-
-
-def _hours(h: float) -> str:
-    return f"{h:.0f} hours" if h >= 1.5 else f"{h * 60:.0f} minutes"
-
-
 class Notifications:
     """Making, listing and reading notifications; each player's settings for them."""
 
@@ -122,6 +114,11 @@ class Notifications:
         self._desk = desk
         self._accounts = accounts
         self._games = games
+
+    @property
+    def channels(self) -> tuple[Channel, ...]:
+        """Where each pass's news goes: the site (with the mail it marks) and the game's webhook."""
+        return (SiteChannel(), WebhookChannel(self._desk.site_url))
 
     def notice_settings(self, account_id: int, game_id: str) -> NoticeSettings:
         """An account's settings for a game (the defaults until changed)."""
@@ -184,62 +181,71 @@ class Notifications:
             return out
 
     def _notify_game(self, game_id: str, head_seq: int) -> int:
+        """Read one game's news once, after its cursor; keep what every channel made of it, moving the cursor."""
         with self._desk.reading() as rec:
-            state = self._desk.snapshot(rec, game_id)
             ar = AccountRecords(rec.conn)
             cursor = ar.cursor(game_id)
-            if not state.claims or cursor is None:
+            if cursor is None:
+                return 0
+            state = self.snapshot(rec, game_id)
+            hooked = WebhookRecords(rec.conn).hook(game_id) is not None
+            if not (state.claims or hooked):
                 return 0
             holders = []
             for number, ref in state.claims.items():
                 seat, account = state.seat(int(number)), ar.by_ref(ref)
                 if seat is not None and seat.role != "former" and account is not None:
-                    holders.append(_Holder(seat, account, NoticeSettings.from_record(ar.settings(account.id, game_id))))
-        now = self._desk.now()
-        made: list[NewNotice] = []
-        view: GameView
-        opened = False  # a phase opened in this pass: its players are told its deadline with the results
+                    holders.append(Holder(seat, account, NoticeSettings.from_record(ar.settings(account.id, game_id))))
         if head_seq > cursor:
-            news = self._games.changes(game_id, cursor)
-            view = news.game
-            results: dict[int, int] = {}  # account -> where in `made` its last results notification of this pass is
-            notices: list[PressItem] = []  # the GM's notices of this pass: one notification, not one each
-            for seq, kind in news.entries:
-                opened = opened or kind in ("phase-adjudicated", "game-started")
-                if kind in ("phase-adjudicated", "correction") and seq in news.phases:
-                    for h in holders:
-                        results[h.account.id] = len(made)
-                        made.append(self._results(view, news.phases[seq], h, now))
-                elif kind == "press" and seq in news.press and news.press[seq].sender == GM:
-                    notices.append(news.press[seq])
-                elif kind == "press" and seq in news.press:
-                    made += [n for h in holders if (n := self._press(view, news.press[seq], h, now)) is not None]
-                elif kind == "draw-proposed":
-                    made += self._votes(view, holders, now)
-            started = any(kind == "game-started" for _, kind in news.entries)
-            self._gm_notices(view, notices, holders, made, results, now, started)
+            changes = self._games.changes(game_id, cursor)
+            news = GameNews(changes.game, tuple(holders), changes.entries, changes.phases, changes.press, self._desk.now(),
+                            hooked)
         else:
-            view = self._games.game(game_id)
-        made += self._warnings(view, holders, now, opened)
+            news = GameNews(self._games.game(game_id), tuple(holders), (), {}, {}, self._desk.now(), hooked)
+        made = [d for channel in self.channels for d in channel.deliver(news)]
         if not made and head_seq <= cursor:
             return 0
-        count = 0
         with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
             if head_seq > cursor and not ar.put_cursor(game_id, cursor, head_seq):
                 raise _Moved(game_id)
-            for n in made:
-                count += ar.add_notice(n) is not None
-        return count
+            return Herald(ar, WebhookRecords(conn)).keep(made)
 
-    def _notice(self, view: GameView, h: _Holder, kind: str, key: str, subject: str, text: str, url: str,
+
+class SiteChannel:
+    """The site's channel: each player's notifications (some marked for mail too, by the player's choice)."""
+
+    name = "site"
+
+    def deliver(self, news: GameNews) -> list[NewNotice]:
+        """The notifications this news makes for the players with accounts."""
+        view, holders, now = news.game, list(news.holders), news.now
+        made: list[NewNotice] = []
+        results: dict[int, int] = {}  # account -> where in `made` its last results notification of this pass is
+        notices: list[PressItem] = []  # the GM's notices of this pass: one notification, not one each
+        for seq, kind in news.entries:
+            if kind in ("phase-adjudicated", "correction") and seq in news.phases:
+                for h in holders:
+                    results[h.account.id] = len(made)
+                    made.append(self._results(view, news.phases[seq], h, now))
+            elif kind == "press" and seq in news.press and news.press[seq].sender == GM:
+                notices.append(news.press[seq])
+            elif kind == "press" and seq in news.press:
+                made += [n for h in holders if (n := self._press(view, news.press[seq], h, now)) is not None]
+            elif kind == "draw-proposed":
+                made += self._votes(view, holders, now)
+        if news.entries:
+            self._gm_notices(view, notices, holders, made, results, now, news.started)
+        return made + self._warnings(view, holders, now, news.opened)
+
+    def _notice(self, view: GameView, h: Holder, kind: str, key: str, subject: str, text: str, url: str,
                 now: datetime, seq: int | None = None) -> NewNotice:
         mail_kind = {"warning": "warnings", "vote": "votes"}.get(kind, kind)
         return NewNotice(account_id=h.account.id, game_id=view.id, kind=kind, key=key[:200], seq=seq,
                          subject=subject[:300], text=text, url=url, show=True,
                          mail="queued" if mail_kind in h.settings.mail else "no", created_at=now)
 
-    def _results(self, view: GameView, phase: PhaseResult, h: _Holder, now: datetime) -> NewNotice:
+    def _results(self, view: GameView, phase: PhaseResult, h: Holder, now: datetime) -> NewNotice:
         mine = set(h.seat.acts_for())
         failed = [r for r in phase.results if r.power in mine and r.result != "succeeds"]
         text = f"{phase.title} is adjudicated."
@@ -252,7 +258,7 @@ class Notifications:
                             f"{view.id}: {what} of {phase.title}", text,
                             f"/games/{quote(view.id)}/history?phase={phase.phase}", now, phase.seq)
 
-    def _press(self, view: GameView, item: PressItem, h: _Holder, now: datetime) -> NewNotice | None:
+    def _press(self, view: GameView, item: PressItem, h: Holder, now: datetime) -> NewNotice | None:
         powers = set(h.seat.acts_for())  # a player of two powers (a stand-by, a successor) reads for each
         if item.sender != GM and item.sender in powers:
             return None  # one's own letter
@@ -265,7 +271,7 @@ class Notifications:
                             f"{view.id}: press from {sender} {to}", text,
                             f"/games/{quote(view.id)}/war-room#press", now, item.seq)
 
-    def _gm_notices(self, view: GameView, items: list[PressItem], holders: list[_Holder], made: list[NewNotice],
+    def _gm_notices(self, view: GameView, items: list[PressItem], holders: list[Holder], made: list[NewNotice],
                     results: dict[int, int], now: datetime, started: bool = False) -> None:
         """The GM's notices of a pass: added to the results they came with (made[results[account]]), else made
         as one notification (started: the game began in this pass, so it names the player's power and war room)."""
@@ -287,7 +293,7 @@ class Notifications:
             made.append(self._notice(view, h, "press", f"notice:{view.id}:{mine[0].seq}-{mine[-1].seq}:{h.account.id}",
                                      subject, text, url, now, mine[-1].seq))
 
-    def _votes(self, view: GameView, holders: list[_Holder], now: datetime) -> list[NewNotice]:
+    def _votes(self, view: GameView, holders: list[Holder], now: datetime) -> list[NewNotice]:
         out = []
         for h in holders:
             for power in h.seat.acts_for():
@@ -302,7 +308,7 @@ class Notifications:
                             f"/games/{quote(view.id)}/war-room#votes", now))
         return out
 
-    def _warnings(self, view: GameView, holders: list[_Holder], now: datetime, opened: bool = False) -> list[NewNotice]:
+    def _warnings(self, view: GameView, holders: list[Holder], now: datetime, opened: bool = False) -> list[NewNotice]:
         """Deadline warnings crossed now; opened: the phase opened in this pass, so a warning time already passed
         (24 hours before the deadline of a 24-hour phase) is kept silent: the results just said the deadline."""
         deadline = view.deadline
@@ -318,7 +324,7 @@ class Notifications:
             left = (deadline - now).total_seconds() / 3600
             made = self._notice(
                 view, h, "warning", f"warning:{view.id}:{view.phase}:{w:g}:{h.account.id}",
-                f"{view.id}: orders due in {_hours(left)} ({view.phase_title})",
+                f"{view.id}: orders due in {time_left(left)} ({view.phase_title})",
                 f"No orders yet from {', '.join(p.capitalize() for p in due)} for {view.phase_title}. "
                 f"They are due {view.deadline_text}; a power that sends none is in civil disorder.",
                 f"/games/{quote(view.id)}/war-room", now)

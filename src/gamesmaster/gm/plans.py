@@ -25,8 +25,9 @@ from ..rules import Phase
 from ..rules.conditional import order_key
 from ..store import Records
 from .tx import Transaction
+from .events import PUBLISHED, EventKind, PlanFiled, PlanRead, kinds
 
-PLAN_KINDS = frozenset({"plan-filed", "plan-read"})
+PLAN_KINDS = kinds(PlanFiled, PlanRead)
 _REFERENCE = "plan sha256:"
 
 
@@ -55,9 +56,8 @@ def committed_conditional(p: Mapping[str, object]) -> str | None:
 def file_plan(tx: Transaction, power: str, number: int, text: str, names: Sequence[str]) -> str:
     """Record a plan filed with a power's set `number` of the current phase; returns its digest (what the
     set then records and commits to)."""
-    entry = tx.record("plan-filed", {"phase": tx.state.phase, "power": power, "number": number,
-                                     "conditional": text, "names": sorted(set(names), key=_key),
-                                     "salt": new_salt()})
+    entry = tx.record(PlanFiled(phase=tx.state.phase or "", power=power, number=number, conditional=text,
+                                names=tuple(sorted(set(names), key=_key)), salt=new_salt()))
     return entry.payload_digest
 
 
@@ -65,9 +65,8 @@ def record_read(tx: Transaction, phase: str, plans: Mapping[str, Plan]) -> None:
     """Record each power's plan as read at the deadline of `phase`, one entry a power, before the results."""
     for power, plan in sorted(plans.items()):
         names = sorted({str(s["phase"]) for s in plan["sections"]}, key=_key)
-        tx.record("plan-read", {"phase": phase, "power": power, "names": names,
-                                "plan": {"filed": plan["filed"], "sections": list(plan["sections"]),
-                                         "problem": plan["problem"]}})
+        tx.record(PlanRead(phase=phase, power=power, names=tuple(names),
+                           plan={"filed": plan["filed"], "sections": list(plan["sections"]), "problem": plan["problem"]}))
 
 
 def plan_text(rec: Records, game_id: str, submission: Entry) -> str | None:
@@ -80,7 +79,7 @@ def plan_text(rec: Records, game_id: str, submission: Entry) -> str | None:
         conditional = p.get("conditional")
         return conditional
     filed = rec.entry(game_id, submission.seq - 1)
-    if filed is None or filed.kind != "plan-filed" or filed.payload is None or filed.payload_digest != p["plan"]:
+    if filed is None or filed.kind != EventKind.PLAN_FILED or filed.payload is None or filed.payload_digest != p["plan"]:
         return None
     conditional = filed.payload.get("conditional")
     return conditional
@@ -90,9 +89,9 @@ def sealed_plans(entries: Sequence[Entry]) -> set[int]:
     """The plan entries of a public copy that stay sealed: some phase they name is not yet published."""
     frontier = None
     for e in entries:
-        if e.kind in ("phase-adjudicated", "correction") and e.payload is not None:
+        if e.kind in PUBLISHED and e.payload is not None:
             frontier = order_key(Phase.parse(e.payload["next"]["phase"]))
-        elif e.kind == "game-ended":
+        elif e.kind == EventKind.GAME_ENDED:
             return set()  # the game is over: what was planned for phases never played is history
     out = set()
     for e in entries:
@@ -105,17 +104,23 @@ def sealed_plans(entries: Sequence[Entry]) -> set[int]:
     return out
 
 
-def describe(e: Entry) -> str:
-    """One line saying what a plan entry records (or, sealed, that it is kept back)."""
-    if e.payload is None:
-        return "conditional orders (sealed until every phase they name is published)"
-    p = e.payload
-    names = ", ".join(Phase.parse(n).title for n in p.get("names") or ()) or "no phase"
-    if e.kind == "plan-filed":
-        return f"{p['power']} filed conditional orders with set #{p['number']} for {names}: " + \
-            " / ".join(str(p["conditional"]).splitlines())[:200]
-    problem = (p.get("plan") or {}).get("problem")
-    return f"{p['power']}'s conditional orders read at the {p['phase']} deadline, for {names}" + \
+SEALED_WORDS = "conditional orders (sealed until every phase they name is published)"
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(Phase.parse(n).title for n in names) or "no phase"
+
+
+def describe_filed(ev: PlanFiled) -> str:
+    """One line saying what a plan filed records."""
+    return f"{ev.power} filed conditional orders with set #{ev.number} for {_names(ev.names)}: " + \
+        " / ".join(ev.conditional.splitlines())[:200]
+
+
+def describe_read(ev: PlanRead) -> str:
+    """One line saying what a plan read at a deadline records."""
+    problem = ev.plan.get("problem")
+    return f"{ev.power}'s conditional orders read at the {ev.phase} deadline, for {_names(ev.names)}" + \
         (f" (not usable: {problem})" if problem else "")
 
 

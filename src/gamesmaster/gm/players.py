@@ -11,6 +11,7 @@ from . import limits
 from .errors import Forbidden, GMError, NotFound
 from .games import add_seat
 from .state import STANDBY
+from .events import CredentialReplaced, PlayerResigned
 
 
 class Players:
@@ -38,10 +39,9 @@ class Players:
                 raise NotFound(f"no player or power {who!r} in {game_id} (players: {names})")
             secret = cred.new_secret()
             stored = cred.hash_secret(secret)
-            tx.record("credential-replaced", {"player": seat.number, "name": seat.name, "key": fingerprint(stored),
-                                              "reason": reason or "issued again by the gamesmaster",
-                                              "credential_key": keys.new_key(keys.Secret(secret, keys.CREDENTIAL),
-                                                                             seat.number)})
+            tx.record(CredentialReplaced(player=seat.number, name=seat.name, key=fingerprint(stored),
+                                         reason=reason or "issued again by the gamesmaster",
+                                         credential_key=keys.new_key(keys.Secret(secret, keys.CREDENTIAL), seat.number)))
             tx.rec.put_credential(game_id, seat.number, stored)
             return f"{seat.number}.{secret}"
 
@@ -72,8 +72,8 @@ class Players:
             holder = tx.state.holder(pw)
             if actor.author == STANDBY or holder is None:
                 raise Forbidden(f"only {pw.capitalize()}'s player can resign {pw.capitalize()}")
-            tx.record("player-resigned", {"power": pw, "player": holder.number, "name": holder.name,
-                                          "successor": successor, "by": actor.signed(tx.state)})
+            tx.record(PlayerResigned(power=pw, player=holder.number, name=holder.name, successor=successor,
+                                     by=actor.signed(tx.state)))
             if successor:
                 secret = add_seat(tx, successor, STANDBY)
                 new = tx.state.seat_named(successor)

@@ -14,6 +14,7 @@ from .questions import is_to_gm, record_question
 from .state import GM, GameState, Proposal
 from .tx import Transaction
 from .views import PressItem
+from .events import DrawDeclared, DrawProposed, DrawResult, DrawVote, ProposalKind, VoteOutcome
 
 
 
@@ -46,6 +47,22 @@ def voters(state: GameState) -> list[str]:
     """The powers with a vote: surviving powers that have a player."""
     position = state.position
     return [p for p in position.powers_alive() if state.holder(p)] if position else []
+
+
+def readable_press(rows: Sequence[PressRow], readers: tuple[str, ...]) -> tuple[PressItem, ...]:
+    """The press (a game's rows) any of these readers (powers, or GM alone) may read, numbered in their own count."""
+    out: list[PressItem] = []
+    for p in rows:
+        who = next((r for r in readers if can_read(p, r)), None)
+        if who is not None:
+            out.append(press_item(p, p.sender if p.sender in readers else who,
+                                  None if readers == (GM,) else len(out) + 1))
+    return tuple(out)
+
+
+def public_press_of(rows: Sequence[PressRow]) -> tuple[PressItem, ...]:
+    """The press (a game's rows) everyone may read: public releases and GM notices, anonymous senders hidden."""
+    return tuple(press_item(p, "", n) for n, p in enumerate((p for p in rows if p.recipients is None), 1))
 
 
 class Press:
@@ -103,20 +120,13 @@ class Press:
                 readers = (acting(rec, state, viewer, credential, False, now=self._desk.now()).power or GM,)
             elif viewer is not None:
                 readers = (power_of(state, viewer),)
-            out: list[PressItem] = []
-            for p in rec.press(game_id):
-                who = next((r for r in readers if can_read(p, r)), None)
-                if who is not None:
-                    out.append(press_item(p, p.sender if p.sender in readers else who,
-                                          None if readers == (GM,) else len(out) + 1))
-            return tuple(out)
+            return readable_press(rec.press(game_id), readers)
 
     def public_press(self, game_id: str) -> tuple[PressItem, ...]:
         """The press everyone may read: public releases and GM notices, anonymous senders hidden."""
         with self._desk.reading() as rec:
             state = self._desk.snapshot(rec, game_id)
-            return self._desk.memo.derived(state, "public press", lambda: tuple(
-                press_item(p, "", n) for n, p in enumerate((p for p in rec.press(game_id) if p.recipients is None), 1)))
+            return self._desk.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id)))
 
     def propose(self, game_id: str, *, kind: str = "draw", powers: Sequence[str] | None = None,
                 concede_to: str | None = None, power: str | None = None, credential: str | None = None,
@@ -148,12 +158,11 @@ class Press:
                          and set(p.powers) == set(share)), None)
             if same is not None:  # proposed twice at once (two bots' DRW): the second proposer agrees to the first
                 if actor.power in voters(state) and same.votes.get(actor.power) is not True:
-                    tx.record("draw-vote", {"proposal": same.id, "power": actor.power, "yes": True, "by": actor.by})
+                    tx.record(DrawVote(proposal=same.id, power=actor.power, yes=True, by=actor.by))
                     _tally(tx, same.id)
                 return same.id
             number = len(state.proposals) + 1
-            tx.record("draw-proposed", {"proposal": number, "kind": kind, "proposer": proposer, "powers": share,
-                                        "phase": state.phase})
+            tx.record(DrawProposed(proposal=number, kind=ProposalKind(kind), proposer=proposer, powers=tuple(share), phase=state.phase))
             what = (f"a draw between {', '.join(p.capitalize() for p in share)}" if kind == "draw"
                     else f"conceding the game to {share[0].capitalize()}")
             tx.notice(f"Proposal {number}: {what}. Every surviving player votes yes or no before the "
@@ -174,8 +183,8 @@ class Press:
                 raise GMError(f"proposal {proposal} is {found.status}: votes are closed")
             if actor.power not in voters(state):
                 raise GMError(f"{actor.power.capitalize()} has no vote (only surviving powers with a player vote)")
-            tx.record("draw-vote", {"proposal": found.id, "power": actor.power, "yes": bool(yes),
-                                    "by": actor.signed(tx.state)})
+            tx.record(DrawVote(proposal=found.id, power=actor.power, yes=bool(yes),
+                               by=actor.signed(tx.state)))
             return _tally(tx, found.id)
 
     def declare_draw(self, game_id: str, *, powers: Sequence[str] | None = None, reason: str = "") -> None:
@@ -187,7 +196,7 @@ class Press:
             survivors = state.position.powers_alive()  # type: ignore[union-attr]
             named = {power_of(state, x) for x in powers} if powers else set(survivors)
             share = [p for p in survivors if p in named]
-            tx.record("gm-action", {"action": "declare-draw", "powers": share, "reason": limits.reason(reason)})
+            tx.record(DrawDeclared(powers=tuple(share), reason=limits.reason(reason)))
             finish(tx, {"kind": "draw", "winners": share, "phase": state.phase or "",
                         "reason": reason or "declared by the gamesmaster"})
 
@@ -217,7 +226,7 @@ def _tally(tx: Transaction, number: int) -> str:
         status = "passed" if yes * 2 > len(eligible) else ("rejected" if no * 2 >= len(eligible) else "open")
     if status == "open":
         return status
-    tx.record("draw-result", {"proposal": number, "status": status, "yes": yes, "no": no, "voters": eligible})
+    tx.record(DrawResult(proposal=number, status=VoteOutcome(status), yes=yes, no=no, voters=tuple(eligible)))
     if status == "rejected":
         tx.notice(f"Proposal {number} is rejected; the game goes on.")
         return status

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..store.repo import PressRow
 from . import limits
 from .desk import Actor, Desk, acting
 from .errors import GMError, NotFound
@@ -52,6 +53,22 @@ def is_to_gm(to: Sequence[str] | None) -> bool:
 def quoted(text: str) -> str:
     """A question as an answer quotes it."""
     return "\n".join(f"> {line}" for line in text.strip().splitlines())
+
+
+def questions_of(state: GameState, rows: Sequence[PressRow], who: str) -> tuple[QuestionView, ...]:
+    """The questions a reader (GM, or a power) may see, with their answers (from the game's press rows);
+    a power's numbered in its own count."""
+    press = {p.number: p for p in rows}
+    out = []
+    for q in state.questions:
+        asked = press.get(q.press)
+        if asked is None or who not in (GM, q.power):
+            continue
+        answers = tuple((press[n].text, public, press[n].sent_at) for n, public in zip(q.answers, q.public)
+                        if n in press)
+        number = q.id if who == GM else own_number(state, q)
+        out.append(QuestionView(number, q.power, q.phase, asked.sent_at, asked.text, answers))
+    return tuple(out)
 
 
 class Questions:
@@ -106,14 +123,4 @@ class Questions:
             who = GM
             if credential is not None or power is not None:
                 who = acting(rec, state, power, credential, credential is None, now=self._desk.now()).power or GM
-            press = {p.number: p for p in rec.press(game_id)}
-            out = []
-            for q in state.questions:
-                asked = press.get(q.press)
-                if asked is None or who not in (GM, q.power):
-                    continue
-                answers = tuple((press[n].text, public, press[n].sent_at) for n, public in zip(q.answers, q.public)
-                                if n in press)
-                number = q.id if who == GM else own_number(state, q)
-                out.append(QuestionView(number, q.power, q.phase, asked.sent_at, asked.text, answers))
-            return tuple(out)
+            return questions_of(state, rec.press(game_id), who)

@@ -12,14 +12,15 @@ from ..store import Records
 from ..store.repo import PhaseRow
 from ..variants import load_variant
 from .desk import Desk
+from .memo import Memo
 from .errors import GMError
 from .games import deadline_text
 from .scoring import board_of, game_scores
 from .settings import RuleSpec
-from .press import press_item
+from .press import press_item, public_press_of
 from .standing import retreats_by_rule, to_act
 from .state import GM, PLAYER, STANDBY, GameState
-from .views import AwaitingGM, GameView, LedgerHead, OrderResult, OrdersUsed, PhaseResult, PowerStatus, PressItem
+from .views import AwaitingGM, GamePage, GameView, LedgerHead, OrderResult, OrdersUsed, PhaseResult, PowerStatus, PressItem
 
 CIVIL_DISORDER_REMOVAL = "removed by the civil-disorder rule: too few removals were ordered"
 # A retreat the rule set made (seed 004 s16): what the results say of it, by the rule's value.
@@ -62,6 +63,16 @@ def game_view(state: GameState) -> GameView:
                     state.result, state.live, state.deadlock_year is not None, state.published,
                     LedgerHead(state.public_seq, state.public_hash), state.head_hash, state.joining,
                     AwaitingGM.of(state), scores=current_scores(state))
+
+
+def kept_view(memo: Memo, state: GameState) -> GameView:
+    """A game's view at a head, worked out once for each head (gm.memo)."""
+    return memo.derived(state, "view", lambda: game_view(state))
+
+
+def kept_results(memo: Memo, rec: Records, state: GameState) -> tuple[PhaseResult, ...]:
+    """A game's published phases at a head (current revisions, in order), read once for each head."""
+    return memo.derived(state, "results", lambda: tuple(phase_result(r) for r in rec.phases(state.id)))
 
 
 def current_scores(state: GameState) -> dict[str, float]:
@@ -146,8 +157,15 @@ class Reading:
     def game(self, game_id: str) -> GameView:
         """A game at a glance: position, rules, seats, schedule, who has ordered (never what)."""
         with self._desk.reading() as rec:
+            return kept_view(self._desk.memo, self._desk.snapshot(rec, game_id))
+
+    def game_page(self, game_id: str) -> GamePage:
+        """A game's public page in one look at the game: the view, the published phases and the public press
+        (each worked out once for each head of the game)."""
+        with self._desk.reading() as rec:
             state = self._desk.snapshot(rec, game_id)
-            return self._desk.memo.derived(state, "view", lambda: game_view(state))
+            return GamePage(kept_view(self._desk.memo, state), kept_results(self._desk.memo, rec, state),
+                            self._desk.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id))))
 
     def game_ids(self) -> list[str]:
         """Every game's id, oldest first."""
@@ -184,9 +202,7 @@ class Reading:
     def results(self, game_id: str) -> tuple[PhaseResult, ...]:
         """The published phases (current revisions), in order: what every player may see."""
         with self._desk.reading() as rec:
-            state = self._desk.snapshot(rec, game_id)
-            return self._desk.memo.derived(state, "results",
-                                           lambda: tuple(phase_result(r) for r in rec.phases(game_id)))
+            return kept_results(self._desk.memo, rec, self._desk.snapshot(rec, game_id))
 
     def result(self, game_id: str, phase: str) -> PhaseResult:
         """One published phase (its current revision; of a retreat phase played in rounds, the last)."""
@@ -221,5 +237,5 @@ def parse_phase(text: str) -> str:
         raise GMError(str(exc)) from None
 
 
-__all__ = ["CIVIL_DISORDER_REMOVAL", "History", "Reading", "Records", "game_view", "parse_phase", "phase_result",
+__all__ = ["CIVIL_DISORDER_REMOVAL", "History", "Reading", "Records", "game_view", "kept_results", "kept_view", "parse_phase", "phase_result",
            "with_rule_results"]

@@ -17,7 +17,7 @@ power's commitment instead.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence, cast
+from typing import Any, Callable, Iterator, Sequence, cast
 
 from ..ledger import Entry, JSONObject, JSONValue, Receipt, parse_stamp
 from ..rules import Phase
@@ -27,12 +27,18 @@ from . import limits
 from .desk import Desk, authenticate
 from .disputes import with_dispute
 from .errors import GMError, NotFound
-from .fold import PUBLISHING
-from .plans import PLAN_KINDS, describe as describe_plan, sealed_plans
+from . import plans
+from .events import (EVENTS, OPENING, PHASE_PRIVATE, PUBLISHED, PUBLISHING, Adjudicated, CoinTossed, ConditionalChosen,
+                     Correction, CredentialReplaced, DeadlineClosed, DrawProposed, DrawResult, DrawVote, Event,
+                     EventKind, GMAction, GameCreated, GameEnded, GameStarted, KeyAdded, LeagueAdded, LiveChanged,
+                     LotsDrawn, OrdersRefused, OrdersSubmitted, OrdersWithdrawn, PhaseAdjudicated, PhaseOpened,
+                     PlanFiled, PlanRead, PlayerJoined, PlayerReplaced, PlayerResigned, PowerJoined, PowersAssigned,
+                     Press, Ready, SeatClaimed, SetDisputed, StandbyCalled, StandbyReleased, handlers, parse_event)
+from .plans import sealed_plans
 from .reading import parse_phase
 from .settings import Settings
 from .state import GameState
-from .verify import PHASE_PRIVATE, Tables, check_receipt, verify_entries
+from .verify import Tables, check_receipt, verify_entries
 from .views import LedgerHead, PhaseRecord, ReceiptCheck, RecordEntry, VerifyReport
 
 ARCHIVE_FORMAT = "gamesmaster-public-record"
@@ -48,7 +54,7 @@ def public_copy(entries: Sequence[Entry]) -> list[Entry]:
     """The ledger as anyone may see it: up to the last publication, private entries sealed."""
     head = public_head(entries)
     shown = [e for e in entries if e.seq <= head]
-    decided = {e.payload["phase"] for e in shown if e.kind in ("phase-adjudicated", "correction")}
+    decided = {e.payload["phase"] for e in shown if e.kind in PUBLISHED}
     secret = secret_votes(entries)
     plans = sealed_plans(shown)
     return [e.seal() if e.seq in plans or _private(e, decided, secret) else e for e in shown]
@@ -57,72 +63,103 @@ def public_copy(entries: Sequence[Entry]) -> list[Entry]:
 def secret_votes(entries: Sequence[Entry]) -> bool:
     """Whether the game's draw votes are secret (its settings, as its first entry records them)."""
     first = entries[0] if entries else None
-    if first is None or first.kind != "game-created" or first.payload is None:
+    if first is None or first.kind != EventKind.GAME_CREATED or first.payload is None:
         return True
     return Settings.from_dict(first.payload.get("settings")).votes == "secret"
 
 
 def _private(e: Entry, decided: set[str], secret: bool) -> bool:
     p = e.payload
-    if e.kind == "press":
+    if e.kind == EventKind.PRESS:
         return bool(p.get("to"))  # a letter: only its parties may read it
-    if e.kind == "draw-vote":
+    if e.kind == EventKind.DRAW_VOTE:
         return secret
     return e.kind in PHASE_PRIVATE and p.get("phase") not in decided
 
 
+_SEALED_WORDS: dict[str, str] = {
+    EventKind.PRESS: "a letter between powers (sealed)",
+    EventKind.DRAW_VOTE: "a secret vote on a proposal (sealed: only the outcome is published)",
+    EventKind.PLAN_FILED: plans.SEALED_WORDS, EventKind.PLAN_READ: plans.SEALED_WORDS}
+
+
 def describe(e: Entry) -> str:
     """One line saying what an entry records, for people reading the record."""
-    if e.kind in PLAN_KINDS:
-        return describe_plan(e)
     if e.sealed:
-        return {"press": "a letter between powers (sealed)",
-                "draw-vote": "a secret vote on a proposal (sealed: only the outcome is published)"}.get(
-            e.kind, f"{e.kind} (sealed until its phase is published)")
-    p = e.payload
-    k = e.kind
-    by = p.get("entered_by") or ""
-    if k == "orders-submitted":
-        return (f"{p['power']} set #{p['number']} for {p['phase']} ({len(p['orders'])} orders, via {p['channel']}"
-                f"{', entered by ' + by if by else ''}); commitment {p['commitment'][:16]}...")
-    if k == "orders-withdrawn":
-        return f"{p['power']} withdrew its orders for {p['phase']}"
-    if k == "orders-refused":
-        return f"orders for {p.get('power')} refused: {p['reason']}"
-    if k == "deadline-closed":
-        used = ", ".join(f"{pw} #{u.get('number')}" for pw, u in (p.get("used") or {}).items())
-        cd = ", ".join(p.get("civil_disorder") or []) or "none"
-        return f"deadline of {p['phase']} closed ({p['trigger']}): orders used {used or 'none'}; civil disorder: {cd}"
-    if k in ("phase-adjudicated", "correction"):
-        what = "corrected" if k == "correction" else "adjudicated"
-        return f"{p['phase']} {what}: {len(p['results'])} orders, next {p['next'].get('phase')}"
-    if k == "press":
-        return f"{p['sender']} to {'everyone' if not p.get('to') else ', '.join(p['to'])}: {p['text'][:60]}"
-    if k == "draw-proposed":
-        return f"proposal {p['proposal']}: {p['kind']} {', '.join(p['powers'])}, by {p['proposer']}"
-    if k == "draw-vote":
-        return f"{p['power']} votes {'yes' if p['yes'] else 'no'} on proposal {p['proposal']}"
-    if k == "draw-result":
-        return f"proposal {p['proposal']} {p['status']} ({p['yes']} yes, {p['no']} no)"
-    if k == "key-added":
-        return f"player {p['player']} gave a browser a key ({p.get('how')}), proved by the seat's credential"
-    if k == "set-disputed":
-        return (f"{p['power']}'s player disputes set #{p['number']} for {p['phase']}, which it did not send"
-                + (f": {p['text'][:60]}" if p.get("text") else ""))
-    if k == "player-joined":
-        return f"{p['name']} joined as {p['role']} (player {p['player']})"
-    if k == "gm-action":
-        return f"the gamesmaster: {p['action']}"
-    if k == "lots-drawn":
-        return f"lots drawn with seed {p['seed']}: " + "; ".join(
-            f"{name} {'/'.join([lot] if isinstance(lot, str) else lot)}" for name, lot in p["powers"].items())
-    if k == "coin-tossed":
-        return f"coin tossed in {p['phase']} with seed {p['seed']}: {p['name']} wins; {p['power']} joins in {p['joins']}"
-    if k == "power-joined":
-        return f"{p['power']} joins {p['side']} ({p.get('name') or 'nobody plays it'}) from {p['phase']}"
-    if k in ("phase-opened", "game-started"):
-        return f"{p['phase']} opened, orders due {p.get('deadline') or '(no deadline running)'}"
-    return k
+        return _SEALED_WORDS.get(e.kind, f"{e.kind} (sealed until its phase is published)")
+    ev = parse_event(e)
+    return _DESCRIPTIONS[type(ev)](ev)
+
+
+def _submitted(ev: OrdersSubmitted) -> str:
+    by = f", entered by {ev.entered_by}" if ev.entered_by else ""
+    return (f"{ev.power} set #{ev.number} for {ev.phase} ({len(ev.orders)} orders, via {ev.channel}{by}); "
+            f"commitment {ev.commitment[:16]}...")
+
+
+def _closed(ev: DeadlineClosed) -> str:
+    used = ", ".join(f"{pw} #{u.get('number')}" for pw, u in ev.used.items())
+    cd = ", ".join(ev.civil_disorder) or "none"
+    return f"deadline of {ev.phase} closed ({ev.trigger}): orders used {used or 'none'}; civil disorder: {cd}"
+
+
+def _adjudicated(ev: Adjudicated) -> str:
+    what = "corrected" if isinstance(ev, Correction) else "adjudicated"
+    return f"{ev.phase} {what}: {len(ev.results)} orders, next {ev.next.get('phase')}"
+
+
+def _lots(ev: LotsDrawn) -> str:
+    return f"lots drawn with seed {ev.seed}: " + "; ".join(
+        f"{name} {'/'.join([lot] if isinstance(lot, str) else lot)}" for name, lot in ev.powers.items())
+
+
+def _disputed(ev: SetDisputed) -> str:
+    text = ev.text if isinstance(ev.text, str) else ""
+    return (f"{ev.power}'s player disputes set #{ev.number} for {ev.phase}, which it did not send"
+            + (f": {text[:60]}" if text else ""))
+
+
+def _opened(ev: GameStarted | PhaseOpened) -> str:
+    return f"{ev.phase} opened, orders due {ev.deadline or '(no deadline running)'}"
+
+
+def _gm(ev: GMAction) -> str:
+    return f"the gamesmaster: {ev.ACTION}"
+
+
+def _kind(ev: Event) -> str:
+    return ev.KIND.value  # entries whose kind says all a line would
+
+
+_DESCRIPTIONS: dict[type[Event], Callable[[Any], str]] = {
+    OrdersSubmitted: _submitted,
+    OrdersWithdrawn: lambda ev: f"{ev.power} withdrew its orders for {ev.phase}",
+    OrdersRefused: lambda ev: f"orders for {ev.power} refused: {ev.reason}",
+    DeadlineClosed: _closed,
+    PhaseAdjudicated: _adjudicated,
+    Correction: _adjudicated,
+    Press: lambda ev: f"{ev.sender} to {'everyone' if not ev.to else ', '.join(ev.to)}: {ev.text[:60]}",
+    DrawProposed: lambda ev: f"proposal {ev.proposal}: {ev.kind} {', '.join(ev.powers)}, by {ev.proposer}",
+    DrawVote: lambda ev: f"{ev.power} votes {'yes' if ev.yes else 'no'} on proposal {ev.proposal}",
+    DrawResult: lambda ev: f"proposal {ev.proposal} {ev.status} ({ev.yes} yes, {ev.no} no)",
+    KeyAdded: lambda ev: (f"player {ev.player} gave a browser a key ({ev.how or None}), "
+                          "proved by the seat's credential"),
+    SetDisputed: _disputed,
+    PlayerJoined: lambda ev: f"{ev.name} joined as {ev.role} (player {ev.player})",
+    **{action: _gm for action in EVENTS if issubclass(action, GMAction)},
+    LotsDrawn: _lots,
+    CoinTossed: lambda ev: (f"coin tossed in {ev.phase} with seed {ev.seed}: {ev.name} wins; {ev.power} joins in "
+                            f"{ev.joins}"),
+    PowerJoined: lambda ev: f"{ev.power} joins {ev.side} ({ev.name or 'nobody plays it'}) from {ev.phase}",
+    PhaseOpened: _opened,
+    GameStarted: _opened,
+    PlanFiled: plans.describe_filed,
+    PlanRead: plans.describe_read,
+    **{kind: _kind for kind in (GameCreated, CredentialReplaced, SeatClaimed, PowersAssigned, ConditionalChosen, Ready,
+                                GameEnded, StandbyCalled, StandbyReleased, PlayerReplaced, PlayerResigned, LiveChanged,
+                                LeagueAdded)},
+}
+handlers("description", _DESCRIPTIONS)
 
 
 def record_entry(e: Entry) -> RecordEntry:
@@ -190,7 +227,7 @@ class Record:
         with self._desk.reading() as rec:
             state, entries = self._entries(rec, game_id)
             copy = public_copy(entries)
-        result = [e for e in copy if not e.sealed and e.kind in ("phase-adjudicated", "correction")
+        result = [e for e in copy if not e.sealed and e.kind in PUBLISHED
                   and e.payload["phase"] == wanted]
         if not result:
             raise NotFound(f"{wanted} has not been published in {game_id}: its record is public once its results are out")
@@ -243,7 +280,7 @@ def _with_open_phase(copy: Sequence[Entry]) -> Iterator[tuple[Entry, str | None]
     """Each entry with the phase open when it was written (a sealed entry belongs to that phase), in one pass."""
     phase = None
     for e in copy:
-        if not e.sealed and e.kind in ("game-started", "phase-opened"):
+        if not e.sealed and e.kind in OPENING:
             phase = e.payload["phase"]
         yield e, phase
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..store import Store
+from ..config import Config, TestHooks
+from ..store import Store, default_url
 from .accounts import Accounts
 from .board import Boards
 from .bots import Bots
@@ -32,18 +33,23 @@ from .players import Players
 from .press import Press
 from .questions import Questions
 from .reading import Reading
+from .rooms import Rooms
 from .record import Record
+from .rooms import Rooms
 from .sessions import Sessions
 from .submissions import Submissions
+from .webhooks import Webhooks
 
 
 class Gamesmaster:
     """Runs games kept in a Store; `clock` returns the time now (aware UTC), for tests a fake."""
 
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
-        desk = Desk(store, clock)
+    def __init__(self, store: Store, clock: Clock | None = None, *, hooks: TestHooks | None = None,
+                 site_url: str | None = None) -> None:
+        desk = Desk(store, clock, hooks=hooks, site_url=site_url)
         self.desk = desk  # the store, the clock, transactions and the memo every service shares
         self.games = Reading(desk)  # looking at games: a game, the games, results, history, changes
+        self.rooms = Rooms(desk)  # a page's whole view in one look: the war room, the GM's room
         self.setup = Setup(desk)  # creating games, signing players up, drawing the powers
         self.orders = Submissions(desk)  # taking each power's orders and answering them
         self.deadlines = Deadlines(desk)  # adjudicating at the deadline, extending, pausing, resuming
@@ -60,14 +66,20 @@ class Gamesmaster:
         self.club = Club(desk)  # standings, ladder, leagues, players' records
         self.joining = Joining(desk, self.accounts, self.club, self.setup, self.games)  # open games and seats
         self.notices = Notifications(desk, self.accounts, self.games)  # notifications to players with accounts
+        self.webhooks = Webhooks(desk)  # the GM's webhook for a game and the posts due to go
         self.mailroom = Mailroom(store)  # the mail door's books
 
     @classmethod
-    def open(cls, url: str | None = None, *, migrate: bool = True, clock: Clock | None = None) -> Self:
-        """The gamesmaster on the store at url (None: $GAMESMASTER_DATABASE_URL, else SQLite in the data directory).
+    def open(cls, url: str | None = None, *, migrate: bool = True, clock: Clock | None = None,
+             config: Config | None = None) -> Self:
+        """The gamesmaster on the store at url (None: the settings' database, $GAMESMASTER_DATABASE_URL, else SQLite
+        in the data directory); config: the settings read where the process started (default: the environment's).
 
         StoreError names what is wrong with the URL or the database."""
-        return cls(Store(url, migrate=migrate), clock)
+        paths = config.paths if config is not None else None
+        return cls(Store(url or default_url(paths=paths), migrate=migrate), clock,
+                   hooks=config.hooks if config is not None else None,
+                   site_url=config.site.site_url if config is not None else None)
 
     def close(self) -> None:
         """Let go of the store's connections (the process is done with this gamesmaster)."""

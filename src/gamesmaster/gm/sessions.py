@@ -23,6 +23,7 @@ from .keys import CREDENTIAL, SESSION, Secret, find, live, new_key
 from .tx import Transaction
 from .errors import Forbidden, GMError
 from .state import Seat
+from .events import KeyAdded
 
 LIFETIME = timedelta(days=14)
 
@@ -163,7 +164,7 @@ def give_key(tx: Transaction, seat: Seat, credential: Secret | None, token: str,
     if find(tx.state, seat.number, browser) is not None:
         return
     proved = Actor(seat, None, credential).signed(tx.state)
-    tx.record("key-added", {"player": seat.number, "how": how, "key": new_key(browser, seat.number), "by": proved})
+    tx.record(KeyAdded(player=seat.number, how=how, key=new_key(browser, seat.number), by=proved))
 
 
 def live_row(records: SessionRecords, token: str, now: datetime) -> SessionRow:

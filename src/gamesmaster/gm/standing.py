@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import Location, Position, RuleOptions, Unit, check_orders, powers_to_act, still_in_disorder
+from ..rules.checking import OrderCheck
 from ..rules.retreats import retreat_options
 from .state import GM, PLAYER, STANDBY, GameState, OrderSet
 from .views import Answer
@@ -114,10 +115,15 @@ def answer(state: GameState, power: str, lines: list[str]) -> tuple[tuple[Answer
     position = state.position
     assert position is not None
     check = check_orders(position, power, lines, state.options)
+    return answers_of(check), check.warnings()
+
+
+def answers_of(check: OrderCheck) -> tuple[Answer, ...]:
+    """Each order of a checked set answered as the adjudicator will rule it."""
     answers = []
     for c in check.orders:
         if c.accepted:
             answers.append(Answer(c.text, "accepted", c.canonical, f"accepted as '{c.canonical}'", c.reading.notes))
         else:
             answers.append(Answer(c.text, "invalid", c.canonical, c.reason or "invalid", c.reading.notes))
-    return tuple(answers), check.warnings()
+    return tuple(answers)

@@ -13,16 +13,17 @@ from typing import Iterable
 
 from ..ledger import Entry
 from ..store.standings import Line as Line, Outcome  # Line: the doors read it from here
-from .fold import apply
+from .fold import apply, read_event
 from .standing import to_act
 from .state import FORMER, PLAYER, GameState
+from .events import (Correction, CredentialReplaced, GameEnded, GameStarted, LeagueAdded, LotsDrawn, PhaseAdjudicated,
+                     PlayerJoined, PlayerReplaced, PlayerResigned, PowerJoined, PowersAssigned, SeatClaimed, kinds)
 
 NAME_KEY = "name:"  # the key of a player no account claimed: the name on the seat (docs/standings.md)
 
 # The entries that can change a game's lines; any other leaves them as they were.
-AFFECTS = frozenset({"player-joined", "seat-claimed", "credential-replaced", "lots-drawn", "powers-assigned",
-                     "game-started", "phase-adjudicated", "correction", "game-ended", "player-replaced",
-                     "player-resigned", "power-joined", "league-added"})
+AFFECTS = kinds(PlayerJoined, SeatClaimed, CredentialReplaced, LotsDrawn, PowersAssigned, GameStarted, PhaseAdjudicated,
+                Correction, GameEnded, PlayerReplaced, PlayerResigned, PowerJoined, LeagueAdded)
 
 
 def player_key(state: GameState, number: int, name: str) -> str:
@@ -40,17 +41,16 @@ def lines_of(entries: Iterable[Entry], game_id: str) -> list[Line]:
     held: dict[int, tuple[str, ...]] = {}  # the powers a seat held last (a former seat's, when it left)
     leagues: list[str] = []
     for e in entries:
-        if state is not None and e.kind == "phase-adjudicated":
+        ev = None if e.sealed else read_event(e)
+        if state is not None and isinstance(ev, PhaseAdjudicated):
             _count(state, ordered, missed)
-        elif state is not None and e.kind == "player-replaced":
-            p = e.payload
-            if p.get("old") is not None:
-                left.add(int(p["old"]))
-            came_in.add(int(p["new"]))
-        elif e.kind == "league-added":
-            name = str(e.payload["league"])
-            leagues[:] = [x for x in leagues if x != name] + ([] if e.payload.get("removed") else [name])
-        state, _ = apply(state, e, game_id)
+        elif state is not None and isinstance(ev, PlayerReplaced):
+            if ev.old is not None:
+                left.add(ev.old)
+            came_in.add(ev.new)
+        elif isinstance(ev, LeagueAdded):
+            leagues[:] = [x for x in leagues if x != ev.league] + ([] if ev.removed else [ev.league])
+        state, _ = apply(state, e, game_id, ev)
         for seat in state.seats:
             if seat.powers:
                 held[seat.number] = seat.powers

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..ledger import Receipt, parse_stamp
 from ..rules import Order, Phase, PhaseError, Position, RuleOptions, check_orders, parse_order, powers_to_act
@@ -18,10 +18,11 @@ from .errors import GMError, Refused
 from .fold import fold
 from .games import deadline_text
 from .settings import show_time, show_times
-from .standing import answer, disorder_words, kept_in_disorder
+from .standing import answers_of, disorder_words, kept_in_disorder
 from .state import GameState
 from .tx import Transaction
 from .views import Checking, LegalOrders, OrdersOnRecord, Seat, Submission
+from .events import EventKind, OrdersRefused, OrdersWithdrawn, Ready, RefusalCause
 
 CHANNELS = ("console", "web", "mail", "in-person", "conditional", "import", "daide")
 
@@ -43,20 +44,20 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
     assert position is not None
     reason = None
     # why, in terms verify can check against the ledger: a refusal is a ruling like any other
-    cause: dict[str, object] = {}
+    cause: dict[str, Any] = {}
     early = published_early(tx)
     if early is not None and text is not None and (
             (phase is not None and phase.strip().upper() == early.phase) or
             (phase is None and written_at is not None and _written_for(tx, written_at, answering)) or
             (phase is None and reads_for_published(state, early, actor.power or "", text))):
         # Brobdingnag procedure 3: the same refusal at every door, however the orders name their phase.
-        cause = {"cause": "published-early", "published": early.phase}
+        cause = {"cause": RefusalCause.PUBLISHED_EARLY, "published": early.phase}
         reason = (f"refused: these orders are for {early.title}, published early "
                   f"({show_time(early.at, state.settings.schedule.tz)}), as soon as every power concerned had "
                   "ordered; revisions received after that publication are not considered (Brobdingnag "
                   f"procedure 3). {position.phase.title} is open now: orders for it are taken as usual")
     elif phase is not None and phase.strip().upper() != state.phase:
-        cause = {"cause": "other-phase", "named": phase.strip().upper()[:16]}
+        cause = {"cause": RefusalCause.OTHER_PHASE, "named": phase.strip().upper()[:16]}
         try:
             title = Phase.parse(phase).title
         except PhaseError:
@@ -65,21 +66,20 @@ def _refusal(tx: Transaction, actor: Actor, phase: str | None, channel: str, tex
                   f" (orders for {title} are no longer taken)")
     elif phase is None and written_at is not None and (written := _written_for(tx, written_at, answering)):
         title, missed = written
-        cause = {"cause": "written-earlier", "written_at": written_at.isoformat(), "answering": answering}
+        cause = {"cause": RefusalCause.WRITTEN_EARLIER, "written_at": written_at.isoformat(), "answering": answering}
         reason = (f"refused: late. These orders were written {show_time(written_at, state.settings.schedule.tz)}, "
                   f"for {title}: they were due by {missed} and arrived after {title} was adjudicated. "
                   f"{position.phase.title} is open now: to order for it, send them again headed ORDERS {state.phase}, "
                   f"or as an answer to the mail with the results of {title}")
     elif state.status == "active" and state.deadline_at is not None and tx.now > state.deadline_at:
-        cause = {"cause": "late"}
+        cause = {"cause": RefusalCause.LATE}
         # to the second when both fall in one minute: "due by 11:55, arrived 11:55" would explain nothing
         due, came = show_times(state.deadline_at, tx.now, state.settings.schedule.tz)
         reason = f"refused: late. Orders for {position.phase.title} were due by {due}; these arrived {came}"
     if reason is None:
         return None
-    entry = tx.record("orders-refused", {"phase": state.phase, "power": actor.power, "by": actor.by,
-                                         "channel": channel, "entered_by": actor.entered_by, "reason": reason,
-                                         "text": text, **cause})
+    entry = tx.record(OrdersRefused(phase=state.phase, power=actor.power, by=actor.by, channel=channel,
+                                    entered_by=actor.entered_by, reason=reason, text=text, **cause))
     # Only the GM is told the entry: its number would tell a player how many hidden entries came before it.
     return Refused(reason, entry.seq if actor.is_gm else None)
 
@@ -103,8 +103,8 @@ def published_early(tx: Transaction) -> EarlyPublication | None:
         return None
     published = tx.rec.entry(state.id, last)
     closed = tx.rec.entry(state.id, last - 1)  # the deadline closed in the entry just before the results
-    if published is None or published.kind != "phase-adjudicated" or published.payload is None or closed is None \
-            or closed.kind != "deadline-closed" or closed.payload is None or closed.payload.get("trigger") != "early":
+    if published is None or published.kind != EventKind.PHASE_ADJUDICATED or published.payload is None or closed is None \
+            or closed.kind != EventKind.DEADLINE_CLOSED or closed.payload is None or closed.payload.get("trigger") != "early":
         return None
     phase = str(published.payload["phase"])
     if phase == state.phase:
@@ -149,7 +149,8 @@ def check_text(state: GameState, power: str, text: str) -> Checking:
     if position is None:
         raise GMError(f"{state.id} has not started")
     lines, cond = split_submission(text)
-    answers, warnings = answer(state, power, lines)
+    check = check_orders(position, power, lines, state.options)
+    answers, warnings = answers_of(check), check.warnings()
     clauses: tuple[str, ...] = ()
     error = None
     if cond is not None:
@@ -159,7 +160,17 @@ def check_text(state: GameState, power: str, text: str) -> Checking:
                             for x in sections for c in x.clauses)
         except ConditionalError as exc:
             error = str(exc)
-    return Checking(power, tuple(lines), answers, warnings, cond, clauses, error)
+    return Checking(power, tuple(lines), answers, warnings, cond, clauses, error, tuple(check.readings))
+
+
+def record_text(lines: Sequence[str], conditional: str | None) -> str:
+    """A set as the record keeps it, written out again as one text (what its answers are the answers to)."""
+    return "\n".join(lines) + (f"\n{conditional}" if conditional else "")
+
+
+def checked_name(power: str, text: str) -> str:
+    """The name a power's set, checked at a head of the game, is kept under (gm.memo)."""
+    return f"checked {power} {text}"
 
 
 def legal_orders_in(position: Position, power: str, options: RuleOptions) -> LegalOrders:
@@ -192,10 +203,11 @@ class Submissions:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
-    def submit_orders(self, game_id: str, power: str, text: str | Sequence[str], *, credential: str | None = None,
+    def submit_orders(self, game_id: str, power: str | None, text: str | Sequence[str], *, credential: str | None = None,
                       by_gm: bool = False, channel: str = "console", phase: str | None = None,
                       written_at: datetime | None = None, answering: int | None = None) -> Submission:
-        """A power's complete set of orders for the phase (replacing any earlier set), answered order by order.
+        """A power's complete set of orders for the phase (replacing any earlier set), answered order by order
+        (power None: the credential's seat's first power, found in the same one check of the credential).
 
         Orders are one a line (or separated by ';'); a `next season:` part files
         conditional orders for later phases (see gamesmaster.rules.conditional): they are
@@ -215,15 +227,18 @@ class Submissions:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             refusal = _refusal(tx, actor, phase, channel, text, written_at, answering)
             if refusal is None:
-                submission = self._take(tx, actor, channel, text)
+                submission, checked = self._take(tx, actor, channel, text)
                 processed = run_early(tx)
                 if processed:
                     submission = Submission(**{**submission.__dict__, "processed": tuple(p.phase for p in processed)})
         if refusal is not None:
             raise refusal
+        if not submission.processed:  # the war room shown next answers this set from this reading
+            self.memo.derived(tx.state, checked_name(submission.power, record_text(checked.lines, checked.conditional)),
+                              lambda: checked)
         return submission
 
-    def _take(self, tx: Transaction, actor: Actor, channel: str, text: str) -> Submission:
+    def _take(self, tx: Transaction, actor: Actor, channel: str, text: str) -> tuple[Submission, Checking]:
         state = tx.state
         position = state.position
         power = actor.power
@@ -241,7 +256,7 @@ class Submissions:
         return Submission(state.id, state.phase or "", position.phase.title, power, actor.author, channel,
                           actor.entered_by, checked.answers, checked.warnings, checked.clauses,
                           Receipt(state.id, state.phase or "", power, mine.number, mine.commitment),
-                          state.deadline_at, deadline_text(state))
+                          state.deadline_at, deadline_text(state)), checked
 
     def withdraw_orders(self, game_id: str, power: str, *, credential: str | None = None, by_gm: bool = False,
                         channel: str = "console") -> int | None:
@@ -263,10 +278,9 @@ class Submissions:
                 if mine.channel == "conditional":
                     seq = self._withdraw_conditional(tx, actor, channel)
                     return seq if actor.is_gm else None
-                entry = tx.record("orders-withdrawn", {"phase": state.phase, "power": actor.power,
-                                                       "author": actor.author, "by": actor.signed(tx.state),
-                                                       "channel": channel,
-                                                       "entered_by": actor.entered_by})
+                entry = tx.record(OrdersWithdrawn(phase=state.phase or "", power=actor.power or "", author=actor.author,
+                                                  by=actor.signed(tx.state), channel=channel,
+                                                  entered_by=actor.entered_by))
         if refusal is not None:
             raise refusal
         return entry.seq if actor.is_gm else None
@@ -318,8 +332,8 @@ class Submissions:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             if tx.state.holder(actor.power or "") is None:
                 raise GMError(f"{(actor.power or '').capitalize()} has no player")
-            tx.record("ready", {"phase": tx.state.phase, "power": actor.power, "ready": bool(ready),
-                                "by": actor.signed(tx.state)})
+            tx.record(Ready(phase=tx.state.phase or "", power=actor.power or "", ready=bool(ready),
+                            by=actor.signed(tx.state)))
             return [p.phase for p in run_early(tx)]
 
     def identify(self, game_id: str, credential: str) -> Seat:

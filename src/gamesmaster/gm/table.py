@@ -21,6 +21,7 @@ from .settings import RuleSpec, Settings
 from .state import GameState
 from .tx import Transaction
 from .views import Created, Submission
+from .events import ABSENT, EventKind, LiveChanged
 
 if TYPE_CHECKING:
     from .service import Gamesmaster
@@ -163,7 +164,7 @@ class LiveTable:
             if processed:
                 run_early(tx)  # e.g. retreats that concern only unplayed powers
             for ev in events:
-                tx.record("live", {"action": ev.action, "phase": tx.state.phase, **ev.detail, "state": st.to_dict()})
+                tx.record(LiveChanged.of(ev.action, tx.state.phase, ev.detail, st.to_dict()))
         return events
 
     # -- the GM's and the players' actions -------------------------------------------------
@@ -242,7 +243,7 @@ class LiveTable:
             out = {}
             for power, used in (row.orders or {}).items():
                 entry = rec.entry(game_id, int(used["seq"])) if used.get("seq") else None
-                if entry is not None and entry.kind == "orders-submitted":
+                if entry is not None and entry.kind == EventKind.ORDERS_SUBMITTED:
                     out[power] = (entry.payload["channel"], entry.payload["entered_by"])
             return out
 
@@ -262,10 +263,8 @@ class LiveTable:
             cfg = live.config if live is not None else config
             assert cfg is not None
             new = act(tx, cfg, live.state if live is not None else None)
-            payload = {"action": action, "phase": tx.state.phase, **detail, **(extra or {}), "state": new.to_dict()}
-            if live is None:
-                payload["config"] = cfg.to_dict()
-            tx.record("live", payload)
+            tx.record(LiveChanged.of(action, tx.state.phase, {**detail, **(extra or {})}, new.to_dict(),
+                                     cfg.to_dict() if live is None else ABSENT))
             return new
 
 

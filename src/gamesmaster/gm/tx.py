@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..ledger import Entry, canonical, new_salt, parse_stamp
 from ..store import Records
 from ..store.repo import GameRow, PhaseRow, PressRow
 from ..store.standings import StandingsRecords
 from .errors import GMError, NotFound
-from .fold import CacheRow, Superseded, apply, fold
+from .events import ABSENT, Event, Press, unhandled
+from .fold import CacheRow, Superseded, apply, fold, read_event
 from .standings import AFFECTS, lines_of
 from .state import GM, GameState
 
@@ -125,11 +126,19 @@ class Transaction:
             raise GMError(f"game {self.game_id!r} has no record yet")
         return self._state
 
-    def record(self, kind: str, payload: object) -> Entry:
-        """Append an entry to the game's ledger and apply it to the state."""
+    def record(self, event: Event) -> Entry:
+        """Append an event to the game's ledger and apply it to the state."""
+        missing = unhandled(type(event))
+        if missing:  # a kind of entry no fold, audit or description reads must not reach a ledger
+            raise TypeError(f"{type(event).__name__} cannot be recorded: it has no handler in {', '.join(missing)}")
         head = (self._state.head_seq, self._state.head_hash) if self._state is not None else (0, "")
-        entry = Entry.following(head[0], head[1], kind, payload, self.now)
-        self._state, rows = apply(self._state, entry, self.game_id)
+        entry = Entry.following(head[0], head[1], event.KIND.value, event.to_payload(), self.now)
+        # The state takes the event as the ledger will give it back to every later fold (lists as tuples,
+        # words as their types), which must be the very payload written.
+        applied = read_event(entry)
+        if canonical(applied.to_payload()) != entry.payload_text:
+            raise GMError(f"{type(event).__name__} does not read back as it is written")
+        self._state, rows = apply(self._state, entry, self.game_id, applied)
         if self._new:  # the ledger's rows belong to the game's row: it comes first
             self.rec.put_game(game_row(self._state, self._created, self.now), new=True)
             self._new = False
@@ -144,15 +153,12 @@ class Transaction:
         return self.press(GM, text, to, False, None)
 
     def press(self, sender: str, text: str, to: list[str] | None, anonymous: bool, by: object,
-              extra: Mapping[str, object] | None = None) -> Entry:
+              extra: Mapping[str, Any] | None = None) -> Entry:
         """A press item (a release, a letter or a GM notice; extra: a question or an answer's number) on the record."""
-        payload: dict[str, object] = {"sender": sender, "to": to, "anonymous": anonymous, "text": text,
-                                      "phase": self.state.phase, **(extra or {})}
-        if by is not None:
-            payload["by"] = by
-        if to:
-            payload["salt"] = new_salt()  # a sealed letter's digest must not give its text away
-        return self.record("press", payload)
+        # a sealed letter's digest must not give its text away: it is salted
+        return self.record(Press(sender=sender, to=tuple(to) if to is not None else None, anonymous=anonymous, text=text,
+                                 phase=self.state.phase, **(extra or {}),
+                                 by=ABSENT if by is None else by, salt=new_salt() if to else ABSENT))
 
     def finish(self) -> GameState:
         """Write the entries, their press and the state they led to (a statement each, however many)."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..ledger import Entry, Receipt, canonical, check_chain, commitment, fingerprint, parse_stamp, stamp
 from ..rules import OptionError, Phase, Position, PositionError, adjudicate
@@ -41,6 +41,13 @@ from ..rules.conditional import Section
 from .adjudicating import early_due, read_plans
 from . import keys
 from .fold import CacheRow, FoldError, Superseded, apply
+from .events import (PHASE_PRIVATE, PUBLISHED, Adjudicated, AwaitingRemovals, BotsAllowed, CivilDisorder, CoinTossed,
+                     ConditionalChosen, Correction, CredentialReplaced, DeadlineClosed, Deadlock, DrawDeclared,
+                     DrawProposed, DrawResult, DrawVote, Event, EventError, EventKind, Extended, GameCreated, GameEnded,
+                     GameStarted, Grace, KeyAdded, LeagueAdded, LiveChanged, LotsDrawn, OrdersRefused, OrdersSubmitted,
+                     OrdersWithdrawn, Paused, PhaseAdjudicated, PhaseOpened, PlanFiled, PlanRead, PlayerJoined,
+                     PlayerReplaced, PlayerResigned, PowerJoined, PowersAssigned, Press, Ready, RefusalCause, Resumed,
+                     SeatClaimed, SeatsOpen, SetDisputed, StandbyCalled, StandbyReleased, handlers, kinds, parse_event)
 from .cointoss import join_due, toss, toss_due, winner_seat
 from .plans import PLAN_KINDS, committed_conditional
 from .games import draw, lots, playable_powers
@@ -91,8 +98,8 @@ class Replay:
         self.problems.append(f"ledger entry {e.seq} ({e.kind}): {message}")
 
 
-# What a public record may seal: letters, and the entries of a phase whose results are not out yet.
-PHASE_PRIVATE = frozenset({"orders-submitted", "orders-withdrawn", "orders-refused", "ready", "conditional-chosen"})
+# What a public record may seal: letters, and the entries of a phase whose results are not out yet
+# (events.PHASE_PRIVATE: the classes that say so).
 
 
 def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
@@ -108,31 +115,38 @@ def replay(game_id: str, entries: Iterable[Entry]) -> Replay:
             # written with the clock set back (a late set made to look on time) or edited.
             r.bad(e, f"is dated before the entry before it ({e.at}, after {last_at})")
         last_at = max(last_at or e.at, e.at)
+        ev: Event | None = None
         if e.sealed:
             _check_sealed(r, before, e)
-        elif e.kind in ("game-started", "phase-opened"):
+        else:
+            try:
+                ev = parse_event(e)
+            except EventError as exc:
+                r.bad(e, f"cannot be read back: {exc}")
+                continue  # nothing can be checked or applied of an entry that holds no event
+        if isinstance(ev, (GameStarted, PhaseOpened)):
             r.opened_at[e.seq] = e.at
-        elif e.kind == "game-ended" and r.sealed_plans:
+        elif isinstance(ev, GameEnded) and r.sealed_plans:
             r.bad(e, f"the game is over, but {r.sealed_plans} entries of conditional orders are still sealed: "
                      "a public record shows every plan once the game has ended")
-        elif e.kind in ("phase-adjudicated", "correction"):
-            phase = e.payload.get("phase")
+        elif isinstance(ev, Adjudicated):
+            phase = ev.phase
             for kept, _ in [x for x in r.sealed if x[1] == phase]:
                 r.bad(kept, f"sealed, but its phase ({phase}) was published at entry {e.seq}: a public record shows "
                          "every entry of a published phase")
             r.sealed = [x for x in r.sealed if x[1] != phase]
-        if before is not None and not e.sealed:
+        if before is not None and ev is not None:
             try:
-                _audit(r, before, e)
+                _audit(r, before, e, ev)
             except _UNREADABLE as exc:
                 r.bad(e, f"cannot be read back: {exc}")
-        if e.kind == "orders-submitted" and not e.sealed:
+        if isinstance(ev, OrdersSubmitted):
             r.submissions[e.seq] = e.payload
-        if e.kind == "plan-filed" and not e.sealed and isinstance(text := e.payload.get("conditional"), str):
-            r.plan_texts[e.payload_digest] = text
-        r.last_plan = e.payload_digest if e.kind == "plan-filed" else None
+        if isinstance(ev, PlanFiled):
+            r.plan_texts[e.payload_digest] = ev.conditional
+        r.last_plan = e.payload_digest if e.kind == EventKind.PLAN_FILED else None
         try:
-            r.state, rows = apply(before, e, game_id)
+            r.state, rows = apply(before, e, game_id, ev)
             r.rows.extend(rows)
         except FoldError as exc:
             r.bad(e, str(exc))
@@ -153,7 +167,7 @@ def _written_as_stamp(at: str) -> bool:
 def _check_sealed(r: Replay, s: GameState | None, e: Entry) -> None:
     """A sealed entry is a letter, a vote in a game of secret votes, or an entry of the phase open, kept back
     until its results are out."""
-    if e.kind == "press" or (e.kind == "draw-vote" and s is not None and s.settings.votes == "secret"):
+    if e.kind == EventKind.PRESS or (e.kind == EventKind.DRAW_VOTE and s is not None and s.settings.votes == "secret"):
         return
     if e.kind in PLAN_KINDS and s is not None and s.status != "finished":
         r.sealed_plans += 1  # conditional orders for a phase not yet published
@@ -198,70 +212,81 @@ def verify_entries(game_id: str, entries: list[Entry], *, tables: Tables | None 
 # -- the audit of each entry ------------------------------------------------------------------------------
 
 
-def _audit(r: Replay, s: GameState, e: Entry) -> None:
+def _audit(r: Replay, s: GameState, e: Entry, ev: Event) -> None:
+    """Check an entry against the game as the entries before it left it: who acted, then what it rules."""
     p = e.payload
-    kind = e.kind
-    if kind in ("orders-submitted", "orders-withdrawn", "ready", "draw-vote", "player-resigned", "set-disputed"):
+    if isinstance(ev, (OrdersSubmitted, OrdersWithdrawn, Ready, DrawVote, PlayerResigned, SetDisputed)):
         _check_actor(r, s, e, p)
-    elif kind == "key-added" or (kind == "seat-claimed" and (s.keyed or p.get("by") is not None)):
+    elif isinstance(ev, KeyAdded) or (isinstance(ev, SeatClaimed) and (s.keyed or p.get("by") is not None)):
         _check_actor(r, s, e, {**p, "power": None})
         _check_key(r, s, e, p)
-    if kind == "press" and p.get("by") is not None:
+    if isinstance(ev, Press) and p.get("by") is not None:
         _check_actor(r, s, e, {**p, "power": None if p["sender"] == GM else p["sender"]})
-    if kind == "orders-refused":
-        _check_refusal(r, s, e, p)
-    elif kind == "lots-drawn":
-        if draw(p["seed"], p["all_powers"], p["players"]) != p["powers"]:
-            r.bad(e, f"the seed {p['seed']} does not draw the recorded powers")
-        if list(p["all_powers"]) != lots(s):
-            r.bad(e, "the lot was drawn among other powers than the set-up's")
-        if list(p["players"]) != [x.name for x in s.seats if x.role == PLAYER]:
-            r.bad(e, "the lot was drawn for other players than those signed up")
-    elif kind == "seat-claimed":
-        _check_claim(r, s, e, p)
-    elif kind == "powers-assigned" and s.seeking.get("seats") == "choice":
-        chosen = {x.name: (s.seeking.get("choices") or {}).get(str(x.number)) for x in s.seats if x.role == PLAYER}
-        if any(power and p["powers"].get(name) != power for name, power in chosen.items()):
-            r.bad(e, "the powers were not given as the players chose them")
-    elif kind == "game-started":
-        want = s.start_position or Position.initial(s.variant).to_dict()
-        if canonical(Position.from_dict(s.variant, want).to_dict()) != canonical(p["position"]):
-            r.bad(e, "the game does not start from the set-up's position")
-        _check_deadline(r, s, e, p)
-    elif kind == "orders-submitted":
-        _check_submission(r, s, e, p)
-    elif kind == "conditional-chosen":
-        _check_chosen(r, s, e, p)
-    elif kind == "deadline-closed":
-        r.closed = p
-        used, civil_disorder = orders_in_force(s)
-        _check_used(r, e, p.get("used") or {}, used, civil_disorder, p.get("civil_disorder") or [])
-        _check_trigger(r, s, e, p, civil_disorder)
-    elif kind == "phase-adjudicated":
-        _check_adjudication(r, s, e, p)
-    elif kind == "correction":
-        _check_correction(r, s, e, p)
-    elif kind == "phase-opened":
-        _check_deadline(r, s, e, p)
-    elif kind == "coin-tossed":
-        _check_toss(r, s, e, p)
-    elif kind == "game-ended":
-        _check_scores(r, s, e, p)
-    elif kind == "power-joined":
-        if not join_due(s):
-            r.bad(e, f"{p['power']} joins a side before the coin was tossed or before its phase")
-        elif p.get("player") != winner_seat(s, s.coin_toss["winner"]):
-            r.bad(e, f"{p['power']} joins player {p.get('player')}, who does not command the side that won the toss")
-    elif kind == "gm-action" and p.get("action") == "grace":
-        grace = s.settings.grace_hours
-        if not grace or s.grace_used or s.deadline_at is None or \
-                p.get("deadline") != (s.deadline_at + timedelta(hours=grace)).isoformat():
-            r.bad(e, f"a grace period to {p.get('deadline')} is not the one the game's settings give "
-                     f"({grace:g} hours after {s.deadline}, once a movement phase)")
-    elif kind == "gm-action" and p.get("action") == "civil-disorder":
-        closed = r.closed or {}
-        if p.get("power") not in (closed.get("civil_disorder") or []):
-            r.bad(e, f"{p.get('power')} is ruled in civil disorder, but it had orders on record at the deadline")
+    _AUDITS[type(ev)](r, s, e, ev, p)
+
+
+Audit = Callable[[Replay, GameState, Entry, Any, Mapping[str, Any]], None]
+
+
+def _lots_drawn(r: Replay, s: GameState, e: Entry, ev: LotsDrawn, p: Mapping[str, Any]) -> None:
+    if draw(p["seed"], p["all_powers"], p["players"]) != p["powers"]:
+        r.bad(e, f"the seed {p['seed']} does not draw the recorded powers")
+    if list(p["all_powers"]) != lots(s):
+        r.bad(e, "the lot was drawn among other powers than the set-up's")
+    if list(p["players"]) != [x.name for x in s.seats if x.role == PLAYER]:
+        r.bad(e, "the lot was drawn for other players than those signed up")
+
+
+def _powers_assigned(r: Replay, s: GameState, e: Entry, ev: PowersAssigned, p: Mapping[str, Any]) -> None:
+    if s.seeking.get("seats") != "choice":
+        return  # given by the GM: the GM's to give
+    chosen = {x.name: (s.seeking.get("choices") or {}).get(str(x.number)) for x in s.seats if x.role == PLAYER}
+    if any(power and p["powers"].get(name) != power for name, power in chosen.items()):
+        r.bad(e, "the powers were not given as the players chose them")
+
+
+def _game_started(r: Replay, s: GameState, e: Entry, ev: GameStarted, p: Mapping[str, Any]) -> None:
+    want = s.start_position or Position.initial(s.variant).to_dict()
+    if canonical(Position.from_dict(s.variant, want).to_dict()) != canonical(p["position"]):
+        r.bad(e, "the game does not start from the set-up's position")
+    _check_deadline(r, s, e, p)
+
+
+def _deadline_closed(r: Replay, s: GameState, e: Entry, ev: DeadlineClosed, p: Mapping[str, Any]) -> None:
+    r.closed = p
+    used, civil_disorder = orders_in_force(s)
+    _check_used(r, e, p.get("used") or {}, used, civil_disorder, p.get("civil_disorder") or [])
+    _check_trigger(r, s, e, p, civil_disorder)
+
+
+def _power_joined(r: Replay, s: GameState, e: Entry, ev: PowerJoined, p: Mapping[str, Any]) -> None:
+    if not join_due(s):
+        r.bad(e, f"{ev.power} joins a side before the coin was tossed or before its phase")
+    elif ev.player != winner_seat(s, s.coin_toss["winner"]):
+        r.bad(e, f"{ev.power} joins player {ev.player}, who does not command the side that won the toss")
+
+
+def _grace(r: Replay, s: GameState, e: Entry, ev: Grace, p: Mapping[str, Any]) -> None:
+    grace = s.settings.grace_hours
+    if not grace or s.grace_used or s.deadline_at is None or \
+            ev.deadline != (s.deadline_at + timedelta(hours=grace)).isoformat():
+        r.bad(e, f"a grace period to {ev.deadline} is not the one the game's settings give "
+                 f"({grace:g} hours after {s.deadline}, once a movement phase)")
+
+
+def _civil_disorder(r: Replay, s: GameState, e: Entry, ev: CivilDisorder, p: Mapping[str, Any]) -> None:
+    closed = r.closed or {}
+    if ev.power not in (closed.get("civil_disorder") or []):
+        r.bad(e, f"{ev.power} is ruled in civil disorder, but it had orders on record at the deadline")
+
+
+def _on_payload(check: Callable[[Replay, GameState, Entry, Mapping[str, Any]], None]) -> Audit:
+    """An audit that reads the payload as written (a tampered entry's words are what it checks)."""
+    return lambda r, s, e, ev, p: check(r, s, e, p)
+
+
+def _unchecked(r: Replay, s: GameState, e: Entry, ev: Event, p: Mapping[str, Any]) -> None:
+    """Nothing to rule on beyond who acted and what the fold accepts (a GM's word, a letter, a vote)."""
 
 
 def _check_scores(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
@@ -288,17 +313,17 @@ def _check_refusal(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> N
     recorded say only why in words)."""
     cause = p.get("cause")
     at = parse_stamp(e.at)
-    if cause == "late" and not (s.status == "active" and s.deadline_at is not None and at > s.deadline_at):
+    if cause == RefusalCause.LATE and not (s.status == "active" and s.deadline_at is not None and at > s.deadline_at):
         r.bad(e, f"orders of {p.get('power')} refused as late, but the deadline ({s.deadline}) had not passed")
-    elif cause == "other-phase" and p.get("named") == s.phase:
+    elif cause == RefusalCause.OTHER_PHASE and p.get("named") == s.phase:
         r.bad(e, f"orders of {p.get('power')} refused as for another phase, but they named the phase open ({s.phase})")
-    elif cause == "published-early":
+    elif cause == RefusalCause.PUBLISHED_EARLY:
         closed = r.closed or {}
         if closed.get("trigger") != "early" or closed.get("phase") != p.get("published") or \
                 s.last_published is None or s.phase_opened <= s.last_published:
             r.bad(e, f"orders of {p.get('power')} refused as revisions of {p.get('published')} after its early "
                      "publication, but that is not the phase last published, or it was not published early")
-    elif cause == "written-earlier":
+    elif cause == RefusalCause.WRITTEN_EARLIER:
         opened = r.opened_at.get(s.phase_opened)
         last = s.last_published
         if last is None or p.get("answering") == last or s.phase_opened <= last or opened is None or \
@@ -362,7 +387,7 @@ def _check_key(r: Replay, s: GameState, e: Entry, p: Mapping[str, Any]) -> None:
     if used is not None and used.kind != keys.CREDENTIAL:
         r.bad(e, "a key or a claim is proved with a session's key, not with the seat's credential")
     key = p.get("key")
-    if e.kind == "key-added" and (not isinstance(key, Mapping) or not isinstance(by, Mapping) or
+    if e.kind == EventKind.KEY_ADDED and (not isinstance(key, Mapping) or not isinstance(by, Mapping) or
                                   key.get("player") != by.get("player") or str(key.get("id")) in s.keys):
         r.bad(e, "a key given to another seat than the one whose credential proves it, or given twice")
 
@@ -579,7 +604,37 @@ def _first_difference(want: Sequence[Mapping[str, Any]], got: Sequence[Mapping[s
     return f"{len(want)} results published, the engine gives {len(got)}"
 
 
+_AUDITS: dict[type[Event], Audit] = {
+    OrdersRefused: _on_payload(_check_refusal),
+    LotsDrawn: _lots_drawn,
+    SeatClaimed: _on_payload(_check_claim),
+    PowersAssigned: _powers_assigned,
+    GameStarted: _game_started,
+    OrdersSubmitted: _on_payload(_check_submission),
+    ConditionalChosen: _on_payload(_check_chosen),
+    DeadlineClosed: _deadline_closed,
+    PhaseAdjudicated: _on_payload(_check_adjudication),
+    Correction: _on_payload(_check_correction),
+    PhaseOpened: _on_payload(_check_deadline),
+    CoinTossed: _on_payload(_check_toss),
+    GameEnded: _on_payload(_check_scores),
+    PowerJoined: _power_joined,
+    Grace: _grace,
+    CivilDisorder: _civil_disorder,
+    **{cls: _unchecked for cls in (
+        GameCreated, PlayerJoined, CredentialReplaced, OrdersWithdrawn, PlanFiled, PlanRead, Ready, Extended, Paused,
+        Resumed, AwaitingRemovals, Deadlock, SeatsOpen, BotsAllowed, DrawDeclared, StandbyCalled, StandbyReleased,
+        PlayerReplaced, PlayerResigned, Press, DrawProposed, DrawVote, DrawResult, LiveChanged, KeyAdded, SetDisputed,
+        LeagueAdded)},
+}
+handlers("audit", _AUDITS)
+
+
 # -- receipts and published heads -------------------------------------------------------------------------------
+
+
+_SETS = kinds(OrdersSubmitted, OrdersWithdrawn)  # a power's sets and withdrawals
+_RECEIPT_KINDS = _SETS | PUBLISHED
 
 
 class ReceiptIndex:
@@ -589,10 +644,10 @@ class ReceiptIndex:
         self.by_power: dict[tuple[str, str], list[tuple[Entry, Mapping[str, Any]]]] = {}
         self.rulings: dict[str, list[tuple[Entry, Mapping[str, Any]]]] = {}
         for e in entries:
-            if e.sealed or e.kind not in ("orders-submitted", "orders-withdrawn", "phase-adjudicated", "correction"):
+            if e.sealed or e.kind not in _RECEIPT_KINDS:
                 continue
             p = e.payload
-            if e.kind in ("orders-submitted", "orders-withdrawn"):
+            if e.kind in _SETS:
                 self.by_power.setdefault((p["phase"], p["power"]), []).append((e, p))
             else:
                 self.rulings.setdefault(p["phase"], []).append((e, p))
@@ -612,14 +667,15 @@ def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIn
     found = None
     later = None
     for e, p in index.by_power.get((receipt.phase, receipt.power), ()):
-        if e.kind == "orders-submitted" and int(p["number"]) == receipt.number:
+        if e.kind == EventKind.ORDERS_SUBMITTED and int(p["number"]) == receipt.number:
             found = e
-        elif found is not None and later is None and (e.kind == "orders-withdrawn" or int(p["number"]) > receipt.number):
+        elif found is not None and later is None and (e.kind == EventKind.ORDERS_WITHDRAWN or
+                                                      int(p["number"]) > receipt.number):
             later = e
     decided = None  # the first adjudication of the phase after the set (a retreat phase may have rounds)
     corrected = None  # the last correction of the phase that changed this power's orders
     for e, p in index.rulings.get(receipt.phase, ()):
-        if e.kind == "phase-adjudicated":
+        if e.kind == EventKind.PHASE_ADJUDICATED:
             if decided is None and (found is None or e.seq > found.seq):
                 decided = e
         elif ((p.get("used") or {}).get(receipt.power) or {}).get("source") == "correction":
@@ -647,8 +703,8 @@ def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIn
         # (the others' letters and changes of mind) came between its sets. Its own numbers say enough.
         where = f"{title} is on the record as sent"
         if later is not None:
-            how = "withdrawn" if later.kind == "orders-withdrawn" else f"replaced by its set #{later.payload['number']}"
-            return ReceiptCheck(shown, True, "withdrawn" if later.kind == "orders-withdrawn" else "replaced",
+            how = "withdrawn" if later.kind == EventKind.ORDERS_WITHDRAWN else f"replaced by its set #{later.payload['number']}"
+            return ReceiptCheck(shown, True, "withdrawn" if later.kind == EventKind.ORDERS_WITHDRAWN else "replaced",
                                 f"{where}; it was {how}")
         return ReceiptCheck(shown, True, "pending", f"{where}; it is the set on record now")
     where = f"{title} is on the record as sent (entry {found.seq}, hash {found.hash[:16]}...)"
@@ -660,8 +716,8 @@ def check_receipt(game_id: str, text: str, entries: "Sequence[Entry] | ReceiptIn
             return ReceiptCheck(shown, True, "used", f"{where}; these are the orders its results were computed from "
                                 f"(entry {decided.seq}){fixed}", found.seq, found.hash)
     if later is not None:
-        how = "withdrawn" if later.kind == "orders-withdrawn" else f"replaced by set #{later.payload['number']}"
-        return ReceiptCheck(shown, True, "withdrawn" if later.kind == "orders-withdrawn" else "replaced",
+        how = "withdrawn" if later.kind == EventKind.ORDERS_WITHDRAWN else f"replaced by set #{later.payload['number']}"
+        return ReceiptCheck(shown, True, "withdrawn" if later.kind == EventKind.ORDERS_WITHDRAWN else "replaced",
                             f"{where}; it was {how} (entry {later.seq})", found.seq, found.hash)
     return ReceiptCheck(shown, False, "mismatch", f"{where}, and nothing replaced it, yet the results of "
                         f"{receipt.phase} (entry {decided.seq}) were not computed from it", found.seq, found.hash)
@@ -708,7 +764,7 @@ def compare_tables(r: Replay, entries: list[Entry], tables: Tables) -> list[str]
         if row.created_at != parse_stamp(state.created):
             out.append(f"ledger entry 1 (game-created): the games table's created_at is {row.created_at.isoformat()}, "
                        f"the ledger says {state.created}")
-        joined = {int(e.payload["player"]): e.seq for e in entries if e.kind == "player-joined" and not e.sealed}
+        joined = {int(e.payload["player"]): e.seq for e in entries if e.kind == EventKind.PLAYER_JOINED and not e.sealed}
         for seat in state.seats:
             stored = tables.credentials.get(seat.number)
             if stored is None:

@@ -8,18 +8,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
-from typing import Collection, Mapping, cast
+from typing import Collection, Mapping, Sequence, cast
 
 from ..ledger import JSONObject, JSONValue, Receipt
-from ..rules import Order, Outcome, Phase, Position, RuleOptions, parse_order
+from ..rules import Order, Outcome, Phase, Position, Reading, RuleOptions, format_order, parse_order
+from ..rules.orders import Build, Convoy, Move, Retreat, Support, Waive
 from ..rules.variant import Variant
 from ..rules.victory import Victory, victory
 from .settings import RuleSpec, Settings
 from .state import Ending, GameState, Live, Proposal, Seat, Seeking
 
-__all__ = ["plain", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
+__all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
            "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
-           "OrdersOnRecord", "Submission", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
+           "OrdersOnRecord", "Submission", "OrderOption", "UnitOptions", "WarRoom", "RecordAnswered", "CommandedPower", "GamePage", "GMRoom", "CentreChart", "ChartSeries", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
+
+
+# A field so marked is left out of a view's JSON when it is None (the API sends no key for it).
+OMIT_NONE = "omit-none"
+# A field so marked is never written: a value handed on inside the process (orders as read), not shown.
+NOT_WRITTEN = "not-written"
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,8 @@ class Checking:
     conditional: str | None
     clauses: tuple[str, ...]
     conditional_error: str | None
+    # each line as read, handed on (to the map, to a later check) so that nothing reads the text again
+    readings: tuple[Reading, ...] = field(default=(), repr=False, compare=False, metadata={NOT_WRITTEN: True})
 
     @property
     def unreadable(self) -> bool:
@@ -59,6 +68,66 @@ class LegalOrders:
     power: str
     by_unit: Mapping[str, tuple[Order, ...]]
     due: int = 0  # in an adjustment phase: builds due (more than 0) or removals due (less than 0)
+
+
+@dataclass(frozen=True)
+class OrderOption:
+    """One legal order as the war room offers it: its canonical text, its kind and the provinces it names."""
+
+    text: str
+    kind: str  # the order's kind: hold, move, support, convoy, retreat, disband, build, remove, waive
+    unit: str | None  # the province of the unit ordered (None: a waived build)
+    dest: str | None  # where it moves, retreats, supports or convoys to
+    provinces: tuple[str, ...]
+    via: bool  # a move by convoy
+
+    @classmethod
+    def of(cls, order: Order) -> "OrderOption":
+        """An order with the provinces a board taps on to choose it."""
+        unit = getattr(order, "unit", None)
+        provinces: list[str] = [unit.province] if unit is not None else []
+        dest = None
+        if isinstance(order, (Move, Retreat)):
+            dest = order.dest.province
+            provinces.append(dest)
+        elif isinstance(order, Support):
+            provinces.append(order.supported.province)
+            if order.dest is not None:
+                dest = order.dest.province
+                provinces.append(dest)
+        elif isinstance(order, Convoy):
+            provinces += [order.army.province, order.dest.province]
+            dest = order.dest.province
+        return cls(format_order(order), type(order).__name__.lower(), unit.province if unit is not None else None,
+                   dest, tuple(provinces), bool(getattr(order, "via_convoy", False)))
+
+
+@dataclass(frozen=True)
+class UnitOptions:
+    """A unit (or, key 'adjust', a power's builds or removals) and every legal order it may be given."""
+
+    key: str
+    unit: str  # the unit as written ('A PAR'), or 'Builds' / 'Removals'
+    province: str | None
+    orders: tuple[OrderOption, ...]
+    name: str | None = field(default=None, metadata={OMIT_NONE: True})  # the province's name (not for adjustments)
+
+    @classmethod
+    def listed(cls, position: Position, legal: "LegalOrders") -> tuple["UnitOptions", ...]:
+        """A power's units (or its adjustments) in a position, each with its legal orders."""
+        out = []
+        for key, orders in legal.by_unit.items():
+            options = tuple(OrderOption.of(o) for o in orders)
+            if key == "adjust":
+                label = "Builds" if any(isinstance(o, (Build, Waive)) for o in orders) else "Removals"
+                out.append(cls(key, label, None, options))
+                continue
+            unit = position.unit_at(key)
+            if position.phase.is_retreat:
+                unit = next((d.unit for d in position.dislodged
+                             if d.unit.province == key and d.unit.power == legal.power), unit)
+            out.append(cls(key, str(unit) if unit else key, key, options, position.map.provinces[key].name))
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -471,7 +540,9 @@ def plain(value: object) -> JSONValue:
     if isinstance(value, datetime):
         return value.isoformat()
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)
+                if not f.metadata.get(NOT_WRITTEN)
+                and not (f.metadata.get(OMIT_NONE) and getattr(value, f.name) is None)}
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -479,3 +550,129 @@ def plain(value: object) -> JSONValue:
     if hasattr(value, "as_dict"):
         return plain(value.as_dict())  # an outcome's document: plain again, so that it is JSON to the type checker too
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+
+
+@dataclass(frozen=True)
+class RecordAnswered:
+    """A set of orders on record, with the gamesmaster's answer to each order while it can still be changed."""
+
+    orders: OrdersOnRecord
+    checking: Checking | None  # None once the phase can no longer be ordered
+
+
+@dataclass(frozen=True)
+class CommandedPower:
+    """A power a seat commands, as its war room lists it: whether it has something to order, and has."""
+
+    power: str
+    name: str
+    colour: str
+    to_order: bool
+    ordered: bool
+    current: bool  # the power the war room is open at
+
+
+@dataclass(frozen=True)
+class WarRoom:
+    """A seat's war room, worked out in one look at the game with one check of the credential: the power
+    being ordered, its orders on record (answered), its legal orders, its press, questions and votes."""
+
+    game: GameView
+    seat: Seat
+    power: str | None  # None: the seat orders for no power now
+    commands: tuple[CommandedPower, ...]
+    records: tuple[RecordAnswered, ...] = ()
+    options: tuple[UnitOptions, ...] = ()  # every legal order, while the power has something to order
+    press: tuple[PressItem, ...] = ()
+    questions: tuple["QuestionView", ...] = ()
+    cannot_act: str | None = None  # why this sign-in can act on nothing (no key of it on the record)
+
+    @property
+    def me(self) -> PowerStatus | None:
+        """The power's status in the game."""
+        return next((p for p in self.game.powers if p.power == self.power), None)
+
+    @property
+    def can_order(self) -> bool:
+        """Whether the power has orders to give now."""
+        me = self.me
+        return bool(self.game.status in ("active", "paused") and me is not None and me.to_order)
+
+    @property
+    def mine(self) -> RecordAnswered | None:
+        """The seat's own set on record (a stand-by's own, a player's own)."""
+        author = "standby" if self.seat.role == "standby" else "player"
+        return next((r for r in self.records if r.orders.author == author), None)
+
+    @property
+    def orders_text(self) -> str:
+        """The seat's own set as it would be typed again (the conditional part with its headings)."""
+        mine = self.mine
+        if mine is None:
+            return ""
+        text = "\n".join(mine.orders.orders)
+        if mine.orders.conditional:
+            text += "\n\n" + mine.orders.conditional
+        return text
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """A game's public page, from one look at the game: the game, every phase published, the public press."""
+
+    game: GameView
+    published: tuple[PhaseResult, ...]  # the current revision of each published phase, in order
+    press: tuple[PressItem, ...]  # public releases and GM notices, anonymous senders hidden
+
+
+@dataclass(frozen=True)
+class GMRoom:
+    """A game as the gamesmaster's console shows it, from one look at the game: its public page, the sets each
+    power has handed in (for the GM's eyes only), every proposal, all the press and every question."""
+
+    page: GamePage
+    received: tuple[OrdersOnRecord, ...]  # the sets on record now, player's and stand-by's
+    proposals: tuple[Proposal, ...]  # every one, open or decided
+    press: tuple[PressItem, ...]  # everything, as the GM reads it
+    questions: tuple[QuestionView, ...]
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """One power's line on the centre chart: its supply centres at each point."""
+
+    power: str
+    name: str
+    colour: str
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CentreChart:
+    """Supply-centre counts by power at the start of every year (and now), for the history's chart."""
+
+    labels: tuple[str, ...]  # a year, or 'YEAR (phase)' for a last point that is not a spring
+    victory: int | None  # the centres that win (None where the criterion counts units)
+    series: tuple[ChartSeries, ...]
+
+    @classmethod
+    def of(cls, view: GameView, published: Sequence[PhaseResult]) -> "CentreChart":
+        """The chart of a game from its published phases and where it stands now."""
+        powers = view.variant.powers
+        points: dict[str, dict[str, int]] = {}
+        for row in published:
+            ph = row.phase
+            if ph.season == "S" and ph.is_movement:
+                points[str(ph.year)] = {p: len(row.position.centres_of(p)) for p in powers}
+        last = published[-1].next if published else view.position
+        if last:
+            ph = last.phase
+            label = str(ph.year) if ph.season == "S" and ph.is_movement else f"{ph.year} ({ph.title})"
+            if ph.season != "S" or not ph.is_movement or str(ph.year) not in points:
+                points[label] = {p: len(last.centres_of(p)) for p in powers}
+            if view.status == "finished":
+                points[label] = {p: len(last.centres_of(p)) for p in powers}
+        # The line "N to win" is drawn where centres win; a criterion that counts units has no place on it.
+        return cls(tuple(points), None if view.victory.counts_units else view.victory.need,
+                   tuple(ChartSeries(p, powers[p].name, powers[p].colour, tuple(points[k][p] for k in points))
+                         for p in powers))

@@ -43,10 +43,11 @@ the PNG rasteriser draw the same picture; fonts are named, not embedded.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from ..rules.adjudication import Outcome
@@ -189,8 +190,12 @@ def _trim(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point] |
     return _add(a, _scale(u, start)), _sub(b, _scale(u, end))
 
 
-def _polygon(outline: str) -> list[Point]:
-    """The vertices of an outline (the end points of its M/L/Q/C commands; relative ones are not used)."""
+@functools.lru_cache(maxsize=4096)
+def _polygon(outline: str) -> tuple[Point, ...]:
+    """The vertices of an outline (the end points of its M/L/Q/C commands; relative ones are not used).
+
+    Kept per outline: a map's outlines are fixed, and every drawing asks for them again (the
+    analysis board draws two maps for each tap)."""
     points: list[Point] = []
     per = {"M": 1, "L": 1, "Q": 2, "C": 3}
     for cmd, args in re.findall(r"([MLHVCSQTAZmlhvcsqtaz])([^MLHVCSQTAZmlhvcsqtaz]*)", outline):
@@ -199,12 +204,23 @@ def _polygon(outline: str) -> list[Point]:
         k = per.get(cmd.upper())
         if k:
             points.extend(pairs[k - 1::k])
-    return points
+    return tuple(points)
 
 
-def _inside(p: Point, polygon: list[Point]) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _bounds(polygon: tuple[Point, ...]) -> tuple[float, float, float, float]:
+    """A polygon's box: x0, y0, x1, y1."""
+    xs, ys = [q[0] for q in polygon], [q[1] for q in polygon]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _inside(p: Point, polygon: Sequence[Point]) -> bool:
     """Even-odd rule: is p inside the polygon?"""
     x, y = p
+    if isinstance(polygon, tuple) and polygon:  # an outline's vertices (_polygon): outside its box, outside it
+        x0, y0, x1, y1 = _bounds(polygon)
+        if not (x0 <= x <= x1 and y0 <= y <= y1):
+            return False
     inside = False
     j = len(polygon) - 1
     for i in range(len(polygon)):
@@ -593,18 +609,21 @@ class _Map:
         shape = self.geo.spaces[pid]
         z = self.z
         x, y = shape.xy
-        near = [(c, hw, hh) for c, hw, hh in self.unit_boxes if _length(_sub(c, shape.xy)) < 100 * z]
-        names = [(c, hw, hh) for c, hw, hh in self.label_boxes if _length(_sub(c, shape.xy)) < 60 * z]
+        near = [(c, hw, hh) for c, hw, hh in self.unit_boxes if math.hypot(c[0] - x, c[1] - y) < 100 * z]
+        names = [(c, hw, hh) for c, hw, hh in self.label_boxes if math.hypot(c[0] - x, c[1] - y) < 60 * z]
         polygon = _polygon(shape.outline)
         half_w = (3.6 * len(pid) + 1.5) * z
         best, best_score = (x, y + 22 * z), -1e9
         offsets = ((0, 22), (0, -21), (31, 1), (-31, 1), (24, 19), (-24, 19), (24, -18), (-24, -18), (0, 31), (0, -30),
                    (38, 1), (-38, 1), (30, 27), (-30, 27), (30, -26), (-30, -26), (0, 38), (0, -37))
+        # Every penalty only lowers a place's score (whole numbers and halves, so the sums are exact in
+        # any order): the cheap ones are counted first, and a place stops being scored, or the search
+        # stops, once it cannot beat the best so far (the board redraws the map on every tap).
         for i, (dx, dy) in enumerate(offsets):
-            c = (x + dx * z, y + dy * z)
             score = -i * 0.5
-            corners = [(c[0] + ex, c[1] + ey * z) for ex in (-half_w, half_w) for ey in (-5, 5)]
-            score -= 10 * sum(1 for q in corners if not _inside(q, polygon))
+            if score <= best_score:
+                break
+            c = (x + dx * z, y + dy * z)
             for u, hw, hh in near:
                 if abs(u[0] - c[0]) < hw + half_w and abs(u[1] - c[1]) < hh + 5 * z:
                     score -= 60  # under a unit or its ring: worse than running over the space's edge
@@ -619,6 +638,12 @@ class _Map:
                 sx, sy = shape.centre_xy
                 if abs(sx - c[0]) < half_w + 7 * z and abs(sy - c[1]) < 12 * z:
                     score -= 12
+            for ex in (-half_w, half_w):
+                for ey in (-5, 5):
+                    if score <= best_score:
+                        break
+                    if not _inside((c[0] + ex, c[1] + ey * z), polygon):
+                        score -= 10  # a corner of the name over the space's edge
             if score > best_score:
                 best, best_score = c, score
         return best

@@ -12,6 +12,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Sequence, TextIO
 
+from ..config import Config
 from ..gm import Gamesmaster
 from ..mail.config import MailConfig, MailConfigError, _hostport
 from ..mail.imap import ImapError
@@ -23,9 +24,10 @@ __all__ = ["ImapError", "MailConfig", "MailConfigError", "config", "dispatch", "
            "send_due", "serve"]
 
 
-def config(address: str | None = None, relay: str | None = None) -> MailConfig:
-    """The mail settings from the environment, with the GM's address and the relay (HOST[:PORT]) where given."""
-    settings = MailConfig.from_env()
+def config(address: str | None = None, relay: str | None = None, read: Config | None = None) -> MailConfig:
+    """The mail settings (`read`, else from the environment), with the GM's address and the relay (HOST[:PORT])
+    where given."""
+    settings = MailConfig.from_settings(read.mail, read.site) if read is not None else MailConfig.from_env()
     if address:
         if "@" not in address:
             raise MailConfigError(f"--address {address!r} is not an address (local@domain)")

@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..config import Config
 from ..gm import Gamesmaster
 from ..web.app import create_app
 from ..web.security import load_secrets
@@ -37,8 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=16, help="requests worked on at once")
     args = ap.parse_args(argv)
     sock = socket.socket(fileno=args.fd)
-    gm = Gamesmaster.open(database_url(args.data), migrate=False)  # the first process brought the schema up to date
-    server = site_server(create_app(gm, load_secrets(args.data)))
+    config = Config.from_environ().with_paths(data_dir=args.data)  # read once, as the first process read it
+    # the first process brought the schema up to date
+    gm = Gamesmaster.open(database_url(args.data, config.paths), migrate=False, config=config)
+    server = site_server(create_app(gm, load_secrets(args.data, site=config.site), settings=config.site))
     threading.Thread(target=_until_told, args=(server,), name="gamesmaster-first-process", daemon=True).start()
     try:
         run_server(server, sock, args.threads)

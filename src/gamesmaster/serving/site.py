@@ -17,9 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..gm import Gamesmaster, GMError, data_dir, default_url
+from ..config import DATABASE_URL, Config, Paths, child_environ
+from ..gm import Gamesmaster, GMError, default_url
+from ..mail.config import MailConfig
 from ..web.demo import DEMO_GAME, load_demo
 from ..web.security import GM_ENV, SiteSecrets, load_secrets
+from .webhook import Poster
 from .worker import Worker
 
 if TYPE_CHECKING:
@@ -46,6 +49,7 @@ class Options:
     daide: tuple[tuple[str, int], ...] = ()  # games served to DAIDE bots, each on its port (--daide GAME:PORT)
     threads: int = 16  # requests a web process works on at once; more only queue for the GIL and the store
     web_processes: int = 0  # web processes on the one socket (0: one a CPU, at most four)
+    config: Config | None = None  # the settings (None: read from the environment when serving starts)
 
 
 def default_web_processes() -> int:
@@ -156,7 +160,7 @@ class WebProcesses:
 
     def _spawn(self) -> subprocess.Popen[bytes]:
         fd = self.sock.fileno()
-        env = {**os.environ, "GAMESMASTER_DATABASE_URL": self.url}
+        env = child_environ({DATABASE_URL: self.url})
         # The process stops when its stdin closes: when this one stops it, or dies.
         return subprocess.Popen([sys.executable, "-m", "gamesmaster.serving.process", "--fd", str(fd), "--data",
                                  str(self.data), "--threads", str(self.threads)], pass_fds=(fd,), env=env,
@@ -187,9 +191,9 @@ class WebProcesses:
                 p.wait()
 
 
-def database_url(data: Path) -> str:
-    """The store's URL: $GAMESMASTER_DATABASE_URL, else the SQLite file in the data directory data."""
-    return default_url(data)
+def database_url(data: Path, paths: Paths | None = None) -> str:
+    """The store's URL: the settings' ($GAMESMASTER_DATABASE_URL), else the SQLite file in the data directory data."""
+    return default_url(data, paths)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -225,7 +229,7 @@ def _write_credentials(data: Path, secrets: SiteSecrets, demo: dict[str, str] | 
     return path
 
 
-def start_mail(gm: Gamesmaster, host: str, port: int, out: TextIO) -> Any:
+def start_mail(gm: Gamesmaster, host: str, port: int, out: TextIO, config: MailConfig | None = None) -> Any:
     """The e-mail intake (gamesmaster.mail.server.start), if that module exists."""
     try:
         if importlib.util.find_spec("gamesmaster.mail.server") is None:
@@ -233,7 +237,8 @@ def start_mail(gm: Gamesmaster, host: str, port: int, out: TextIO) -> Any:
     except ModuleNotFoundError:
         return None
     module = importlib.import_module("gamesmaster.mail.server")
-    handle = module.start(gm, host, port)
+    # the settings go only where there are some: without, the door reads its own section (as a bare start did)
+    handle = module.start(gm, host, port, **({"config": config} if config is not None else {}))
     print(f"Mail intake: SMTP on {host}:{getattr(handle, 'port', port)}", file=out, flush=True)
     notice = handle.relay_notice() if hasattr(handle, "relay_notice") else None
     if notice:
@@ -255,10 +260,13 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
     """Run the site until SIGINT or SIGTERM; returns the exit status."""
     from ..web.app import create_app
 
-    data = (opts.data or data_dir()).expanduser()
+    # Read once, here; --data is put over $GAMESMASTER_DATA, and each part is handed its section.
+    config = opts.config or Config.from_environ()
+    config = config.with_paths(data_dir=opts.data)
+    data = config.paths.data_dir
     data.mkdir(parents=True, exist_ok=True)
-    gm = Gamesmaster.open(database_url(data))
-    secrets = load_secrets(data, renew_gm=opts.new_gm_credential)
+    gm = Gamesmaster.open(database_url(data, config.paths), config=config)
+    secrets = load_secrets(data, renew_gm=opts.new_gm_credential, site=config.site)
     demo = None
     if opts.demo and not gm.game_ids():
         print("Loading the demo: the 1971 rulebook's sample game ...", file=out, flush=True)
@@ -277,7 +285,7 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
         for power, secret in (demo or {}).items():
             print(f"  {DEMO_GAME} {power.capitalize():8} war room credential: {secret}", file=out)
         print(f"(also written to {path}, readable only by you)", file=out)
-    elif os.environ.get(GM_ENV):
+    elif config.site.gm_credential:
         print(f"GM credential: the one in ${GM_ENV}", file=out)
     else:
         print(f"GM credential: as printed when {data} was set up (see {data / CREDENTIALS_FILE} if still there); "
@@ -295,24 +303,26 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
         for game, port in daide.ports.items():
             print(f"DAIDE: {game} on {host}:{port} (bots: docs/daide.md)", file=out, flush=True)
     worker = Worker(gm, opts.worker_interval, out)
+    poster = Poster(gm)  # games' webhooks: beside the deadline worker, in the one process that runs it
     if opts.worker:
         worker.start()
+        poster.start()
     else:
         print("Deadline worker: not in this process (--no-worker); run `gamesmaster worker` beside it", file=out)
     mail = None
     if opts.mail:
         try:
-            mail = start_mail(gm, opts.host, opts.smtp_port, out)
+            mail = start_mail(gm, opts.host, opts.smtp_port, out, MailConfig.from_settings(config.mail, config.site))
         except Exception as exc:  # noqa: BLE001 - the site runs without it; say why
             print(f"mail intake not started: {exc}", file=sys.stderr, flush=True)
-    helpers = WebProcesses(sock, database_url(data), data, opts.threads)
+    helpers = WebProcesses(sock, database_url(data, config.paths), data, opts.threads)
     count = opts.web_processes or default_web_processes()
     if count > 1:
         helpers.start(count - 1)
         print(f"Web processes: {count} on one socket (this one and {count - 1} more)", file=out, flush=True)
     print("Press Ctrl-C to stop.", file=out, flush=True)
 
-    server = site_server(create_app(gm, secrets))
+    server = site_server(create_app(gm, secrets, settings=config.site))
 
     try:
         run_server(server, sock, opts.threads)
@@ -320,6 +330,8 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
         helpers.stop()
         if worker.is_alive():
             worker.stop()
+        if poster.is_alive():
+            poster.stop()
         if daide is not None:
             daide.stop()
         if mail is not None:

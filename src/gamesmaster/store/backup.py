@@ -14,7 +14,7 @@ from typing import Mapping, cast
 from sqlalchemy import DateTime, Integer, LargeBinary, Table, insert, select, text
 
 from ..ledger import JSONObject, JSONValue
-from . import accounts, mailbox
+from . import accounts, mailbox, webhooks
 from .db import Store
 
 
@@ -23,9 +23,9 @@ class RowsError(ValueError):
 
 
 def side_tables() -> list[Table]:
-    """The tables beside the ledgers kept in a backup: the mail door's, and players' accounts."""
+    """The tables beside the ledgers kept in a backup: the mail door's, players' accounts, and the games' webhooks."""
     return [mailbox.contacts, mailbox.inbox, mailbox.outbox, mailbox.cursors, accounts.accounts, accounts.links,
-            accounts.settings, accounts.notices, accounts.cursors, accounts.games]
+            accounts.settings, accounts.notices, accounts.cursors, accounts.games, webhooks.hooks, webhooks.posts]
 
 
 def _out(value: object) -> JSONValue:

@@ -21,6 +21,8 @@ from sqlalchemy.engine import Connection as Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry, NullPool
 
+from ..config import Paths
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 DB_FILE = "gamesmaster.db"
 
@@ -35,18 +37,18 @@ class Conflict(Exception):
     Not a StoreError: the database works, and the caller decides whether losing the race matters."""
 
 
-def data_dir() -> Path:
-    """The data directory: $GAMESMASTER_DATA or ~/.local/share/gamesmaster."""
-    env = os.environ.get("GAMESMASTER_DATA")
-    return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "gamesmaster"
+def data_dir(paths: Paths | None = None) -> Path:
+    """The data directory: the settings' (default: $GAMESMASTER_DATA or ~/.local/share/gamesmaster)."""
+    return (paths or Paths.from_environ()).data_dir
 
 
-def default_url(data: Path | None = None) -> str:
-    """$GAMESMASTER_DATABASE_URL, or the SQLite file in the data directory (data, else data_dir())."""
-    env = os.environ.get("GAMESMASTER_DATABASE_URL")
-    if env:
-        return env
-    return f"sqlite:///{(data or data_dir()) / DB_FILE}"
+def default_url(data: Path | None = None, paths: Paths | None = None) -> str:
+    """The settings' database URL ($GAMESMASTER_DATABASE_URL), or the SQLite file in the data directory (data, else
+    the settings')."""
+    paths = paths or Paths.from_environ()
+    if paths.database_url:
+        return paths.database_url
+    return f"sqlite:///{(data or paths.data_dir) / DB_FILE}"
 
 
 def normalise_url(url: str) -> str:

@@ -8,20 +8,21 @@ parallel (pytest -n) without meeting; the database is dropped at the end.
 
 from __future__ import annotations
 
-import os
 import uuid
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import create_engine, text
+
+from ..config import DEFAULT_TEST_POSTGRES, TEST_POSTGRES_URL, TestHooks
 from sqlalchemy.engine import make_url
 
-SERVER_ENV = "TEST_POSTGRES_URL"
-DEFAULT_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+SERVER_ENV = TEST_POSTGRES_URL
+DEFAULT_SERVER = DEFAULT_TEST_POSTGRES
 
 
 def server_url() -> str:
-    url = os.environ.get(SERVER_ENV, DEFAULT_SERVER)
+    url = TestHooks.from_environ().postgres_url
     return url.replace("postgresql://", "postgresql+psycopg://", 1) if url.startswith("postgresql://") else url
 
 

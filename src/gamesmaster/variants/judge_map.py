@@ -24,6 +24,7 @@ from ..rules.phase import Phase, PhaseError
 from ..rules.variant import Variant
 from .loader import VariantError, parse_variant
 from .schematic import schematic_toml
+from .svg_layout import SvgLayoutError, svg_geometry_toml
 
 MAX_BYTES = 512_000  # the largest package map is 40 kB
 MAX_LINES = 10_000
@@ -95,18 +96,25 @@ def import_map(path: str | Path, variant_id: str) -> tuple[str, Variant]:
     return text, variant
 
 
-def install_map(path: str | Path, variant_id: str, replace: bool = False) -> Path:
-    """Import a map file and write it to the installed variants folder; nothing is written if it is refused."""
+def install_map(path: str | Path, variant_id: str, replace: bool = False, svg: str | Path | None = None) -> Path:
+    """Import a map file (drawn from svg, or schematically) into the installed variants; nothing is written if refused."""
     from .loader import installed_dir, variant_names  # noqa: PLC0415 - the folder is read at call time
 
     if variant_id in variant_names() and not (replace and (installed_dir() / f"{variant_id}.toml").is_file()):
         raise MapImportError(variant_id, [f"a variant named {variant_id!r} already exists"
                                           + ("" if replace else " (--replace replaces an installed one)")])
     text, variant = import_map(path, variant_id)
+    if svg is None:
+        geometry = schematic_toml(variant)
+    else:
+        try:
+            geometry = svg_geometry_toml(variant, Path(svg))
+        except SvgLayoutError as exc:
+            raise MapImportError(str(svg), exc.problems) from None
     folder = installed_dir()
     (folder / "geometry").mkdir(parents=True, exist_ok=True)
     drawing = folder / "geometry" / f".{variant_id}.toml.part"
-    drawing.write_text(schematic_toml(variant), encoding="utf-8")
+    drawing.write_text(geometry, encoding="utf-8")
     drawing.replace(folder / "geometry" / f"{variant_id}.toml")
     target = folder / f"{variant_id}.toml"
     partial = folder / f".{variant_id}.toml.part"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..config import Paths
 from ..rules.geography import Location, Map, Province, Terrain, UnitType
 from ..rules.phase import Phase, PhaseError
 from ..rules.variant import Power, Variant
@@ -17,9 +17,8 @@ DATA = Path(__file__).with_name("data")
 
 
 def installed_dir() -> Path:
-    """Where `gamesmaster variant import` installs variants: $GAMESMASTER_DATA/variants."""
-    env = os.environ.get("GAMESMASTER_DATA")
-    return (Path(env).expanduser() if env else Path.home() / ".local" / "share" / "gamesmaster") / "variants"
+    """Where `gamesmaster variant import` installs variants: the data directory's variants/ ($GAMESMASTER_DATA)."""
+    return Paths.from_environ().data_dir / "variants"
 
 
 class VariantError(ValueError):

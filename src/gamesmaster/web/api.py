@@ -14,10 +14,11 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..gm import (parse_phase, Gamesmaster, RuleSpec, ScoringName as Scoring, is_token, plain, plain_object, rules_for, score_board,
-                  split_credential, variant_named)
+from ..gm import (parse_phase, CentreChart, Gamesmaster, RuleSpec, ScoringName as Scoring, is_token, plain, plain_object,
+                  rules_for, score_board, split_credential, variant_named)
 from . import schemas, site
 from .app import WebError, drawing, drawing_budget
 from .security import target_of
@@ -57,7 +58,10 @@ def _gm(request: Request) -> Gamesmaster:
     return cast(Gamesmaster, request.app.state.gm)  # the app factory put it there; starlette's state is untyped
 
 
-def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:
+async def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:
+    """Who is asking: worked out on the event loop (a `def` dependency cost every credentialed request a second
+    wait for a worker thread, which under load tripled its time); only the GM credential's slow first check
+    goes to a thread."""
     credential = auth.credentials.strip() if auth and auth.credentials else None
     if not credential:
         return Caller(None, False)
@@ -71,7 +75,7 @@ def caller(request: Request, auth: HTTPAuthorizationCredentials | None = Depends
              _gm(request).credential_known(game, credential) if game else is_token(credential))
     if not known:
         _limit(request, target_of(game, credential))
-    is_gm = not player_form and secrets_.check_gm(credential)
+    is_gm = not player_form and (secrets_.known_gm(credential) or await run_in_threadpool(secrets_.check_gm, credential))
     return Caller(credential, is_gm)
 
 
@@ -88,7 +92,8 @@ def _limit(request: Request, target: str | None) -> None:
         raise WebError(429, f"too many failed credential attempts from here: try again in {wait} seconds")
 
 
-def gm_only(request: Request, who: Caller = Depends(caller)) -> Caller:
+async def gm_only(request: Request, who: Caller = Depends(caller)) -> Caller:
+    """The caller, who must be the GM (nothing here blocks: it runs on the event loop)."""
     if not who.credential:
         raise WebError(401, "this is a GM action: send the GM credential as 'Authorization: Bearer CREDENTIAL'")
     if not who.is_gm:
@@ -226,6 +231,10 @@ class ReasonIn(Strict):
     reason: str = ""
 
 
+class WebhookIn(Strict):
+    url: str = Field(max_length=2000, description="the incoming webhook's URL (http or https); empty: none")
+
+
 class ResumeIn(Strict):
     until: datetime | None = None
     reason: str = ""
@@ -339,12 +348,11 @@ def get_result(game: str, phase: str, request: Request) -> dict[str, Any]:
 @router.get("/games/{game}/history", response_model=schemas.HistoryOut,
             tags=["games"], summary="The phases published, and the centre counts by year")
 def get_history(game: str, request: Request) -> dict[str, Any]:
-    gm = _gm(request)
-    st = gm.game(game)
-    rows = gm.results(game)
+    page = _gm(request).game_page(game)
+    st, rows = page.game, page.published
     return {"id": game, "phases": [{"phase": str(r.phase), "title": r.title, "revision": r.revision,
                                     "record": {"seq": r.seq, "hash": r.entry_hash}} for r in rows],
-            "current": str(st.phase) if st.phase else None, "chart": site.centre_chart(st, rows),
+            "current": str(st.phase) if st.phase else None, "chart": plain(CentreChart.of(st, rows)),
             "result": plain(st.result), "head": {"seq": st.head.seq, "hash": st.head.hash}}
 
 
@@ -407,7 +415,7 @@ def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[s
             "standby_for": seat.standby_for, "number": seat.number}
 
 
-@router.get("/games/{game}/powers/{power}/orders", response_model=list[schemas.OrdersOnRecordOut], tags=["powers"],
+@router.get("/games/{game}/powers/{power}/orders", response_model=schemas.many(schemas.OrdersOnRecordOut), tags=["powers"],
             summary="A power's orders on record, with the answer to each (only the power itself or the GM)")
 def get_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     rows = _gm(request).orders_on_record(game, power, **who.acting())
@@ -439,7 +447,7 @@ def check_orders(game: str, power: str, body: CheckIn, request: Request, who: Ca
     return site.answers(_gm(request).check(game, power, _text(body.orders), **who.acting()))
 
 
-@router.get("/games/{game}/powers/{power}/options", response_model=list[schemas.UnitOptionsOut],
+@router.get("/games/{game}/powers/{power}/options", response_model=schemas.many(schemas.UnitOptionsOut),
             tags=["powers"], summary="Every legal order of the power now")
 def get_options(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
@@ -577,6 +585,20 @@ def post_process(game: str, request: Request, who: Caller = Depends(gm_only)) ->
 def post_extend(game: str, body: ExtendIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     new = _gm(request).extend(game, hours=body.hours, until=_aware(body.until), reason=body.reason)
     return {"deadline": new.isoformat()}
+
+
+@router.get("/games/{game}/webhook", response_model=schemas.WebhookOut, tags=["GM"],
+            summary="How the game's webhook fares (its URL shown by host only)")
+def get_webhook(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    status = _gm(request).webhook(game)
+    return {"webhook": plain_object(status) if status is not None else None}
+
+
+@router.put("/games/{game}/webhook", response_model=schemas.WebhookOut, tags=["GM"],
+            summary="Set (or, with an empty url, remove) the game's webhook: results, warnings and notices posted")
+def put_webhook(game: str, body: WebhookIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
+    status = _gm(request).set_webhook(game, body.url)
+    return {"webhook": plain_object(status) if status is not None else None}
 
 
 @router.post("/games/{game}/pause", response_model=schemas.StatusOut, tags=["GM"], summary="Stop the clock")

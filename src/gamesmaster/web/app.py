@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import unquote
@@ -25,7 +24,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..gm import phase_title, Forbidden, Gamesmaster, GMError, Limited, NotFound, RateLimiter, Refused, StoreError, bad_character
+from ..gm import phase_title, Forbidden, Gamesmaster, GMError, Limited, NotFound, RateLimiter, Refused, SiteSettings, StoreError, bad_character
 from .security import (
     SessionMiddleware,
     SignInLimits,
@@ -208,8 +207,11 @@ def _validation_message(exc: RequestValidationError) -> tuple[int, str]:
     return 422, "; ".join(parts) or "invalid request"
 
 
-def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmaster") -> FastAPI:
-    """The site for one Gamesmaster; `secrets` sign the sessions and check the GM credential."""
+def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmaster",
+               settings: SiteSettings | None = None) -> FastAPI:
+    """The site for one Gamesmaster; `secrets` sign the sessions and check the GM credential; `settings`: the
+    settings' site section (default: from the environment)."""
+    settings = settings or SiteSettings.from_environ()
     # Swagger UI's script and style come from the fastapi-offline package and are served here:
     # /docs works without the internet and loads nothing from another site.
     app = FastAPIOffline(title=f"{title} API", description=DESCRIPTION, version="1", docs_url=None, redoc_url=None,
@@ -229,9 +231,9 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
     app.state.limits = SignInLimits()  # failed credential attempts, per address and per game
     app.state.draw_limits = RateLimiter(10, 1 / 6)  # new PNG maps drawn, per client address (drawing_budget)
     app.state.link_limits = RateLimiter(5, 1 / 60)  # sign-in links asked for, per client address (web.accounts)
-    app.state.site_url = os.environ.get("GAMESMASTER_SITE_URL", "").strip() or None  # for links in mail
+    app.state.site_url = settings.site_url  # for links in mail
     # the gamesmaster's address, for the war room to say where orders may be mailed (docs/mail.md)
-    app.state.mail_address = os.environ.get("GAMESMASTER_MAIL_ADDRESS", "").strip() or None
+    app.state.mail_address = settings.mail_address
     app.state.poll_seconds = 20  # how often pages ask for the unread count of notifications
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(phase_title=phase_title)

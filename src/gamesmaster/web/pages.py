@@ -14,8 +14,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from ..gm import (phase_title, parse_phase, GAME_ID, ORDERS_CHARS, Forbidden, Gamesmaster, GMError, Refused, RuleSpec, Settings, game_address,
-                  parse_duration, parse_time, rules_for)
+from ..gm import (phase_title, parse_phase, GAME_ID, ORDERS_CHARS, CentreChart, Forbidden, Gamesmaster, GMError,
+                  NotCommanded, Refused, RuleSpec, Settings, game_address, parse_duration, parse_time, rules_for)
 from . import site
 from .app import WebError, drawing, drawing_budget
 from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of, web_session
@@ -79,7 +79,7 @@ def games_page(request: Request) -> HTMLResponse:
 @router.get("/games/{game}", response_class=HTMLResponse)
 def game_page(game: str, request: Request) -> HTMLResponse:
     gm = _gm(request)
-    view = site.game(gm, game)
+    view = site.game(gm.game_page(game))
     svg = site.inline_svg(site.map_svg(gm, game)) if view["phase"] else None
     return _render(request, "game.html", {"g": view, "map": svg})
 
@@ -87,8 +87,8 @@ def game_page(game: str, request: Request) -> HTMLResponse:
 @router.get("/games/{game}/history", response_class=HTMLResponse)
 def history_page(game: str, request: Request, phase: str | None = None) -> HTMLResponse:
     gm = _gm(request)
-    st = gm.game(game)
-    rows = gm.results(game)
+    page = gm.game_page(game)
+    st, rows = page.game, page.published
     steps = list(dict.fromkeys(str(r.phase) for r in rows))  # a retreat phase played in rounds is one step
     current = str(st.phase) if st.status != "forming" and st.phase else None
     if phase is not None and phase.strip().lower() != "now":
@@ -103,11 +103,11 @@ def history_page(game: str, request: Request, phase: str | None = None) -> HTMLR
     here = shown or "now"
     i = keys.index(here) if here in keys else len(keys) - 1
     svg = site.inline_svg(site.map_svg(gm, game, shown)) if (shown or current) else None
-    chart = site.centre_chart(st, rows)
+    chart = CentreChart.of(st, rows)
     return _render(request, "history.html", {
         "g": site.summary(st), "record": record, "map": svg, "steps": keys, "here": here,
         "prev": keys[i - 1] if i > 0 else None, "next": keys[i + 1] if i + 1 < len(keys) else None,
-        "chart": site.chart_svg(chart) if chart["labels"] else None, "chart_data": chart,
+        "chart": site.chart_svg(chart) if chart.labels else None, "chart_data": chart,
         "current_title": st.phase_title})
 
 
@@ -217,28 +217,29 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
     credential = _credential(request, game)
     if credential is None:
         return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
+    wanted = request.query_params.get("power")
     try:
-        seat = gm.identify(game, credential)
+        room = gm.war_room(game, credential, wanted[:40] if wanted else None)
+    except NotCommanded as exc:
+        raise WebError(403, str(exc)) from None
     except Forbidden as exc:
         gm.sign_out(credential, game)
         web_session(request).games = tuple(g for g in web_session(request).games if g != game)
         _flash(request, f"{exc}.", "error")
         return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
-    wanted = request.query_params.get("power")
-    if wanted and site.acts_for(seat, wanted[:40]) is None:
-        raise WebError(403, f"{seat.name} does not command {wanted[:40]!r} in {game}")
-    view = site.war_room(gm, game, credential, seat, wanted[:40] if wanted else None)
-    unsent = _unsent(request, game, view["power"])
+    view = site.war_room(room)
+    unsent = _unsent(request, game, room.power)
     if unsent is not None:
         view["orders_text"] = unsent
     svg = None
-    if view["game"]["phase"]:
-        mine = view["mine"]["orders"] if view.get("mine") else None
-        svg = site.inline_svg(site.map_svg(gm, game, orders={view["power"]: mine} if mine and view["power"] else None,
-                                           highlight=view["power"]))
+    if room.game.phase is not None:
+        mine = room.mine
+        # the set as the gamesmaster read it when it was answered: the map does not read the text again
+        drawn = (mine.checking.readings if mine.checking is not None else mine.orders.orders) if mine else None
+        svg = site.inline_svg(site.map_svg(gm, game, orders={room.power: drawn} if drawn and room.power else None,
+                                           highlight=room.power))
     address = request.app.state.mail_address
-    return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"],
-                                              "nokey": gm.cannot_act(game, credential),
+    return _render(request, "war_room.html", {"w": view, "map": svg, "g": view["game"], "nokey": room.cannot_act,
                                               "mail_to": game_address(address, game) if address else None})
 
 
@@ -306,17 +307,17 @@ def _unsent(request: Request, game: str, power: str | None) -> str | None:
 
 @router.post("/games/{game}/war-room/orders")
 def war_room_orders(game: str, request: Request, data: FormData = Depends(form)) -> Response:
-    credential, power = _player(request, game, _field(data, "power"))
+    credential = _credential(request, game)
+    if credential is None:
+        raise WebError(401, f"sign in to the war room of {game} first")
+    wanted = _field(data, "power")[:40] or None
     text = _field(data, "orders")
     phase = _field(data, "phase") or None
-    try:
-        sub = _gm(request).submit_orders(game, power, text, credential=credential, channel="web", phase=phase)
-    except Refused as exc:
-        _flash(request, f"{exc} (the refusal is on the record)", "error")
-        _keep_unsent(request, game, power, text)
-        return _back(_room(game, power))
-    except GMError as exc:
-        _flash(request, str(exc), "error")
+    try:  # the gamesmaster checks the credential, once, and takes the seat's first power unless one is named
+        sub = _gm(request).submit_orders(game, wanted, text, credential=credential, channel="web", phase=phase)
+    except GMError as exc:  # back to the war room, the set kept as typed to be mended
+        power = _player(request, game, wanted)[1]  # a sign-in that does not hold, or no such power: 401/403
+        _flash(request, f"{exc} (the refusal is on the record)" if isinstance(exc, Refused) else str(exc), "error")
         _keep_unsent(request, game, power, text)
         return _back(_room(game, power))
     bad = sum(1 for a in sub.answers if a.status != "accepted")
@@ -325,7 +326,7 @@ def war_room_orders(game: str, request: Request, data: FormData = Depends(form))
     if sub.processed:
         msg += f" Every power concerned has ordered: {', '.join(phase_title(p) for p in sub.processed)} processed."
     _flash(request, msg, "error" if bad else "ok")
-    return _back(_room(game, power))
+    return _back(_room(game, sub.power))
 
 
 @router.post("/games/{game}/war-room/check")
@@ -545,20 +546,19 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
 def gm_game_page(game: str, request: Request) -> HTMLResponse:
     _require_gm(request)
     gm = _gm(request)
-    st = gm.game(game)
-    view = site.game(gm, game, st)
+    room = gm.gm_room(game)
+    st, view = room.page.game, site.game(room.page)
     # what each power has handed in, for the GM's eyes only: listed, and drawn on the map
-    received = [r for p in st.powers if p.ordered or p.standby_ordered
-                for r in gm.orders_on_record(game, p.power, by_gm=True)] if st.phase is not None else []
+    received = list(room.received)
     drawn = {r.power: list(r.orders) for r in received}
     svg = site.inline_svg(site.map_svg(gm, game, orders=drawn or None)) if view["phase"] else None
     return _render(request, "gm_game.html", {"g": view, "st": st, "last": view["last_results"], "map": svg,
                                              "received": received,
-                                             "proposals": gm.proposals(game), "powers": site.powers_info(st.variant),
+                                             "proposals": room.proposals, "powers": site.powers_info(st.variant),
                                              "tz": st.settings.schedule.tz,
-                                             "press": list(gm.press(game))[-30:],
-                                             "questions": [site.question_item(q) for q in gm.questions(game)],
-                                             "records": _seat_records(gm, game)})
+                                             "press": list(room.press)[-30:],
+                                             "questions": [site.question_item(q) for q in room.questions],
+                                             "records": _seat_records(gm, game), "webhook": gm.webhook(game)})
 
 
 def _seat_records(gm: Gamesmaster, game: str) -> list[dict[str, Any]]:
@@ -652,6 +652,9 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             public = _field(data, "public") == "1"
             gm.answer_question(game, asked, _field(data, "text"), public=public)
             _flash(request, f"Question {number} answered " + ("for everyone." if public else "to its asker."))
+        elif action == "webhook":
+            status = gm.set_webhook(game, None if _field(data, "remove") == "1" else _field(data, "url")[:1000])
+            _flash(request, f"Webhook set: posting to {status.shown}." if status else "No webhook now.")
         elif action == "draw":
             gm.declare_draw(game, reason=reason)
             _flash(request, "The game is declared drawn.")

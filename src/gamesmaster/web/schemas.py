@@ -8,9 +8,18 @@ API tests until its model says what the field is.
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+import re
+from collections import abc
+from dataclasses import fields, is_dataclass
+from datetime import datetime
+from types import UnionType
+from typing import Any, Mapping, Sequence, Union, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, Checking, LedgerHead, OrderOption, OrdersOnRecord, Phase, Receipt,
+                  Submission, UnitOptions, VerifyReport)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 RulesSpec = str | dict[str, Any] | None
@@ -20,6 +29,86 @@ class Out(BaseModel):
     """An API answer: its fields are exactly the keys sent."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+# -- answers that are gm's views --------------------------------------------------------------
+#
+# Where an answer is a gm view written as JSON (gm.views.plain), its model is made from the
+# view's dataclass here, not written out a second time: a field the view gains is a field of
+# the answer. A field's description is the comment beside it in the dataclass.
+
+_WRITTEN_AS_TEXT = (datetime, Receipt, Phase, LedgerHead)  # plain() writes these as strings
+_MADE: dict[type, type[BaseModel]] = {}
+
+
+def _described(cls: type) -> dict[str, str]:
+    """The comment beside each field of a dataclass ('name: type  # what it is'), by field name."""
+    try:
+        source = inspect.getsource(cls)
+    except (OSError, TypeError):
+        return {}
+    return {m.group(1): m.group(2).strip() for m in re.finditer(r"^    (\w+): [^#\n]*#\s*(.+)$", source, re.M)}
+
+
+def _json_type(hint: Any) -> Any:
+    """The type a value of this annotation has once plain() has written it as JSON."""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is Any or hint is object:
+        return Any
+    if origin in (Union, UnionType):
+        kinds = [_json_type(a) for a in args]
+        out = kinds[0]
+        for k in kinds[1:]:
+            out = out | k
+        return out
+    if origin in (tuple, list, Sequence, abc.Sequence, abc.Collection):
+        return list[_json_type(args[0]) if args else Any]  # type: ignore[misc]
+    if origin in (dict, Mapping, abc.Mapping):
+        return dict[str, _json_type(args[1]) if len(args) == 2 else Any]  # type: ignore[misc]
+    if isinstance(hint, type) and issubclass(hint, _WRITTEN_AS_TEXT):
+        return str
+    if isinstance(hint, type) and is_dataclass(hint):
+        return model_of(hint)
+    return hint
+
+
+def model_of(cls: type, *, leave_out: tuple[str, ...] = (), name: str | None = None,
+             added: Mapping[str, tuple[Any, str]] | None = None) -> type[BaseModel]:
+    """The answer model of a gm view (a frozen dataclass) as plain() writes it: every field but those never
+    written (NOT_WRITTEN) or left out of this answer, one left out when None (OMIT_NONE) optional; `added`:
+    the fields an answer sends beside the view's (name -> type and description), such as a property's value."""
+    if not leave_out and name is None and not added and cls in _MADE:
+        return _MADE[cls]
+    hints = get_type_hints(cls)
+    described = _described(cls)
+    made: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.metadata.get(NOT_WRITTEN) or f.name in leave_out:
+            continue
+        kind = _json_type(hints[f.name])
+        info = Field(None if f.metadata.get(OMIT_NONE) else ..., description=described.get(f.name))
+        made[f.name] = (kind, info)
+    for key, (kind, text) in (added or {}).items():
+        made[key] = (kind, Field(..., description=text))
+    model = create_model(name or f"{cls.__name__}Out", __base__=Out, __doc__=(cls.__doc__ or "").strip(), **made)
+    if not leave_out and name is None and not added:
+        _MADE[cls] = model
+    return model
+
+
+def many(model: type[BaseModel]) -> Any:
+    """A list of a made model's answers, as a route's response model (list[...] of a model made at run time,
+    which a type checker cannot take as a type)."""
+    return list.__class_getitem__(model)
+
+
+AnswerOut = model_of(Answer)
+OrdersOnRecordOut = model_of(OrdersOnRecord)
+SubmissionOut = model_of(Submission)
+CheckingOut = model_of(Checking, leave_out=("power", "lines"), name="CheckingOut")  # the API answers the orders sent
+LegalOrderOut = model_of(OrderOption)
+UnitOptionsOut = model_of(UnitOptions)
+VerifyOut = model_of(VerifyReport, name="VerifyOut", added={"ok": (bool, "true when the record holds")})
 
 
 # -- small parts ----------------------------------------------------------------------------
@@ -105,14 +194,6 @@ class OrderResultOut(Out):
     by_rule: bool | None = Field(None, description="sent (true) only for what the rules did that no order said: a retreat the rule set made, a unit the civil-disorder rule removed")
 
 
-class AnswerOut(Out):
-    """The gamesmaster's answer to one order line."""
-
-    text: str
-    status: str = Field(description="accepted or invalid")
-    order: str | None = Field(description="the order as read")
-    message: str
-    notes: list[str]
 
 
 class PressOut(Out):
@@ -160,6 +241,25 @@ class StatusOut(Out):
     """A new status."""
 
     status: str
+
+
+class WebhookStatusOut(Out):
+    """A game's webhook, for the GM: where it posts (scheme and host only; the rest is a secret) and how it fares."""
+
+    shown: str
+    set_at: str = Field(description="ISO time")
+    delivered: int
+    failed: int
+    queued: int
+    last_ok_at: str | None
+    last_error: str | None
+    last_error_at: str | None
+
+
+class WebhookOut(Out):
+    """The game's webhook (null: none set)."""
+
+    webhook: WebhookStatusOut | None
 
 
 class DeadlineOut(Out):
@@ -535,39 +635,8 @@ class WhoOut(Out):
     number: int | None = Field(None, description="the player's number in the game (not sent for the GM)")
 
 
-class OrdersOnRecordOut(Out):
-    """A power's orders on record."""
-
-    phase: str
-    power: str
-    author: str
-    orders: list[str]
-    conditional: str | None
-    channel: str
-    entered_by: str
-    submitted_at: str
-    receipt: str
-    condition: str | None
-    filed_phase: str | None
 
 
-class SubmissionOut(Out):
-    """Orders submitted: answered line by line, with the receipt."""
-
-    game: str
-    phase: str
-    phase_title: str
-    power: str
-    author: str = Field(description="player or standby")
-    channel: str
-    entered_by: str
-    answers: list[AnswerOut]
-    warnings: list[str]
-    conditional: list[str] = Field(description="one line per clause, as filed")
-    receipt: str = Field(description="keep it: it proves what was sent")
-    deadline: str | None
-    deadline_text: str
-    processed: list[str] = Field(description="phases processed early as a result")
 
 
 class WithdrawnOut(Out):
@@ -577,35 +646,10 @@ class WithdrawnOut(Out):
     ledger_seq: int | None = Field(description="the ledger entry that recorded it: told to the GM only (None for a player)")
 
 
-class CheckingOut(Out):
-    """How orders would be read now."""
-
-    answers: list[AnswerOut]
-    warnings: list[str]
-    conditional: str | None
-    clauses: list[str]
-    conditional_error: str | None
 
 
-class LegalOrderOut(Out):
-    """A legal order, with the provinces it names."""
-
-    text: str
-    kind: str = Field(description="the order's kind, e.g. move, support, hold, build")
-    unit: str | None
-    dest: str | None
-    provinces: list[str]
-    via: bool = Field(description="a move by convoy")
 
 
-class UnitOptionsOut(Out):
-    """A unit (or the power's adjustments, key 'adjust') and its legal orders."""
-
-    key: str
-    unit: str
-    province: str | None
-    name: str | None = Field(None, description="the province's name (not sent for adjustments)")
-    orders: list[LegalOrderOut]
 
 
 class ReadyOut(Out):
@@ -709,18 +753,6 @@ class CorrectionOut(Out):
     next_phase: str | None
 
 
-class VerifyOut(Out):
-    """What verifying the record found."""
-
-    game: str
-    entries: int
-    phases_replayed: int
-    receipts_checked: int
-    problems: list[str]
-    head: str | None = Field(description="the ledger head checked, 'SEQ:HASH'")
-    reworded: int = Field(description="phases this version of the engine explains in other words (results the same)")
-    notes: list[str] = Field(description="what could not be checked yet (a receipt of a phase the record does not reach)")
-    ok: bool
 
 
 class DrawnOut(Out):

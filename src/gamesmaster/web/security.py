@@ -30,11 +30,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..gm import (VERIFIED, RateLimiter, check_secret, fingerprint, hash_secret, is_key, new_secret,
-                  split_credential)
+from ..gm import (GM_CREDENTIAL_VARIABLE, VERIFIED, RateLimiter, check_secret, fingerprint, hash_secret, is_key, new_secret,
+                  SiteSettings, split_credential)
 
 WEB_FILE = "web.json"
-GM_ENV = "GAMESMASTER_GM_CREDENTIAL"
+GM_ENV = GM_CREDENTIAL_VARIABLE
 SESSION_COOKIE = "gm_session"
 CSRF_COOKIE = "gm_csrf"
 BROWSER_COOKIE = "gm_browser"  # the browser's key (gm.keys): kept when the session ends, so its keys on records hold
@@ -92,10 +92,11 @@ def env_gm_hash(credential: str) -> str:
     return hash_secret(credential, salt=salt)
 
 
-def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
+def load_secrets(directory: Path, *, renew_gm: bool = False, site: SiteSettings | None = None) -> SiteSecrets:
     """The site's secrets from DIRECTORY/web.json, created (mode 0600) on first use.
 
-    $GAMESMASTER_GM_CREDENTIAL, when set, is the GM credential (nothing about it is stored)."""
+    The settings' GM credential ($GAMESMASTER_GM_CREDENTIAL), when set, is the GM credential (nothing about it is
+    stored)."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / WEB_FILE
     doc: dict[str, Any] = {}
@@ -108,7 +109,7 @@ def load_secrets(directory: Path, *, renew_gm: bool = False) -> SiteSecrets:
     if doc.pop("session_key", None) is not None:  # cookies once signed with it; sessions are on the server now
         changed = True
     fresh = None
-    env = os.environ.get(GM_ENV, "").strip()
+    env = (site or SiteSettings.from_environ()).gm_credential or ""
     if env:
         gm_hash = env_gm_hash(env)
     else:

@@ -22,33 +22,33 @@ from datetime import datetime
 from typing import Any
 
 from ..gm import (
-    SYSTEMS,
     Board,
-    Build,
+    CentreChart,
+    ChartSeries,
     Checking,
-    Convoy,
     Created,
     Dispute,
-    Gamesmaster,
-    GameView,
     GMError,
+    GamePage,
+    GameView,
+    Gamesmaster,
     LegalOrders,
     Limited,
-    Move,
-    Order,
     PhaseRecord,
     PhaseResult,
     Position,
     PressItem,
     Proposal,
     QuestionView,
+    Reading,
     ReceiptCheck,
     RecordEntry,
-    Retreat,
+    SYSTEMS,
     Seat,
     Settings,
-    Support,
-    Waive,
+    UnitOptions,
+    WarRoom,
+    acting_power,
     by_player,
     choices,
     describe_scoring,
@@ -57,6 +57,7 @@ from ..gm import (
     parse_duration,
     parse_movement,
     plain,
+    plain_object,
     press_closed,
     rule_lines,
     show_time,
@@ -106,7 +107,7 @@ def games(gm: Gamesmaster) -> list[dict[str, Any]]:
 def game_json(gm: Gamesmaster, game_id: str) -> bytes:
     """The game's public document (game() as JSON), written once for each state of the game."""
     view = gm.game(game_id)
-    return written(("game", game_id, view.version), lambda: game(gm, game_id, view))
+    return written(("game", game_id, view.version), lambda: game(gm.game_page(game_id)))
 
 
 def position_json(gm: Gamesmaster, game_id: str) -> bytes:
@@ -133,9 +134,9 @@ def _json_value(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def game(gm: Gamesmaster, game_id: str, view: GameView | None = None) -> dict[str, Any]:
+def game(page: GamePage) -> dict[str, Any]:
     """A game's public page: summary, centre ownership, last results, public press, proposals, commitments."""
-    view = view or gm.game(game_id)
+    view = page.game
     out = summary(view)
     pos = view.position
     variant = view.variant
@@ -148,10 +149,10 @@ def game(gm: Gamesmaster, game_id: str, view: GameView | None = None) -> dict[st
                                      "centres": cs, "names": [pos.map.provinces[c].name for c in cs]})
         owned = {c for p in variant.powers for c in pos.centres_of(p)}
         out["unowned"] = sorted(c for c in variant.supply_centres if c not in owned)
-    published = gm.results(game_id)
+    published = page.published
     out["last_results"] = phase_record(published[-1]) if published else None
     out["phases"] = [str(p.phase) for p in published]
-    out["press"] = public_press(gm, game_id)
+    out["press"] = [press_item(p) for p in page.press]
     out["proposals"] = [public_proposal(p, view.settings.votes == "open") for p in view.proposals]
     out["players"] = [{"name": s.name, "role": s.role, "power": s.power, "powers": list(s.powers),
                        "standby_for": s.standby_for} for s in view.players()]
@@ -222,36 +223,14 @@ def result_of(gm: Gamesmaster, game_id: str, phase: str) -> dict[str, Any]:
     return phase_record(gm.result(game_id, phase))
 
 
-def centre_chart(view: GameView, published: Sequence[PhaseResult]) -> dict[str, Any]:
-    """Supply-centre counts by power at the start of every year (and now): for the chart."""
-    variant = view.variant
-    points: OrderedDict[str, dict[str, int]] = OrderedDict()
-    for row in published:
-        ph = row.phase
-        if ph.season == "S" and ph.is_movement:
-            points[str(ph.year)] = {p: len(row.position.centres_of(p)) for p in variant.powers}
-    last = published[-1].next if published else view.position
-    if last:
-        ph = last.phase
-        label = str(ph.year) if ph.season == "S" and ph.is_movement else f"{ph.year} ({ph.title})"
-        if ph.season != "S" or not ph.is_movement or str(ph.year) not in points:
-            points[label] = {p: len(last.centres_of(p)) for p in variant.powers}
-        if view.status == "finished":
-            points[label] = {p: len(last.centres_of(p)) for p in variant.powers}
-    # The line "N to win" is drawn where centres win; a criterion that counts units has no place on it.
-    return {"labels": list(points), "victory": None if view.victory.counts_units else view.victory.need,
-            "series": [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
-                        "counts": [points[k][p] for k in points]} for p in variant.powers]}
-
-
-def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> str:
+def chart_svg(chart: CentreChart, width: int = 380, height: int = 230) -> str:
     """The centre-count chart as a small SVG: one line per power at its true counts (tied powers'
     lines as one striped band), the years along the bottom, and a key below the plot (powers by
     centres now, in columns) so that tied powers never pile up."""
     from xml.sax.saxutils import escape
-    labels = chart["labels"]
-    series = chart["series"]
-    top = max([chart["victory"] or 0] + [max(s["counts"] or [0]) for s in series]) if series else 1
+    labels = chart.labels
+    series = chart.series
+    top = max([chart.victory or 0] + [max(s.counts or (0,)) for s in series]) if series else 1
     top = max(top, 1)
     left, right, upper, lower = 28, 14, 12, 24
     w, h = width - left - right, height - upper - lower
@@ -263,7 +242,7 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> 
     def y(v: float) -> float:
         return upper + h - h * v / top
 
-    ranked = sorted(series, key=lambda s: (-(s["counts"][-1] if s["counts"] else 0), s["name"]))
+    ranked = sorted(series, key=lambda s: (-(s.counts[-1] if s.counts else 0), s.name))
     columns = 3
     rows = -(-len(ranked) // columns)
     total = height + 8 + rows * 17
@@ -273,11 +252,11 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> 
     for v in range(0, top + 1, step):
         out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#e3e0d8"/>')
         out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="tick">{v}</text>')
-    if chart["victory"] is not None and chart["victory"] <= top:
-        vy = y(chart["victory"])
+    if chart.victory is not None and chart.victory <= top:
+        vy = y(chart.victory)
         out.append(f'<line x1="{left}" x2="{left + w}" y1="{vy:.1f}" y2="{vy:.1f}" stroke="#b33" stroke-dasharray="4 3"/>')
         out.append(f'<text x="{left + w - 2}" y="{vy - 4:.1f}" text-anchor="end" class="tick victory">'
-                   f'{chart["victory"]} to win</text>')
+                   f'{chart.victory} to win</text>')
     # the bottom axis: each year once (a last point that is not a spring reads "now"), thinned to fit
     every = max(1, -(-len(labels) // max(1, int(w // 34))))
     for i, label in enumerate(labels):
@@ -290,29 +269,29 @@ def chart_svg(chart: Mapping[str, Any], width: int = 380, height: int = 230) -> 
     # drawn as a band of nested strokes (the widest first) so that each colour shows along it, and
     # tied points are nested rings; nudging tied lines apart made equal counts look different.
     for i in range(len(labels) - 1):
-        stretch: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
+        stretch: dict[tuple[int, int], list[ChartSeries]] = {}
         for s in series:
-            stretch.setdefault((s["counts"][i], s["counts"][i + 1]), []).append(s)
+            stretch.setdefault((s.counts[i], s.counts[i + 1]), []).append(s)
         for (a, b), tied in stretch.items():
             for j, s in enumerate(tied):
                 out.append(f'<line class="line" x1="{x(i):.1f}" y1="{y(a):.1f}" x2="{x(i + 1):.1f}" y2="{y(b):.1f}" '
-                           f'stroke="{escape(s["colour"])}" stroke-width="{2.5 + 1.5 * (len(tied) - 1 - j):g}" '
-                           f'stroke-linecap="round"><title>{escape(s["name"])}</title></line>')
+                           f'stroke="{escape(s.colour)}" stroke-width="{2.5 + 1.5 * (len(tied) - 1 - j):g}" '
+                           f'stroke-linecap="round"><title>{escape(s.name)}</title></line>')
     for i, label in enumerate(labels):
-        spot: dict[int, list[Mapping[str, Any]]] = {}
+        spot: dict[int, list[ChartSeries]] = {}
         for s in series:
-            spot.setdefault(s["counts"][i], []).append(s)
+            spot.setdefault(s.counts[i], []).append(s)
         for v, tied in spot.items():
             for j, s in enumerate(tied):
                 out.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="{3 + 1.2 * (len(tied) - 1 - j):g}" '
-                           f'fill="{escape(s["colour"])}"><title>{escape(s["name"])}: {v} in {escape(label)}'
+                           f'fill="{escape(s.colour)}"><title>{escape(s.name)}: {v} in {escape(label)}'
                            f'</title></circle>')
     col = (width - left) / columns
     for k, s in enumerate(ranked):
         cx, cy = left + (k % columns) * col, height + 8 + (k // columns) * 17
         out.append(f'<g class="legend-entry"><rect x="{cx:.1f}" y="{cy - 10}" width="11" height="11" rx="2" '
-                   f'fill="{escape(s["colour"])}"/><text x="{cx + 16:.1f}" y="{cy}" class="legend">'
-                   f'{escape(s["name"])} {s["counts"][-1] if s["counts"] else 0}</text></g>')
+                   f'fill="{escape(s.colour)}"/><text x="{cx + 16:.1f}" y="{cy}" class="legend">'
+                   f'{escape(s.name)} {s.counts[-1] if s.counts else 0}</text></g>')
     out.append("</svg>")
     return "".join(out)
 
@@ -421,12 +400,16 @@ def _cached(key_parts: Any, make: Any, may_draw: Callable[[], None] | None = Non
 
 
 def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results: bool = True,
-            orders: Mapping[str, Sequence[str]] | None = None, highlight: str | None = None,
+            orders: Mapping[str, Sequence[str | Reading]] | None = None, highlight: str | None = None,
             width: int = 1200) -> Drawn:
     """The map of a game now (phase None) or of a published phase with its orders and results:
-    the gm's board of that season (the same the mail door draws), with any orders and highlight."""
+    the gm's board of that season (the same the mail door draws), with any orders (as written, or as the
+    gamesmaster read them) and highlight."""
     board = gm.board(game_id, phase, results=results)
-    return _cached(["svg", board.key, orders, highlight, width],
+    # orders as read are named by what was read: the drawing of a set is the same whichever way it came
+    named = {p: [o if isinstance(o, str) else f"{o.text}\n{o.order!r}\n{o.error}" for o in os]
+             for p, os in orders.items()} if orders else orders
+    return _cached(["svg", board.key, named, highlight, width],
                    lambda: board.svg(orders=orders, highlight=highlight, width=width))
 
 
@@ -554,46 +537,9 @@ def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
 # -- the war room ------------------------------------------------------------------------
 
 
-def _order_info(order: Order) -> dict[str, Any]:
-    """An order for the war room's clickable options: its text and the provinces it names."""
-    text = str(order)  # the canonical form
-    kind = type(order).__name__.lower()
-    provs: list[str] = []
-    dest = None
-    unit = getattr(order, "unit", None)
-    if unit is not None:
-        provs.append(unit.province)
-    if isinstance(order, (Move, Retreat)):
-        dest = order.dest.province
-        provs.append(dest)
-    elif isinstance(order, Support):
-        provs.append(order.supported.province)
-        if order.dest is not None:
-            dest = order.dest.province
-            provs.append(dest)
-    elif isinstance(order, Convoy):
-        provs += [order.army.province, order.dest.province]
-        dest = order.dest.province
-    return {"text": text, "kind": kind, "unit": unit.province if unit is not None else None,
-            "dest": dest, "provinces": provs, "via": bool(getattr(order, "via_convoy", False))}
-
-
 def legal_options(position: Position, legal: LegalOrders) -> list[dict[str, Any]]:
     """The power's units (or its adjustments) with every legal order."""
-    out = []
-    for key, orders in legal.by_unit.items():
-        if key == "adjust":
-            label = "Builds" if any(isinstance(o, (Build, Waive)) for o in orders) else "Removals"
-            out.append({"key": key, "unit": label, "province": None, "orders": [_order_info(o) for o in orders]})
-            continue
-        unit = position.unit_at(key)
-        if position.phase.is_retreat:
-            unit = next((d.unit for d in position.dislodged if d.unit.province == key and d.unit.power == legal.power),
-                        unit)
-        name = position.map.provinces[key].name
-        out.append({"key": key, "unit": str(unit) if unit else key, "province": key, "name": name,
-                    "orders": [_order_info(o) for o in orders]})
-    return out
+    return [plain_object(u) for u in UnitOptions.listed(position, legal)]
 
 
 def answers(checking: Checking) -> dict[str, Any]:
@@ -611,64 +557,44 @@ def shown_credentials(created: Created) -> list[dict[str, Any]]:
 
 
 def acts_for(seat: Seat, wanted: str | None = None) -> str | None:
-    """The power a seat orders for now: the one asked for among those it commands (a player of
-    several powers), else its first (its own, or the one it stands by for); None if none."""
-    mine = seat.acts_for()
-    if wanted:
-        key = wanted.strip().upper()
-        return key if key in mine else None
-    return mine[0] if mine else None
+    """The power a seat orders for now (gm.rooms.acting_power)."""
+    return acting_power(seat, wanted)
 
 
-def war_room(gm: Gamesmaster, game_id: str, credential: str, seat: Seat, wanted: str | None = None) -> dict[str, Any]:
-    """A power's page: its units and legal options, its orders on record (answered), its press, the votes.
+def war_room(room: WarRoom) -> dict[str, Any]:
+    """A power's page as the war room template lays it out, from the gm's one view of it.
 
-    A player of several powers has one war room: `wanted` picks the power being ordered,
-    and `commands` lists every power the player commands with whether it has ordered."""
-    view = gm.game(game_id)
-    variant = view.variant
-    power = acts_for(seat, wanted) or acts_for(seat)
+    A player of several powers has one war room: `power` is the power being ordered, and
+    `commands` lists every power the player commands with whether it has ordered."""
+    view, seat, power = room.game, room.seat, room.power
     who = {"name": seat.name, "role": seat.role, "power": seat.power, "standby_for": seat.standby_for,
            "number": seat.number}
-    out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": settings_doc(view.settings)}
-    statuses = {p["power"]: p for p in out["game"]["powers"]}
-    out["commands"] = [{"power": p, "name": variant.powers[p].name, "colour": variant.powers[p].colour,
-                        "to_order": bool(statuses.get(p, {}).get("to_order")),
-                        "ordered": bool(statuses.get(p, {}).get("ordered")), "current": p == power}
-                       for p in seat.acts_for()]
+    out: dict[str, Any] = {"game": summary(view), "who": who, "power": power, "settings": settings_doc(view.settings),
+                           "commands": [plain_object(c) for c in room.commands]}
     if power is None:
         out.update(orders=None, options=[], press=[], proposals=[], can_order=False, records=[], mine=None,
                    orders_text="", questions=[])
         return out
-    pos = view.position
-    info = variant.powers[power]
+    info = view.variant.powers[power]
     out["power_name"], out["colour"] = info.name, info.colour
-    me: dict[str, Any] = next((p for p in out["game"]["powers"] if p["power"] == power), {})
-    out["me"] = me
-    out["can_order"] = bool(view.status in ("active", "paused") and me.get("to_order"))
+    out["me"] = next((p for p in out["game"]["powers"] if p["power"] == power), {})
+    out["can_order"] = room.can_order
     out["records"] = []
-    for r in gm.orders_on_record(game_id, power, credential=credential):
-        item = {"phase": r.phase, "power": r.power, "author": r.author, "orders": list(r.orders),
-                "conditional": r.conditional, "channel": r.channel, "entered_by": r.entered_by,
-                "submitted_at": _iso(r.submitted_at), "receipt": str(r.receipt), "condition": r.condition}
-        if pos is not None and out["can_order"]:
-            text = "\n".join(r.orders) + (f"\n{r.conditional}" if r.conditional else "")
-            item.update(answers(gm.check(game_id, power, text, credential=credential)))
+    for r in room.records:
+        item = {k: v for k, v in plain_object(r.orders).items() if k != "filed_phase"}
+        if r.checking is not None:
+            item.update(answers(r.checking))
         out["records"].append(item)
-    mine = next((r for r in out["records"] if r["author"] == ("standby" if seat.role == "standby" else "player")), None)
-    out["mine"] = mine
-    text = "\n".join(mine["orders"]) if mine else ""
-    if mine and mine.get("conditional"):  # the conditional part keeps its headings ('next season:' ...)
-        text += "\n\n" + mine["conditional"]
-    out["orders_text"] = text
-    out["options"] = (legal_options(pos, gm.legal_orders(game_id, power, credential=credential))
-                      if pos is not None and out["can_order"] else [])
-    out["press"] = [press_item(p) for p in gm.press(game_id, credential=credential)]  # every power's it commands
+    mine = room.mine
+    out["mine"] = out["records"][room.records.index(mine)] if mine is not None else None
+    out["orders_text"] = room.orders_text
+    out["options"] = [plain_object(u) for u in room.options]
+    out["press"] = [press_item(p) for p in room.press]  # every power's it commands
     out["press_closed"] = press_closed(view.live.state) if view.live is not None else None
-    out["questions"] = [question_item(q) for q in gm.questions(game_id, credential=credential)]
+    out["questions"] = [question_item(q) for q in room.questions]
     out["proposals"] = [dict(public_proposal(p, view.settings.votes == "open"), my_vote=p.votes.get(power))
                         for p in view.proposals]
-    out["other_powers"] = [{"power": p, "name": variant.powers[p].name} for p in variant.powers if p != power]
+    out["other_powers"] = [{"power": p, "name": view.variant.powers[p].name} for p in view.variant.powers if p != power]
     out["early_movement"] = view.settings.early_movement
     return out
 

@@ -1,0 +1,100 @@
+"""Where news of a game goes: the `Channel` seam, fed by one reader of the ledger.
+
+One pass (`Herald`, run by `Gamesmaster.notify`) reads each game's ledger once, after the
+game's one cursor (gm_account_cursor), into a `GameNews`: the entries and what they
+published (results, press), the game as it stands, the seats that accounts hold, the time.
+It hands that to every channel; each answers with what it wants kept (`Delivery`): the site
+its players' notifications (`NewNotice`, some also marked for mail, which the mail door's
+dispatcher sends), the webhook its posts (`NewPost`, sent by the poster in the background).
+The cursor moves and every channel's deliveries are written in one transaction, so nothing
+is told twice or lost, with several passes at once or a crash between the two. Deadline
+warnings depend on the clock, not on the ledger: every pass asks the channels, with no
+entries, and unique keys keep each warning single.
+
+A new channel is a class with a `name` and `deliver(news)`, listed in `Gamesmaster.channels`;
+what it delivers is one of the `Delivery` kinds, or a new one the herald learns to keep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+
+from ..store.accounts import AccountRecord, AccountRecords, NewNotice
+from ..store.webhooks import NewPost, WebhookRecords
+from .state import Seat
+from .views import GameView, PhaseResult, PressItem
+
+if TYPE_CHECKING:
+    from .notices import NoticeSettings
+
+Delivery = NewNotice | NewPost  # what a channel asks to be kept: a player's notification, a webhook's post
+QUEUE_BOUND = 50  # posts that may wait for one game's webhook; past it a post is dropped, and counted failed
+
+
+@dataclass(frozen=True)
+class Holder:
+    """A seat held by an account, with the account's settings for the game's notifications."""
+
+    seat: Seat
+    account: AccountRecord
+    settings: NoticeSettings  # what the player chose for the game
+
+
+@dataclass(frozen=True)
+class GameNews:
+    """What one pass read of one game: the new entries (none: only the clock moved) and the game after them."""
+
+    game: GameView
+    holders: tuple[Holder, ...]  # the seats accounts hold
+    entries: tuple[tuple[int, str], ...]  # (seq, kind) of the entries after the cursor
+    phases: Mapping[int, PhaseResult]  # the phases those entries published, by entry
+    press: Mapping[int, PressItem]  # the press those entries recorded, as the GM sees it: channels filter
+    now: datetime
+    hooked: bool  # the GM set a webhook for the game
+
+    @property
+    def opened(self) -> bool:
+        """A phase opened in this pass: the results (or the game's start) just said its deadline."""
+        return any(kind in ("phase-adjudicated", "game-started") for _, kind in self.entries)
+
+    @property
+    def started(self) -> bool:
+        """The game began in this pass."""
+        return any(kind == "game-started" for _, kind in self.entries)
+
+
+def time_left(hours: float) -> str:
+    """How long until a deadline, as a warning says it: '24 hours', '45 minutes'."""
+    return f"{hours:.0f} hours" if hours >= 1.5 else f"{hours * 60:.0f} minutes"
+
+
+class Channel(Protocol):
+    """A way news reaches people: given a pass's news of a game, what to keep for it."""
+
+    name: str
+
+    def deliver(self, news: GameNews) -> Sequence[Delivery]:
+        """The deliveries this news makes (each with a unique key: one made before is not made again)."""
+        ...
+
+
+class Herald:
+    """Writes what the channels made of a pass's news, in the transaction that moves the game's cursor."""
+
+    def __init__(self, accounts: AccountRecords, webhooks: WebhookRecords) -> None:
+        self.accounts, self.webhooks = accounts, webhooks
+
+    def keep(self, deliveries: Sequence[Delivery]) -> int:
+        """Write each delivery not made before; returns how many were."""
+        made = 0
+        for d in deliveries:
+            if isinstance(d, NewNotice):
+                made += self.accounts.add_notice(d) is not None
+            else:
+                made += self.webhooks.queue(d, QUEUE_BOUND)
+        return made
+
+
+__all__ = ["Channel", "Delivery", "GameNews", "Herald", "Holder", "QUEUE_BOUND", "time_left"]

@@ -1,0 +1,188 @@
+"""The ledger's events as types: every kind has its class, its fold, its audit and its description, and
+every entry of a played game reads back to an event that writes the very payload it holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from gamesmaster.gm import Gamesmaster, Settings
+from gamesmaster.gm.errors import Refused
+from gamesmaster.gm import fold, record, verify
+from gamesmaster.gm.archive import play_sample
+from gamesmaster.gm.events import (ABSENT, EVENTS, Correction, Event, EventError, EventKind, GMAction, GMActionKind,
+                                   LeagueAdded, Paused, PhaseAdjudicated, PhaseOpened, RefusalCause, ResultKind,
+                                   ResultLine, check_handled, event_class, parse_event, parse_payload, unhandled)
+from gamesmaster.ledger import canonical
+from gamesmaster.rules import Position, adjudicate
+from gamesmaster.variants import load_rules, load_variant
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+
+
+def _round_trips(entries) -> set[type[Event]]:
+    """Check every entry reads back to an event writing its payload byte for byte; the classes seen."""
+    seen = set()
+    for e in entries:
+        ev = parse_event(e)
+        assert ev.KIND == e.kind
+        assert canonical(ev.to_payload()) == e.payload_text, (e.seq, e.kind)
+        assert type(ev).from_payload(ev.to_payload()) == ev
+        seen.add(type(ev))
+    return seen
+
+
+def test_every_kind_and_gm_action_has_one_class():
+    kinds = [c.KIND for c in EVENTS if not issubclass(c, GMAction)]
+    actions = [c.ACTION for c in EVENTS if issubclass(c, GMAction)]
+    assert sorted(kinds + [EventKind.GM_ACTION]) == sorted(EventKind)
+    assert sorted(actions) == sorted(GMActionKind)
+    assert len(set(EVENTS)) == len(EVENTS)
+
+
+def test_every_event_has_its_fold_its_audit_and_its_description():
+    for cls in EVENTS:
+        assert cls in fold._STEPS, cls
+        assert cls in verify._AUDITS, cls
+        assert cls in record._DESCRIPTIONS, cls
+        assert unhandled(cls) == [], cls
+
+
+def test_a_table_without_a_handler_is_refused():
+    with pytest.raises(TypeError, match="no handler for Paused"):
+        check_handled("audit", {c: None for c in EVENTS if c is not Paused})
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Stray(Event):
+    """A kind somebody added without its fold, audit and description."""
+
+    KIND = EventKind.LEAGUE_ADDED
+    league: str
+
+
+def test_a_new_kind_cannot_be_written_without_its_handlers(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    gm.create_game("x", players=NAMES, seed=7)
+    head = gm.game_state("x").head_seq
+    assert unhandled(_Stray) == ["registry", "fold", "audit", "description"]
+    with pytest.raises(TypeError, match="_Stray cannot be recorded: it has no handler in registry, fold, audit, "
+                                        "description"):
+        with gm.transaction("x") as tx:
+            tx.record(_Stray(league="club"))
+    assert gm.game_state("x").head_seq == head
+    with gm.transaction("x") as tx:  # the registered class of the kind is written as ever
+        tx.record(LeagueAdded(league="club"))
+    assert gm.game_state("x").head_seq == head + 1
+
+
+def test_the_sample_game_round_trips_byte_for_byte(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    play_sample(gm)
+    with gm.reading() as rec:
+        entries = rec.entries("sample-1971")
+    seen = _round_trips(entries)
+    assert {PhaseAdjudicated, PhaseOpened, Paused} <= seen
+    adjudicated = [parse_event(e) for e in entries if e.kind == EventKind.PHASE_ADJUDICATED]
+    assert all(isinstance(r, ResultLine) and isinstance(r.result, ResultKind) for a in adjudicated for r in a.results)
+    assert {r.result for a in adjudicated for r in a.results} >= {ResultKind.SUCCEEDS, ResultKind.FAILS}
+
+
+def test_a_game_of_many_kinds_round_trips_byte_for_byte(sqlite_store, clock):
+    """Lots, stand-bys, plans, letters, votes, the clock, a resignation, a correction and a league."""
+    gm = Gamesmaster(sqlite_store, clock)
+    c = gm.create_game("x", players=NAMES, standbys=["Sam"], seed=7,
+                       settings=Settings.from_dict({"replacement": "standby"}))
+    who = {p: n for n, p in c.powers.items()}
+    cred = {p: c.credentials[n] for p, n in who.items()}
+    gm.submit_orders("x", "FRANCE", "A Par-Bur\nnext season:\nif A Par - Bur succeeds: A Bur - Mun\notherwise: A Par H",
+                     credential=cred["FRANCE"])
+    sent = gm.submit_orders("x", "ENGLAND", "F Lon-Nth", credential=cred["ENGLAND"])
+    gm.submit_orders("x", "ENGLAND", "F Lon-Eng", credential=cred["ENGLAND"])
+    gm.dispute("x", str(sent.receipt), "not mine", credential=cred["ENGLAND"])
+    gm.withdraw_orders("x", "ENGLAND", credential=cred["ENGLAND"])
+    with pytest.raises(Refused):
+        gm.submit_orders("x", "TURKEY", "F Ank-Bla", credential=cred["TURKEY"], phase="F1901M")
+    gm.open_to_bots("x", ["RUSSIA"])
+    gm.set_ready("x", "ITALY", credential=cred["ITALY"])
+    gm.post_press("x", "Hello Germany", power="FRANCE", to=["GERMANY"], credential=cred["FRANCE"])
+    gm.post_press("x", "Hello all", power="GERMANY", credential=cred["GERMANY"])
+    number = gm.propose("x", credential=cred["ITALY"])
+    gm.vote("x", number, False, credential=cred["AUSTRIA"])
+    gm.extend("x", hours=2, reason="a holiday")
+    gm.pause("x", reason="a break")
+    gm.resume("x", reason="back")
+    gm.process("x", force=True)
+    gm.new_credential("x", who["TURKEY"], reason="lost")
+    gm.correct("x", "a transcription error", orders={"ENGLAND": "F Lon-Eng"})
+    gm.resign("x", "RUSSIA", by_gm=True)
+    gm.replace_player("x", "AUSTRIA", "Vic", reason="moved away")
+    gm.add_to_league("club", ["x"])
+    gm.declare_draw("x", reason="agreed in person")
+    with gm.reading() as rec:
+        entries = rec.entries("x")
+    seen = _round_trips(entries)
+    assert len(seen) >= 32, sorted(c.__name__ for c in seen)
+    assert Correction in seen
+    assert gm.verify("x").problems == ()
+
+
+def test_a_missing_key_an_unknown_key_and_a_wrong_type_are_named():
+    vote = {"proposal": 1, "power": "FRANCE", "yes": True, "by": "GM"}
+    assert parse_payload("draw-vote", vote).to_payload() == vote
+    with pytest.raises(EventError, match="a draw-vote entry lacks its 'yes'"):
+        parse_payload("draw-vote", {k: v for k, v in vote.items() if k != "yes"})
+    with pytest.raises(EventError, match="a draw-vote entry has keys it does not take: colour"):
+        parse_payload("draw-vote", {**vote, "colour": "red"})
+    with pytest.raises(EventError, match=r"takes?: k{40}\.\.\., k{40}\.\.\., .* and 4 more$"):  # bounded, however hostile
+        parse_payload("draw-vote", {**vote, **{"k" * 5000 + str(n): 1 for n in range(9)}})
+    with pytest.raises(EventError, match="a draw-vote entry's 'proposal' is '1', not a whole number"):
+        parse_payload("draw-vote", {**vote, "proposal": "1"})
+    with pytest.raises(EventError, match="a draw-vote entry's 'yes' is 1, not true or false"):
+        parse_payload("draw-vote", {**vote, "yes": 1})
+    with pytest.raises(EventError, match="is \\[1\\], not an object"):
+        parse_payload("draw-vote", [1])
+    with pytest.raises(EventError, match="unknown kind of entry 'coronation'"):
+        event_class("coronation", {})
+    with pytest.raises(EventError, match="unknown GM action 'abdicate'"):
+        parse_payload("gm-action", {"action": "abdicate"})
+    with pytest.raises(EventError, match="a gm-action pause entry lacks its 'reason'"):
+        parse_payload("gm-action", {"action": "pause", "phase": "S1901M", "remaining_seconds": 60})
+
+
+def test_a_gm_action_is_its_own_class_and_writes_its_action():
+    paused = parse_payload("gm-action", {"action": "pause", "phase": "S1901M", "remaining_seconds": 60, "reason": ""})
+    assert paused == Paused(phase="S1901M", remaining_seconds=60, reason="")
+    assert paused.to_payload() == {"action": "pause", "phase": "S1901M", "remaining_seconds": 60, "reason": ""}
+    assert isinstance(paused.to_payload()["remaining_seconds"], int)  # a whole number is written back as one
+
+
+def test_a_left_out_key_is_not_a_null():
+    assert PhaseOpened(phase="S1901M", deadline=None).to_payload() == {"phase": "S1901M", "deadline": None}
+    opened = PhaseOpened(phase="S1901M", deadline=None, paused_remaining=30.5)
+    assert opened.to_payload() == {"phase": "S1901M", "deadline": None, "paused_remaining": 30.5}
+    assert parse_payload("phase-opened", {"phase": "S1901M", "deadline": None}).paused_remaining is ABSENT
+    assert LeagueAdded(league="club").to_payload() == {"league": "club"}
+
+
+def test_a_refusal_cause_is_a_type():
+    refused = parse_payload("orders-refused", {"phase": "S1901M", "power": "FRANCE", "by": "GM", "channel": "web",
+                                               "entered_by": "", "reason": "refused: late", "text": "A Par H",
+                                               "cause": "late"})
+    assert refused.cause is RefusalCause.LATE
+    with pytest.raises(EventError, match="'cause' is 'tardy', not one of"):
+        parse_payload("orders-refused", {**refused.to_payload(), "cause": "tardy"})
+
+
+def test_a_result_on_record_is_its_verdict_s_kind():
+    variant = load_variant("standard")
+    adj = adjudicate(Position.initial(variant), {"AUSTRIA": ["A Vie-Tri", "F Tri-Ven"], "ITALY": ["A Ven H"],
+                                                 "FRANCE": ["A Par-Mars"]}, load_rules("2023"))
+    for outcome in adj.outcomes:
+        line = ResultLine.of(outcome)
+        assert line.to_payload() == outcome.as_dict()
+        if outcome.verdict is not None:
+            assert line.result is ResultKind.of(outcome.verdict)
+        assert line.published().result == outcome.result
+    assert {ResultLine.of(o).result for o in adj.outcomes} >= {ResultKind.SUCCEEDS, ResultKind.FAILS}
