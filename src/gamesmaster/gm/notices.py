@@ -29,7 +29,7 @@ from .desk import Desk
 from .reading import Reading
 from .state import GM
 from .views import GameView, PhaseResult, PressItem
-from .webhooks import WebhookChannel, Webhooks
+from .webhooks import WebhookChannel
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ class Notifications:
             cursor = ar.cursor(game_id)
             if cursor is None:
                 return 0
-            state = self.snapshot(rec, game_id)
+            state = self._desk.snapshot(rec, game_id)
             hooked = WebhookRecords(rec.conn).hook(game_id) is not None
             if not (state.claims or hooked):
                 return 0

@@ -35,7 +35,6 @@ from .questions import Questions
 from .reading import Reading
 from .rooms import Rooms
 from .record import Record
-from .rooms import Rooms
 from .sessions import Sessions
 from .submissions import Submissions
 from .webhooks import Webhooks

@@ -234,7 +234,7 @@ class Submissions:
         if refusal is not None:
             raise refusal
         if not submission.processed:  # the war room shown next answers this set from this reading
-            self.memo.derived(tx.state, checked_name(submission.power, record_text(checked.lines, checked.conditional)),
+            self._desk.memo.derived(tx.state, checked_name(submission.power, record_text(checked.lines, checked.conditional)),
                               lambda: checked)
         return submission
 
