@@ -36,8 +36,8 @@ def one_run(url: str, last_year: int, seed: int, game: str) -> dict[str, float]:
     """Play one game through the door; its timings and sizes."""
     store = Store(url)
     gm = Gamesmaster(store)
-    gm.create_game(game, start=False, settings=Settings.from_dict({"press": "none", "early_movement": True, "end_year": last_year}))
-    gm.open_to_bots(game)
+    gm.setup.create_game(game, start=False, settings=Settings.from_dict({"press": "none", "early_movement": True, "end_year": last_year}))
+    gm.bots.open_to_bots(game)
     door = start(gm, [(game, 0)], "127.0.0.1", poll=1.0)
     try:
         began = time.perf_counter()
@@ -51,10 +51,10 @@ def one_run(url: str, last_year: int, seed: int, game: str) -> dict[str, float]:
     errors = [f"{b.name}: {b.error!r}" for b in bots if b.error is not None or b.summary is None]
     if errors:
         raise SystemExit("a bot failed: " + "; ".join(errors))
-    report = gm.verify(game)
+    report = gm.record.verify(game)
     if not report.ok:
         raise SystemExit(f"verify failed: {report.problems[:3]}")
-    results = gm.results(game)
+    results = gm.games.results(game)
     orders = sum(len(r.results) for r in results)
     messages = sum(len(b.log) for b in bots)
     store.dispose()

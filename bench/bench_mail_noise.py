@@ -49,55 +49,55 @@ def run(phases: int = 5) -> dict[str, object]:
         gm = Gamesmaster(store, clock)
         config = MailConfig(address="gm@club.test", site_url="https://club.test")
         door = Dispatcher(gm, config)
-        created = gm.create_game("club", title="Club game", players=NAMES, assign=dict(zip(NAMES, POWERS)),
+        created = gm.setup.create_game("club", title="Club game", players=NAMES, assign=dict(zip(NAMES, POWERS)),
                                  start=False)
         cred = {p: created.credentials[n] for n, p in zip(NAMES, POWERS)}
         door.run_once()  # the mail door knows the game from here on
         for name, power in zip(NAMES, POWERS):
-            gm.sign_up(address(name), name, config.site_url or "")
-            with gm.reading() as rec:
+            gm.accounts.sign_up(address(name), name, config.site_url or "")
+            with gm.desk.reading() as rec:
                 account = AccountRecords(rec.conn).by_email(address(name)).id
-            gm.claim_seat("club", cred[power], account)
+            gm.joining.claim_seat("club", cred[power], account)
             with gm.mailroom.open() as books:
-                number = gm.identify("club", cred[power]).number
+                number = gm.orders.identify("club", cred[power]).number
                 books.set_contact("club", number, address(name), clock(), "mail")
         door.run_once()
         with gm.mailroom.open() as books:
             before = {m.id for m in books.outbox(None, 100000)}
-        gm.assign_powers("club", dict(zip(NAMES, POWERS)))
+        gm.setup.assign_powers("club", dict(zip(NAMES, POWERS)))
         done = 0
         hours = 0
         while done < phases and hours < 24 * 40:
-            view = gm.game("club")
+            view = gm.games.game("club")
             phase = str(view.phase)
             opened = clock()
             deadline = view.deadline
             sent_press = False
             proposal = 0
-            while str(gm.game("club").phase) == phase and gm.game("club").status == "active":
+            while str(gm.games.game("club").phase) == phase and gm.games.game("club").status == "active":
                 clock.advance(hours=1)
                 hours += 1
                 now = clock()
-                view = gm.game("club")
+                view = gm.games.game("club")
                 for p in view.powers:
                     if not p.to_order or p.ordered:
                         continue
                     early = p.power not in LATE and now - opened >= timedelta(hours=1)
                     late = p.power in LATE and deadline - now <= timedelta(hours=1)
                     if early or late:
-                        gm.submit_orders("club", p.power, ORDERS.get((p.power, phase), ""), credential=cred[p.power],
+                        gm.orders.submit_orders("club", p.power, ORDERS.get((p.power, phase), ""), credential=cred[p.power],
                                          channel="mail")
                 if not sent_press and now - opened >= timedelta(hours=3):
-                    gm.post_press("club", "Shall we talk?", power="FRANCE", to=["GERMANY"], credential=cred["FRANCE"])
-                    gm.post_press("club", "Peace in our time.", power="ENGLAND", credential=cred["ENGLAND"])
+                    gm.press.post_press("club", "Shall we talk?", power="FRANCE", to=["GERMANY"], credential=cred["FRANCE"])
+                    gm.press.post_press("club", "Peace in our time.", power="ENGLAND", credential=cred["ENGLAND"])
                     if done == 1:
-                        proposal = gm.propose("club", kind="draw", power="ITALY", credential=cred["ITALY"])
+                        proposal = gm.press.propose("club", kind="draw", power="ITALY", credential=cred["ITALY"])
                     sent_press = True
                 if done == 1 and now - opened == timedelta(hours=12):  # the votes come in later
                     for p in POWERS:
                         if p != "ITALY":
-                            gm.vote("club", proposal, p != "TURKEY", power=p, credential=cred[p])
-                gm.process_due()
+                            gm.press.vote("club", proposal, p != "TURKEY", power=p, credential=cred[p])
+                gm.deadlines.process_due()
                 door.run_once()
             done += 1
         with gm.mailroom.open() as books:

@@ -46,8 +46,8 @@ def fill(gm: Gamesmaster, games: int, players: int, seed: int = 26) -> float:
     start = time.perf_counter()
     for g in range(games):
         seated = rng.sample(names, 7)
-        gm.create_game(f"b{g:04d}", players=seated, assign=dict(zip(seated, POWERS)), settings=settings)
-        gm.declare_draw(f"b{g:04d}", powers=rng.sample(POWERS, rng.randint(1, 4)))
+        gm.setup.create_game(f"b{g:04d}", players=seated, assign=dict(zip(seated, POWERS)), settings=settings)
+        gm.press.declare_draw(f"b{g:04d}", powers=rng.sample(POWERS, rng.randint(1, 4)))
     return time.perf_counter() - start
 
 
@@ -73,7 +73,7 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
         print(f"  {page:<32} median {timed(client, page, args.reps):7.1f} ms")
     cold = []
     for n in range(5):  # a change moves a game's head: the next page reads every line and rates again
-        gm.add_to_league("Bench", [f"b{n:04d}"])
+        gm.club.add_to_league("Bench", [f"b{n:04d}"])
         t0 = time.perf_counter()
         assert client.get("/standings").status_code == 200
         cold.append((time.perf_counter() - t0) * 1000)

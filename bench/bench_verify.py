@@ -61,13 +61,13 @@ def pick(rng: random.Random, table: dict) -> list[str]:
 def play(gm: Gamesmaster, years: int, seed: int) -> tuple[int, list[str]]:
     """A game of random legal orders to the end of 1900+years; returns the phases played and every receipt."""
     rng = random.Random(seed)
-    created = gm.create_game("long", players=NAMES, seed=seed, rules="2023",
+    created = gm.setup.create_game("long", players=NAMES, seed=seed, rules="2023",
                              settings=Settings.from_dict({"press": "full", "end_year": 1900 + years}))
     cred = {power: created.credentials[name] for name, power in created.powers.items()}
     receipts: list[str] = []
     phases = 0
     while True:
-        view = gm.game("long")
+        view = gm.games.game("long")
         if view.status == "finished":
             return phases, receipts
         position = view.position
@@ -77,18 +77,18 @@ def play(gm: Gamesmaster, years: int, seed: int) -> tuple[int, list[str]]:
                 continue
             table = possible_orders(position, status.power, view.rules)
             if position.phase.is_movement:  # a first thought, then the orders that count
-                receipts.append(str(gm.submit_orders("long", status.power, pick(rng, table),
+                receipts.append(str(gm.orders.submit_orders("long", status.power, pick(rng, table),
                                                      credential=cred[status.power]).receipt))
-            if gm.game("long").phase != position.phase:
+            if gm.games.game("long").phase != position.phase:
                 break  # processed early (every power concerned had ordered)
-            receipts.append(str(gm.submit_orders("long", status.power, pick(rng, table),
+            receipts.append(str(gm.orders.submit_orders("long", status.power, pick(rng, table),
                                                  credential=cred[status.power]).receipt))
             if rng.random() < 0.1:
                 other = rng.choice([p for p in cred if p != status.power])
-                gm.post_press("long", "a letter", to=[other], credential=cred[status.power])
-        if gm.game("long").phase == position.phase:
-            gm.process("long", force=True)
-        phases = gm.game("long").published
+                gm.press.post_press("long", "a letter", to=[other], credential=cred[status.power])
+        if gm.games.game("long").phase == position.phase:
+            gm.deadlines.process("long", force=True)
+        phases = gm.games.game("long").published
 
 
 def timed(runs: int, work) -> list[float]:  # noqa: ANN001
@@ -118,13 +118,13 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         phases, receipts = play(gm, args.years, args.seed)
         played = time.perf_counter() - start
-        entries = len(gm.history("long").ledger)
-        doc = gm.archive("long")
-        published = gm.results("long")
+        entries = len(gm.games.history("long").ledger)
+        doc = gm.record.archive("long")
+        published = gm.games.results("long")
         print(f"game: {published[0].title} to {published[-1].title}: {phases} phases published, {entries} ledger "
               f"entries, {len(receipts)} receipts (played in {played:.1f} s, {played / max(phases, 1) * 1000:.0f} ms "
               "a phase)")
-        print(show("verify (the store, every table)", timed(args.runs, lambda: gm.verify("long"))))
+        print(show("verify (the store, every table)", timed(args.runs, lambda: gm.record.verify("long"))))
         print(show("verify --archive (no store)", timed(args.runs, lambda: verify_archive(doc))))
         print(show("verify --archive + every receipt", timed(args.runs, lambda: verify_archive(doc, receipts))))
         store.dispose()

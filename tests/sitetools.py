@@ -100,7 +100,7 @@ def post(client, url: str, data: dict, page: str = "/"):
 
 def seven_player_game(gm, players: dict[str, str], game_id: str = "club") -> dict[str, str]:
     """A running seven-player game with full press (powers assigned); returns power -> credential."""
-    created = gm.create_game(game_id, title="Club game", players=list(players.values()),
+    created = gm.setup.create_game(game_id, title="Club game", players=list(players.values()),
                              assign={name: power for power, name in players.items()}, settings=Settings.from_dict({"press": "full"}))
     return {created.powers[name]: secret for name, secret in created.credentials.items()}
 

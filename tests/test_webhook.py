@@ -111,26 +111,26 @@ def _all_posted(gm, receiver) -> list[dict]:
 
 def test_results_are_posted_after_adjudication_and_orders_never_before(site, club, receiver):
     gm, _ = site
-    gm.set_webhook("club", receiver.url)
-    gm.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-MAO", credential=club["FRANCE"])
-    gm.post_press("club", "Let us be friends", credential=club["ENGLAND"], to=["FRANCE"])
+    gm.webhooks.set_webhook("club", receiver.url)
+    gm.orders.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-MAO", credential=club["FRANCE"])
+    gm.press.post_press("club", "Let us be friends", credential=club["ENGLAND"], to=["FRANCE"])
     assert _all_posted(gm, receiver) == []  # orders before the deadline and a letter: nothing
-    gm.process("club", force=True)
+    gm.deadlines.process("club", force=True)
     assert one_pass(gm) == 1
     body = receiver.next()
     assert set(body) == {"content", "text", "username"}  # what Discord and Slack both take, nothing more
     assert body["content"] == body["text"] and body["username"] == "gamesmaster"
     assert "results of Spring 1901" in body["content"] and "Club game" in body["content"]
     assert "Let us be friends" not in body["content"]
-    status = gm.webhook("club")
+    status = gm.webhooks.webhook("club")
     assert (status.delivered, status.failed, status.queued, status.last_error) == (1, 0, 0, None)
     assert _all_posted(gm, receiver) == []  # posted once
 
 
 def test_a_deadline_warning_is_posted_once(site, club, receiver, clock):
     gm, _ = site
-    gm.set_webhook("club", receiver.url)
-    deadline = gm.game("club").deadline
+    gm.webhooks.set_webhook("club", receiver.url)
+    deadline = gm.games.game("club").deadline
     clock.set(deadline - timedelta(hours=23))
     assert one_pass(gm) == 1
     body = receiver.next()
@@ -144,10 +144,10 @@ def test_a_deadline_warning_is_posted_once(site, club, receiver, clock):
 
 def test_gm_notices_to_everyone_are_posted_and_nothing_hidden(site, club, receiver):
     gm, _ = site
-    gm.set_webhook("club", receiver.url)
-    gm.post_press("club", "The deadline holds this week.", by_gm=True)
-    gm.post_press("club", "A public release from Austria", credential=club["AUSTRIA"])
-    gm.propose("club", credential=club["ITALY"])
+    gm.webhooks.set_webhook("club", receiver.url)
+    gm.press.post_press("club", "The deadline holds this week.", by_gm=True)
+    gm.press.post_press("club", "A public release from Austria", credential=club["AUSTRIA"])
+    gm.press.propose("club", credential=club["ITALY"])
     bodies = _all_posted(gm, receiver)
     assert len(bodies) == 1
     assert "The deadline holds this week." in bodies[0]["content"] and "from the gamesmaster" in bodies[0]["content"]
@@ -155,23 +155,23 @@ def test_gm_notices_to_everyone_are_posted_and_nothing_hidden(site, club, receiv
 
 def test_long_results_are_cut_to_what_discord_takes(site, club, receiver):
     gm, _ = site
-    gm.set_webhook("club", receiver.url)
+    gm.webhooks.set_webhook("club", receiver.url)
     for power, credential in club.items():
-        gm.submit_orders("club", power, "\n".join(["A Xyz-Abc"] * 12), credential=credential)
-    gm.process("club", force=True)
+        gm.orders.submit_orders("club", power, "\n".join(["A Xyz-Abc"] * 12), credential=credential)
+    gm.deadlines.process("club", force=True)
     body = _all_posted(gm, receiver)[0]
     assert len(body["content"]) <= MAX_CONTENT
 
 
 def test_a_failing_receiver_is_tried_again_then_given_up_and_reported(site, club, receiver, clock):
     gm, _ = site
-    gm.backoff = Backoff(first=60, longest=600, tries=3)
+    gm.webhooks.backoff = Backoff(first=60, longest=600, tries=3)
     receiver.status = 503
-    gm.set_webhook("club", receiver.url)
-    gm.post_press("club", "Notice one", by_gm=True)
+    gm.webhooks.set_webhook("club", receiver.url)
+    gm.press.post_press("club", "Notice one", by_gm=True)
     assert one_pass(gm) == 0
     receiver.next()
-    status = gm.webhook("club")
+    status = gm.webhooks.webhook("club")
     assert (status.queued, status.failed, status.last_error) == (1, 0, "the receiver answered 503")
     assert one_pass(gm) == 0 and receiver.bodies.empty()  # not due again yet: the game is not held for it
     clock.advance(seconds=61)
@@ -180,7 +180,7 @@ def test_a_failing_receiver_is_tried_again_then_given_up_and_reported(site, club
     clock.advance(seconds=121)
     assert one_pass(gm) == 0
     receiver.next()
-    status = gm.webhook("club")
+    status = gm.webhooks.webhook("club")
     assert (status.queued, status.failed) == (0, 1)
     assert status.last_error == "given up after 3 tries: the receiver answered 503"
     clock.advance(hours=1)
@@ -190,11 +190,11 @@ def test_a_failing_receiver_is_tried_again_then_given_up_and_reported(site, club
 def test_a_refusal_is_given_up_at_once(site, club, receiver):
     gm, _ = site
     receiver.status = 404
-    gm.set_webhook("club", receiver.url)
-    gm.post_press("club", "Notice", by_gm=True)
+    gm.webhooks.set_webhook("club", receiver.url)
+    gm.press.post_press("club", "Notice", by_gm=True)
     one_pass(gm)
     receiver.next()
-    status = gm.webhook("club")
+    status = gm.webhooks.webhook("club")
     assert (status.queued, status.failed) == (0, 1) and "refused the post (404)" in status.last_error
 
 
@@ -203,16 +203,16 @@ def test_a_refused_connection_and_a_slow_receiver_are_retried(site, club, receiv
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         closed = f"http://127.0.0.1:{s.getsockname()[1]}/hook"
-    gm.set_webhook("club", closed)
-    gm.post_press("club", "Notice", by_gm=True)
+    gm.webhooks.set_webhook("club", closed)
+    gm.press.post_press("club", "Notice", by_gm=True)
     assert one_pass(gm) == 0
-    assert gm.webhook("club").last_error == "the connection was refused"
+    assert gm.webhooks.webhook("club").last_error == "the connection was refused"
     receiver.hold.clear()  # the receiver takes the post and does not answer
-    gm.set_webhook("club", receiver.url)
-    gm.post_press("club", "Another notice", by_gm=True)
+    gm.webhooks.set_webhook("club", receiver.url)
+    gm.press.post_press("club", "Another notice", by_gm=True)
     assert one_pass(gm, timeout=0.5) == 0
-    assert gm.webhook("club").last_error == "no answer in 0.5 seconds"
-    assert gm.webhook("club").queued == 1
+    assert gm.webhooks.webhook("club").last_error == "no answer in 0.5 seconds"
+    assert gm.webhooks.webhook("club").queued == 1
     receiver.hold.set()
     receiver.next()  # the slow answer to the first try
     clock.advance(minutes=5)
@@ -223,11 +223,11 @@ def test_a_refused_connection_and_a_slow_receiver_are_retried(site, club, receiv
 def test_the_queue_is_bounded(site, club, receiver, monkeypatch):
     gm, _ = site
     monkeypatch.setattr("gamesmaster.gm.channels.QUEUE_BOUND", 2)
-    gm.set_webhook("club", receiver.url)
+    gm.webhooks.set_webhook("club", receiver.url)
     for i in range(4):
-        gm.post_press("club", f"Notice {i}", by_gm=True)
-        gm.notify()
-    status = gm.webhook("club")
+        gm.press.post_press("club", f"Notice {i}", by_gm=True)
+        gm.notices.notify()
+    status = gm.webhooks.webhook("club")
     assert (status.queued, status.failed) == (2, 2) and "queue full" in status.last_error
 
 
@@ -244,8 +244,8 @@ def test_the_queue_is_bounded(site, club, receiver, monkeypatch):
 def test_a_hostile_url_is_refused_with_a_clear_message(site, club, url, says):
     gm, _ = site
     with pytest.raises(GMError, match=says):
-        gm.set_webhook("club", url)
-    assert gm.webhook("club") is None
+        gm.webhooks.set_webhook("club", url)
+    assert gm.webhooks.webhook("club") is None
 
 
 def test_credentials_in_the_url_are_refused_and_not_echoed(site, club):
@@ -275,7 +275,7 @@ def test_only_the_gm_sets_it_and_the_url_is_never_shown(site, club, receiver):
             assert "s3cr3t-token" not in client.get(page, headers=bearer(club["FRANCE"])).text
         assert client.get(path, headers=GM).json()["webhook"]["delivered"] == 0
         assert client.put(path, json={"url": ""}, headers=GM).json() == {"webhook": None}
-        assert gm.webhook("club") is None
+        assert gm.webhooks.webhook("club") is None
 
 
 def test_send_posts_the_body_as_json(receiver):
@@ -306,12 +306,12 @@ def test_one_reader_hands_each_entry_once_to_every_channel(site, club, receiver,
     channels = Notifications.channels.fget
     monkeypatch.setattr(Notifications, "channels", property(lambda self: (*channels(self), Recorder())))
     gm, _ = site
-    gm.set_webhook("club", receiver.url)
-    gm.post_press("club", "One notice", by_gm=True)
-    gm.notify()
-    gm.notify()
+    gm.webhooks.set_webhook("club", receiver.url)
+    gm.press.post_press("club", "One notice", by_gm=True)
+    gm.notices.notify()
+    gm.notices.notify()
     assert [kind for _, kind in seen] == ["press"]
-    assert gm.webhook("club").queued == 1
+    assert gm.webhooks.webhook("club").queued == 1
 
 
 def test_the_gm_console_sets_it_and_shows_how_it_fares(site, club, receiver):
@@ -324,10 +324,10 @@ def test_the_gm_console_sets_it_and_shows_how_it_fares(site, club, receiver):
         page = post(client, "/gm/games/club/webhook", {"url": receiver.url}, "/gm/games/club").text
         assert "Webhook set" in page and "0 delivered" in page and "s3cr3t-token" not in page
         receiver.status = 500
-        gm.post_press("club", "Notice", by_gm=True)
+        gm.press.post_press("club", "Notice", by_gm=True)
         one_pass(gm)
         receiver.next()
         page = client.get("/gm/games/club").text
         assert "1 waiting" in page and "the receiver answered 500" in page
         page = post(client, "/gm/games/club/webhook", {"remove": "1"}, "/gm/games/club").text
-        assert "No webhook now." in page and gm.webhook("club") is None
+        assert "No webhook now." in page and gm.webhooks.webhook("club") is None

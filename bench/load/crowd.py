@@ -112,7 +112,7 @@ def _make(args: tuple[str, list[str], str | None]) -> dict[str, dict[str, str]]:
     gm = Gamesmaster(store, FakeClock(datetime.fromisoformat(past))) if past else Gamesmaster(store)
     made = {}
     for gid in ids:
-        c = gm.create_game(gid, players=NAMES, seed=len(made))
+        c = gm.setup.create_game(gid, players=NAMES, seed=len(made))
         made[gid] = {c.powers[name]: secret for name, secret in c.credentials.items()}
     store.dispose()
     return made
@@ -139,7 +139,7 @@ def home_units(url: str) -> dict[str, list[str]]:
     store = Store(url)
     try:
         gm = Gamesmaster(store)
-        position = gm.game(gm.game_ids()[0]).position
+        position = gm.games.game(gm.games.game_ids()[0]).position
         assert position is not None
         units: dict[str, list[str]] = {}
         for unit in position.units.values():

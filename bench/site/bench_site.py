@@ -105,14 +105,14 @@ def badge(tmp: Path) -> dict:
         made = 0
         for total in (40, 440):
             while made < total:
-                site.gm.create_game(f"g{made}", players=list(PLAYERS.values()),
+                site.gm.setup.create_game(f"g{made}", players=list(PLAYERS.values()),
                                     assign={n: p for p, n in PLAYERS.items()})
                 made += 1
-            created = site.gm.create_game(f"mine{total}", players=list(PLAYERS.values()),
+            created = site.gm.setup.create_game(f"mine{total}", players=list(PLAYERS.values()),
                                           assign={n: p for p, n in PLAYERS.items()})
-            with site.gm.reading() as rec:
+            with site.gm.desk.reading() as rec:
                 account = AccountRecords(rec.conn).by_email("ann@players.test")
-            site.gm.claim_seat(f"mine{total}", next(iter(created.credentials.values())), account.id)
+            site.gm.joining.claim_seat(f"mine{total}", next(iter(created.credentials.values())), account.id)
             c.get("/account/notifications.json")
             polls, pages = [], []
             for _ in range(20):
@@ -141,7 +141,7 @@ def links(tmp: Path) -> dict:
     try:
         site.sign_up("ann@players.test", "Ann")
         site.app.state.link_limits.burst = site.app.state.link_limits.rate = 1e9  # measure the work, not the limit
-        site.gm.link_limits.by_address.burst = site.gm.link_limits.by_address.rate = 1e9
+        site.gm.accounts.link_limits.by_address.burst = site.gm.accounts.link_limits.by_address.rate = 1e9
         c = site.client()
         token = csrf(c, "/account")
         times: dict[str, list[float]] = {"known": [], "unknown": []}

@@ -35,7 +35,7 @@ class Site:
 
     def link(self, address: str, count: int = 1, subject: str = "Your sign-in link") -> str:
         """The token of the count-th link mailed to an address (waiting for the mail to arrive)."""
-        self.gm.errands.wait()  # the site makes the link after it has answered
+        self.gm.accounts.errands.wait()  # the site makes the link after it has answered
         self.room.server.wake()
         mail = self.sink.wait(address, subject, count)[count - 1]
         m = LINK.search(mail.text)

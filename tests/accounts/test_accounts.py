@@ -18,14 +18,14 @@ SIX = ["Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
 
 def _forming(site: Site, game: str = "open1", seats: str = "lot") -> None:
-    site.gm.create_game(game, title="Open game", players=SIX, start=False)
+    site.gm.setup.create_game(game, title="Open game", players=SIX, start=False)
     g = site.gm_client()
     r = site.post(g, f"/gm/games/{game}/seats", {"open": "1", "seats": seats}, page="/gm")
     assert "is open to players with accounts" in r.text
 
 
 def _ledger(site: Site, game: str) -> list:
-    with site.gm.reading() as rec:
+    with site.gm.desk.reading() as rec:
         return list(rec.entries(game))
 
 
@@ -50,12 +50,12 @@ def test_sign_up_and_in_by_a_link_that_works_once_and_expires(site):
     r = site.post(other, "/account/link", {"t": token}, page=f"/account/link?t={token}")
     assert r.status_code == 403 and "expired" in r.text
     site.clock.advance(days=2)
-    assert site.gm.purge_links() >= 2  # the worker forgets links a day past their expiry
+    assert site.gm.accounts.purge_links() >= 2  # the worker forgets links a day past their expiry
     # Signing up again with a known address only mails a link: the account is not changed.
     site.post(site.client(), "/account/sign-up", {"email": "ANN@players.test", "name": "Mallory"})
     assert "Hello Ann" in site.sink.wait("ann@players.test", "Your sign-in link", 3)[2].text
     # The link's token is kept only as a hash, and no longer in the notification once mailed.
-    with site.gm.reading() as rec:
+    with site.gm.desk.reading() as rec:
         rows = rec.conn.exec_driver_sql("SELECT text FROM gm_account_notices").fetchall()
     assert all(first not in r[0] and token not in r[0] for r in rows)
 
@@ -115,7 +115,7 @@ def test_a_password_is_argon2id_and_wrong_ones_are_limited(site):
     assert "10 to 200 characters" in r.text
     r = site.post(c, "/account/password", {"password": "correct horse battery"})
     assert "Password set." in r.text
-    with site.gm.reading() as rec:
+    with site.gm.desk.reading() as rec:
         stored = AccountRecords(rec.conn).by_email("ann@players.test").password_hash
     assert stored.startswith("$argon2id$") and "correct horse" not in stored
     other = site.client()
@@ -144,7 +144,7 @@ def test_joining_an_open_game_by_lot_starts_it_and_the_record_says_who_holds_the
     r = site.post(c, "/games/open1/join", {}, page="/games/open")
     assert "You have joined open1" in r.text and "the game has begun" in r.text
     credential = re.search(r'id="seat-credential">([^<]+)<', r.text).group(1)
-    st = site.gm.game("open1")
+    st = site.gm.games.game("open1")
     assert st.status == "active"
     power = next(s for s in st.seats if s.name == "Ann").power
     # My games says what the game needs from Ann now; her war room takes the account's session.
@@ -160,7 +160,7 @@ def test_joining_an_open_game_by_lot_starts_it_and_the_record_says_who_holds_the
     assert "ann@players.test" not in json.dumps([e.payload_text for e in entries])
     lots = next(e for e in entries if e.kind == "lots-drawn")
     assert "Ann" in lots.payload["players"] and claims[0].seq < lots.seq
-    assert site.gm.verify("open1").problems == ()
+    assert site.gm.record.verify("open1").problems == ()
     # No second seat, and a started game takes nobody.
     r = site.post(c, "/games/open1/join", {}, page="/games/open")
     assert "has started" in r.text
@@ -179,7 +179,7 @@ def test_seats_by_choice_and_a_closed_game(site):
     g = site.gm_client()
     r = site.post(g, "/gm/games/pick/start", {}, page="/gm/games/pick")
     assert "chose none: assign the powers instead" in r.text
-    assert site.gm.verify("pick").problems == ()
+    assert site.gm.record.verify("pick").problems == ()
     # A closed game takes nobody.
     site.post(g, "/gm/games/pick/seats", {"open": "0"}, page="/gm")
     bob = site.sign_up("zed@players.test", "Zed")
@@ -187,28 +187,28 @@ def test_seats_by_choice_and_a_closed_game(site):
 
 
 def test_every_player_chooses_and_the_game_starts_with_their_choices(site):
-    site.gm.create_game("all", title="All choose", variant="standard-5", start=False)
-    site.gm.open_seats("all", True, "choice")
-    free = site.gm.open_games()[0].free_powers
+    site.gm.setup.create_game("all", title="All choose", variant="standard-5", start=False)
+    site.gm.joining.open_seats("all", True, "choice")
+    free = site.gm.joining.open_games()[0].free_powers
     assert len(free) == 5
     for i, name in enumerate(["Cy", "Di", "Ed"]):  # three who joined earlier
-        site.gm.sign_up(f"{name}@players.test", name, SITE)
-        site.gm.join_open("all", _account_id(site, f"{name.lower()}@players.test"), free[2 + i])
+        site.gm.accounts.sign_up(f"{name}@players.test", name, SITE)
+        site.gm.joining.join_open("all", _account_id(site, f"{name.lower()}@players.test"), free[2 + i])
     ann, bob = site.sign_up("ann@players.test", "Ann"), site.sign_up("bob@players.test", "Bob")
     site.post(ann, "/games/all/join", {"power": free[0]}, page="/games/open")
     r = site.post(bob, "/games/all/join", {"power": free[0]}, page="/games/open")
     assert "is not free" in r.text
     r = site.post(bob, "/games/all/join", {"power": free[1]}, page="/games/open")
     assert "the game has begun" in r.text
-    st = site.gm.game("all")
+    st = site.gm.games.game("all")
     assert {s.name: s.power for s in st.seats} == {"Ann": free[0], "Bob": free[1], "Cy": free[2], "Di": free[3],
                                                     "Ed": free[4]}
     assert any(e.kind == "powers-assigned" for e in _ledger(site, "all"))
-    assert site.gm.verify("all").problems == ()
+    assert site.gm.record.verify("all").problems == ()
 
 
 def test_claiming_a_seat_with_its_credential_and_losing_it_with_a_new_one(site):
-    created = site.gm.create_game("club", players=["Ann", *SIX], assign={"Ann": "FRANCE", "Bob": "ENGLAND",
+    created = site.gm.setup.create_game("club", players=["Ann", *SIX], assign={"Ann": "FRANCE", "Bob": "ENGLAND",
                                   "Cat": "GERMANY", "Dan": "ITALY", "Eve": "AUSTRIA", "Fay": "RUSSIA", "Gus": "TURKEY"})
     credential = created.credentials["Ann"]
     c = site.sign_up("ann@players.test", "Ann")
@@ -223,14 +223,14 @@ def test_claiming_a_seat_with_its_credential_and_losing_it_with_a_new_one(site):
     claim = [e for e in _ledger(site, "club") if e.kind == "seat-claimed"]
     assert claim[-1].payload["how"] == "credential" and claim[-1].payload["player"] == 1
     # The GM issues Ann's seat a new credential: the account's hold on it ends with the old credential.
-    site.gm.new_credential("club", "Ann", reason="lost")
-    assert "club" not in site.gm.account_seats(_account_id(site, "ann@players.test"))
+    site.gm.players.new_credential("club", "Ann", reason="lost")
+    assert "club" not in site.gm.accounts.account_seats(_account_id(site, "ann@players.test"))
     assert "No games yet" in c.get("/account").text
-    assert site.gm.verify("club").problems == ()
+    assert site.gm.record.verify("club").problems == ()
 
 
 def test_the_gm_invites_by_mail_and_the_invited_player_joins_a_game_not_open_to_all(site):
-    site.gm.create_game("inv", title="By invitation", players=SIX, start=False)
+    site.gm.setup.create_game("inv", title="By invitation", players=SIX, start=False)
     g = site.gm_client()
     r = site.post(g, "/gm/games/inv/invite", {"email": "ivy@players.test", "name": "Ivy"}, page="/gm")
     # the site's first mail: it has delivered none yet, so it promises none (docs/mail.md)
@@ -243,9 +243,9 @@ def test_the_gm_invites_by_mail_and_the_invited_player_joins_a_game_not_open_to_
     assert "the game has begun" in r.text
     claim = next(e for e in _ledger(site, "inv") if e.kind == "seat-claimed")
     assert claim.payload["how"] == "invitation"
-    assert site.gm.verify("inv").problems == ()
+    assert site.gm.record.verify("inv").problems == ()
     # Someone else, not invited, cannot join a game that is not open.
-    site.gm.create_game("inv2", players=SIX, start=False)
+    site.gm.setup.create_game("inv2", players=SIX, start=False)
     assert "not open to new players" in site.post(ivy, "/games/inv2/join", {}, page="/games/open").text
 
 
@@ -253,7 +253,7 @@ def test_notifications_on_the_site_and_by_mail_as_each_player_chose(site):
     _forming(site)
     c = site.sign_up("ann@players.test", "Ann")
     site.post(c, "/games/open1/join", {}, page="/games/open")
-    st = site.gm.game("open1")
+    st = site.gm.games.game("open1")
     power = next(s for s in st.seats if s.name == "Ann").power
     others = [p.power for p in st.powers if p.power != power]
     # Ann wants the deadline warning 30 minutes before, and press on the site only.
@@ -265,7 +265,7 @@ def test_notifications_on_the_site_and_by_mail_as_each_player_chose(site):
     r = site.post(c, "/account/games/open1/settings", {"mail": ["results", "warnings", "votes"], "warnings": "1,2,3,4,5"})
     assert "at most 4" in r.text
     # A letter to Ann, then the warning when the deadline is 30 minutes off and Ann has not ordered.
-    site.gm.post_press("open1", "Shall we talk?", power=others[0], to=[power], by_gm=True)
+    site.gm.press.post_press("open1", "Shall we talk?", power=others[0], to=[power], by_gm=True)
     site.clock.advance(seconds=(st.deadline - site.clock()).total_seconds() - 20 * 60)
     doc = c.get("/account/notifications.json").json()
     kinds = [n["kind"] for n in doc["latest"]]
@@ -277,14 +277,14 @@ def test_notifications_on_the_site_and_by_mail_as_each_player_chose(site):
     warning = site.sink.wait("ann@players.test", "open1: ", containing="No orders yet from")[0]
     assert "No orders yet from" in warning.text and f"{SITE}/games/open1/war-room" in warning.text
     # The results come by mail with the map; the press did not (Ann chose the site only for press).
-    site.gm.process("open1", force=True)
+    site.gm.deadlines.process("open1", force=True)
     results = site.sink.wait("ann@players.test", "open1: results of Spring 1901")[0]
     assert [a[1] for a in results.attachments] == ["image/png", "image/png"]
     assert "results of Spring 1901" in results.text
     assert f"Your options ({power.capitalize()}) in Fall 1901 movement:" in results.text  # as a mail contact's
     assert not [m for m in site.sink.to("ann@players.test") if "Shall we talk?" in m.text]
     # A draw proposed asks for Ann's vote.
-    site.gm.propose("open1", power=others[0], by_gm=True)
+    site.gm.press.propose("open1", power=others[0], by_gm=True)
     doc = c.get("/account/notifications.json").json()
     assert "vote" in [n["kind"] for n in doc["latest"][:2]] and doc["unread"] >= 5  # the results too
     site.sink.wait("ann@players.test", "open1: a vote on a draw")
@@ -293,15 +293,15 @@ def test_notifications_on_the_site_and_by_mail_as_each_player_chose(site):
     site.post(c, "/account/notifications/read", {"upto": str(doc["latest"][0]["number"])}, page="/account/notifications")
     assert c.get("/account/notifications.json").json()["unread"] == 0
     # Nothing is made twice, however often the passes run.
-    before = len(site.gm.notices(_account_id(site, "ann@players.test")))
-    site.gm.notify()
-    site.gm.notify()
-    assert len(site.gm.notices(_account_id(site, "ann@players.test"))) == before
-    assert site.gm.verify("open1").problems == ()
+    before = len(site.gm.notices.notices(_account_id(site, "ann@players.test")))
+    site.gm.notices.notify()
+    site.gm.notices.notify()
+    assert len(site.gm.notices.notices(_account_id(site, "ann@players.test"))) == before
+    assert site.gm.record.verify("open1").problems == ()
 
 
 def _account_id(site: Site, email: str) -> int:
-    with site.gm.reading() as rec:
+    with site.gm.desk.reading() as rec:
         return AccountRecords(rec.conn).by_email(email).id
 
 
@@ -319,26 +319,26 @@ def test_accounts_seats_and_notifications_on_both_databases(kind, url_for):
     clock = FakeClock(datetime(2030, 5, 6, 12, tzinfo=timezone.utc))
     gm = Gamesmaster(store, clock)
     try:
-        gm.create_game("g", players=SIX, start=False)
-        gm.open_seats("g", True, "lot")
-        gm.sign_up("ann@players.test", "Ann", SITE)
-        with gm.reading() as rec:
+        gm.setup.create_game("g", players=SIX, start=False)
+        gm.joining.open_seats("g", True, "lot")
+        gm.accounts.sign_up("ann@players.test", "Ann", SITE)
+        with gm.desk.reading() as rec:
             text = AccountRecords(rec.conn).to_mail()[0].text
-        used = gm.use_link(re.search(r"t=(l\.\S+)", text).group(1))
+        used = gm.accounts.use_link(re.search(r"t=(l\.\S+)", text).group(1))
         assert used.account.confirmed and used.game is None
-        joined = gm.join_open("g", used.account.id)
-        assert joined.started is not None and gm.game("g").status == "active"
-        power = next(s for s in gm.game("g").seats if s.name == "Ann").power
-        assert [g.needs for g in gm.my_games(used.account.id)] == [(f"orders due for {power.capitalize()}",)]
-        gm.submit_orders("g", power, "", credential=joined.credential)
-        assert needs(gm.game("g"), (power,)) == ("nothing: your orders are in",)
-        gm.process("g", force=True)
-        assert gm.notify() >= 1 and gm.notify() == 0
+        joined = gm.joining.join_open("g", used.account.id)
+        assert joined.started is not None and gm.games.game("g").status == "active"
+        power = next(s for s in gm.games.game("g").seats if s.name == "Ann").power
+        assert [g.needs for g in gm.joining.my_games(used.account.id)] == [(f"orders due for {power.capitalize()}",)]
+        gm.orders.submit_orders("g", power, "", credential=joined.credential)
+        assert needs(gm.games.game("g"), (power,)) == ("nothing: your orders are in",)
+        gm.deadlines.process("g", force=True)
+        assert gm.notices.notify() >= 1 and gm.notices.notify() == 0
         account = used.account.id
-        kinds = [n.kind for n in gm.notices(account)]
-        assert "results" in kinds and gm.unread(account) == len(kinds)
-        gm.mark_read(account)
-        assert gm.unread(account) == 0
-        assert gm.verify("g").problems == ()
+        kinds = [n.kind for n in gm.notices.notices(account)]
+        assert "results" in kinds and gm.notices.unread(account) == len(kinds)
+        gm.notices.mark_read(account)
+        assert gm.notices.unread(account) == 0
+        assert gm.record.verify("g").problems == ()
     finally:
         store.dispose()

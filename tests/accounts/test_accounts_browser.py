@@ -74,7 +74,7 @@ def test_a_new_player_signs_up_joins_orders_and_is_told_of_the_results(world, br
     width, height = SIZES[size]
 
     # The GM has a game forming with six players and opens it to players with accounts.
-    gm.create_game(game, title=f"Seeking a seventh ({size})", players=["Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
+    gm.setup.create_game(game, title=f"Seeking a seventh ({size})", players=["Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
                    start=False)
     gm_page = browser.new_context(viewport={"width": 1366, "height": 768}, base_url=base).new_page()
     gm_page.set_default_timeout(20000)
@@ -121,7 +121,7 @@ def test_a_new_player_signs_up_joins_orders_and_is_told_of_the_results(world, br
     page.wait_for_selector(f"text=You have joined {game}")
     page.wait_for_selector("text=the game has begun")
     _fits(page, "the joined page")
-    st = gm.game(game)
+    st = gm.games.game(game)
     power = next(s for s in st.seats if s.name == name).power
     page.goto("/account")
     page.wait_for_selector(f"text=orders due for {power.capitalize()}")
@@ -152,7 +152,7 @@ def test_a_new_player_signs_up_joins_orders_and_is_told_of_the_results(world, br
     page.wait_for_selector(f"text={game}: results of Spring 1901")
     _fits(page, "the notifications")
     _shot(page, "notifications", size)
-    assert gm.verify(game).problems == ()
+    assert gm.record.verify(game).problems == ()
     context.close()
     gm_page.context.close()
 
@@ -162,9 +162,9 @@ def test_a_player_adds_a_second_browser_with_the_seats_credential(world, browser
     and takes the seat's credential there; then the orders go through (docs/web.md, "Another device")."""
     gm, sink, base = world["gm"], world["sink"], world["base"]
     game, address, name = "second-device", "two-devices@players.test", "Twodevice"
-    gm.create_game(game, title="A player with two devices", players=["Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
+    gm.setup.create_game(game, title="A player with two devices", players=["Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
                    start=False)
-    gm.open_seats(game, True, "lot")
+    gm.joining.open_seats(game, True, "lot")
 
     # The first device: sign up by the mailed link, join, note the credential, set a password.
     first = browser.new_context(viewport={"width": 375, "height": 812}, base_url=base).new_page()
@@ -207,11 +207,11 @@ def test_a_player_adds_a_second_browser_with_the_seats_credential(world, browser
     page.click("#add-device-form button")
     page.wait_for_selector(f"text=Signed in as {name}")
     assert page.locator("#add-device").count() == 0
-    power = next(s for s in gm.game(game).seats if s.name == name).power
-    units = gm.game(game).position.to_dict()["units"][power]
+    power = next(s for s in gm.games.game(game).seats if s.name == name).power
+    units = gm.games.game(game).position.to_dict()["units"][power]
     page.fill("#orders", "\n".join(f"{u} H" for u in units))
     page.click("#orders-form button[type=submit]")
     page.wait_for_selector(f"text={len(units)} accepted")
-    assert gm.verify(game).problems == ()
+    assert gm.record.verify(game).problems == ()
     page.context.close()
     first.context.close()

@@ -27,18 +27,18 @@ def _claimed(site, game: str, credential: str, address: str, name: str):
 def test_notifications_are_numbered_per_account_and_reach_every_power_of_a_seat(site):
     """Ann plays two powers (four players on the standard map); Bob and Cat write each other privately.
     Their letters leave no gap in Ann's numbers, and a letter to Ann's second power reaches her."""
-    created = site.gm.create_game("club", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"], seed=5)
+    created = site.gm.setup.create_game("club", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"], seed=5)
     first, second = created.commands["Ann"] if len(created.commands["Ann"]) == 2 else ("", "")
     assert second, created.commands
     bob_power, cat_power = created.commands["Bob"][0], created.commands["Cat"][0]
     ann = _claimed(site, "club", created.credentials["Ann"], "ann@players.test", "Ann")
     bob = _claimed(site, "club", created.credentials["Bob"], "bob@players.test", "Bob")
-    site.gm.post_press("club", "to the first", power=bob_power, to=[first], by_gm=True)
+    site.gm.press.post_press("club", "to the first", power=bob_power, to=[first], by_gm=True)
     for i in range(3):  # private letters and answers between Bob and Cat, which Ann must not learn of
-        site.gm.post_press("club", f"secret {i}", power=cat_power, to=[bob_power], by_gm=True)
-        site.gm.post_press("club", f"answer {i}", power=bob_power, to=[cat_power], by_gm=True)
+        site.gm.press.post_press("club", f"secret {i}", power=cat_power, to=[bob_power], by_gm=True)
+        site.gm.press.post_press("club", f"answer {i}", power=bob_power, to=[cat_power], by_gm=True)
         bob.get("/account/notifications.json")  # Bob's notifications are made between Ann's
-    site.gm.post_press("club", "to the second", power=bob_power, to=[second], by_gm=True)
+    site.gm.press.post_press("club", "to the second", power=bob_power, to=[second], by_gm=True)
     doc = ann.get("/account/notifications.json").json()
     press = [n for n in doc["latest"] if n["kind"] == "press" and "to you" in n["subject"]]
     assert len(press) == 2, doc  # to each of her powers
@@ -56,23 +56,23 @@ def test_notifications_are_numbered_per_account_and_reach_every_power_of_a_seat(
 def _reads(gm) -> list[str]:
     """Record the games whose state the gamesmaster reads from now on (for the site)."""
     read: list[str] = []
-    original = gm.snapshot
+    original = gm.desk.snapshot
 
     def snapshot(rec, game_id):
         if threading.current_thread().name != "mail-dispatcher":  # whose pass reads every game, as it must
             read.append(game_id)
         return original(rec, game_id)
 
-    gm.snapshot = snapshot
+    gm.desk.snapshot = snapshot
     return read
 
 
 def test_the_badge_reads_only_the_accounts_own_games(site):
     for i in range(12):  # other games on the site, which Ann's badge must not read
-        site.gm.create_game(f"other{i}", players=["Ann", "Bob"], seed=i)
-    created = site.gm.create_game("club", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"], seed=5)
+        site.gm.setup.create_game(f"other{i}", players=["Ann", "Bob"], seed=i)
+    created = site.gm.setup.create_game("club", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"], seed=5)
     ann = _claimed(site, "club", created.credentials["Ann"], "ann@players.test", "Ann")
-    site.gm.post_press("club", "hello", power=created.commands["Bob"][0], to=[created.commands["Ann"][0]],
+    site.gm.press.post_press("club", "hello", power=created.commands["Bob"][0], to=[created.commands["Ann"][0]],
                        by_gm=True)
     read = _reads(site.gm)
     doc = ann.get("/account/notifications.json").json()
@@ -100,18 +100,18 @@ def test_an_accounts_games_are_kept_on_both_stores_and_come_back_with_an_import(
     store = Store(url_for(kind))
     gm = Gamesmaster(store, FakeClock(datetime(2030, 5, 6, 12, tzinfo=timezone.utc)))
     try:
-        gm.create_game("busy", players=["Ann", "Bob"], seed=1)
-        created = gm.create_game("g", players=["Ann", "Bob"], seed=2)
-        gm.sign_up("ann@players.test", "Ann", "http://testserver")
-        with gm.reading() as rec:
+        gm.setup.create_game("busy", players=["Ann", "Bob"], seed=1)
+        created = gm.setup.create_game("g", players=["Ann", "Bob"], seed=2)
+        gm.accounts.sign_up("ann@players.test", "Ann", "http://testserver")
+        with gm.desk.reading() as rec:
             text = AccountRecords(rec.conn).to_mail()[0].text
-        account = gm.use_link(re.search(r"t=(l\.\S+)", text).group(1)).account.id
-        gm.claim_seat("g", created.credentials["Ann"], account)
+        account = gm.accounts.use_link(re.search(r"t=(l\.\S+)", text).group(1)).account.id
+        gm.joining.claim_seat("g", created.credentials["Ann"], account)
         read = _reads(gm)
-        assert list(gm.account_seats(account)) == ["g"] and "busy" not in read
+        assert list(gm.accounts.account_seats(account)) == ["g"] and "busy" not in read
         import_game(gm, export_game(gm, "g"), "g2", seated=True)  # a copy the GM keeps seated
         import_game(gm, export_game(gm, "g"), "g3")  # a copy as imported by default: unseated, nobody's game
-        assert sorted(gm.account_seats(account)) == ["g", "g2"]
+        assert sorted(gm.accounts.account_seats(account)) == ["g", "g2"]
     finally:
         store.dispose()
 
@@ -145,7 +145,7 @@ def test_wrong_passwords_from_rotating_addresses_are_capped_per_account_and_the_
         r = site.post(fresh, "/account/link", {"t": token}, page=f"/account/link?t={token}")
         assert "Signed in as Ann" in r.text
     # Another account is not touched by Ann's guessers.
-    assert site.gm.password_guesses.by_email.allowed("bob@players.test")
+    assert site.gm.accounts.password_guesses.by_email.allowed("bob@players.test")
 
 
 def _links(site) -> int:
@@ -153,15 +153,15 @@ def _links(site) -> int:
     from sqlalchemy import func, select
 
     from gamesmaster.store.accounts import links
-    with site.gm.reading() as rec:
+    with site.gm.desk.reading() as rec:
         return int(rec.conn.execute(select(func.count()).select_from(links)).scalar_one())
 
 
 def test_the_link_is_looked_up_and_made_after_the_answer_for_known_and_unknown_alike(site):
     site.sign_up("ann@players.test", "Ann")
-    site.gm.errands.wait()
+    site.gm.accounts.errands.wait()
     held = threading.Event()
-    site.gm.errands.put(held.wait)  # hold the errands: what the door did is all that has happened
+    site.gm.accounts.errands.put(held.wait)  # hold the errands: what the door did is all that has happened
     before = _links(site)
     c = site.client()
     for address in ("ann@players.test", "nobody@players.test"):
@@ -169,5 +169,5 @@ def test_the_link_is_looked_up_and_made_after_the_answer_for_known_and_unknown_a
         assert r.status_code == 200 and f"If {address} has an account" in r.text
     assert _links(site) == before  # no link made while the door answered
     held.set()
-    site.gm.errands.wait()
+    site.gm.accounts.errands.wait()
     assert _links(site) == before + 1  # Ann's link, and nothing for nobody

@@ -34,7 +34,7 @@ def test_no_relay_no_promise_and_the_gm_sees_undelivered_mail(tmp_path, capsys, 
         c = site.client()
         r = site.post(c, "/account/sign-up", {"email": "ann@players.test", "name": "Ann"})
         assert "is on its way" not in r.text and "has not delivered any mail yet" in r.text
-        _until(lambda: site.gm.mail_trouble().failing)  # the sender tried, and the relay did not answer
+        _until(lambda: site.gm.mailroom.mail_trouble().failing)  # the sender tried, and the relay did not answer
         r = site.post(site.client(), "/account/send-link", {"email": "ann@players.test"})
         assert "is on its way" not in r.text
         assert "mail is not going out just now" in r.text and 'class="flash error"' in r.text
@@ -55,14 +55,14 @@ def test_no_relay_no_promise_and_the_gm_sees_undelivered_mail(tmp_path, capsys, 
 def test_questions_waiting_show_on_the_consoles_game_list(tmp_path, capsys, monkeypatch):
     site = Site(tmp_path)
     try:
-        created = site.gm.create_game("club", players=["Ann", "Bob"], assign={"Ann": "ENGLAND", "Bob": "FRANCE"})
+        created = site.gm.setup.create_game("club", players=["Ann", "Bob"], assign={"Ann": "ENGLAND", "Bob": "FRANCE"})
         g = site.gm_client()
         assert "unanswered" not in g.get("/gm").text
-        site.gm.ask("club", "May I build in Liverpool?", credential=created.credentials["Ann"], channel="web")
-        site.gm.ask("club", "Is Kiel a canal?", credential=created.credentials["Bob"], channel="web")
+        site.gm.questions.ask("club", "May I build in Liverpool?", credential=created.credentials["Ann"], channel="web")
+        site.gm.questions.ask("club", "Is Kiel a canal?", credential=created.credentials["Bob"], channel="web")
         page = g.get("/gm").text
         assert re.search(r'href="/gm/games/club#questions">2 unanswered<', page)
-        site.gm.answer_question("club", 1, "Yes, it is a home centre.")
+        site.gm.questions.answer_question("club", 1, "Yes, it is a home centre.")
         assert ">1 unanswered<" in g.get("/gm").text
         # the console's `games` says so too
         monkeypatch.setenv("GAMESMASTER_DATABASE_URL", f"sqlite:///{tmp_path / 'gm.db'}")
@@ -75,7 +75,7 @@ def test_questions_waiting_show_on_the_consoles_game_list(tmp_path, capsys, monk
 def test_warning_times_are_shown_as_a_player_writes_them(tmp_path):
     site = Site(tmp_path)
     try:
-        created = site.gm.create_game("club", players=["Ann", "Bob"], assign={"Ann": "ENGLAND", "Bob": "FRANCE"})
+        created = site.gm.setup.create_game("club", players=["Ann", "Bob"], assign={"Ann": "ENGLAND", "Bob": "FRANCE"})
         c = site.sign_up("ann@players.test", "Ann")
         r = site.post(c, "/account/claim", {"game": "club", "credential": created.credentials["Ann"]})
         assert r.status_code == 200, r.text[:500]

@@ -21,13 +21,13 @@ def test_a_copy_is_unseated_unless_the_gm_says_so(gm_cli, tmp_path):
     store = Store(default_url(tmp_path / "data"))
     try:
         gm = Gamesmaster(store)
-        who = {s.name: s for s in gm.game("club").seats}
-        secret = gm.new_credential("club", "Ann")  # a credential the test knows
-        gm.sign_up("ann@club.test", "Ann", "http://127.0.0.1:8000")
-        with gm.reading() as rec:
+        who = {s.name: s for s in gm.games.game("club").seats}
+        secret = gm.players.new_credential("club", "Ann")  # a credential the test knows
+        gm.accounts.sign_up("ann@club.test", "Ann", "http://127.0.0.1:8000")
+        with gm.desk.reading() as rec:
             account = AccountRecords(rec.conn).by_email("ann@club.test").id
-        gm.claim_seat("club", secret, account)
-        assert "club" in gm.account_seats(account)
+        gm.joining.claim_seat("club", secret, account)
+        assert "club" in gm.accounts.account_seats(account)
         archive = tmp_path / "club.json"
         assert gm_cli("export", "club", str(archive))[0] == 0
         assert json.loads(archive.read_text())["game"] == "club"
@@ -35,17 +35,17 @@ def test_a_copy_is_unseated_unless_the_gm_says_so(gm_cli, tmp_path):
         code, out, _ = gm_cli("import", str(archive), "--as", "club-copy")
         assert code == 0 and "a new game with its seats empty" in out
         assert "gamesmaster credential club-copy NAME" in out
-        assert set(gm.account_seats(account)) == {"club"}  # not in Ann's "My games"
+        assert set(gm.accounts.account_seats(account)) == {"club"}  # not in Ann's "My games"
         with pytest.raises(Forbidden):
-            gm.identify("club-copy", secret)  # the original's credential does not act in the copy
-        assert gm.identify("club", secret).name == "Ann"  # ... and still does in the original
-        assert gm.verify("club-copy").ok
-        new = gm.new_credential("club-copy", "Ann")  # the GM seats her
-        assert gm.identify("club-copy", new).power == who["Ann"].power
+            gm.orders.identify("club-copy", secret)  # the original's credential does not act in the copy
+        assert gm.orders.identify("club", secret).name == "Ann"  # ... and still does in the original
+        assert gm.record.verify("club-copy").ok
+        new = gm.players.new_credential("club-copy", "Ann")  # the GM seats her
+        assert gm.orders.identify("club-copy", new).power == who["Ann"].power
 
         code, out, _ = gm_cli("import", str(archive), "--as", "club-seated", "--seated")
         assert code == 0 and out.startswith("Imported club-seated.")
-        assert gm.identify("club-seated", secret).name == "Ann"
-        assert set(gm.account_seats(account)) == {"club", "club-seated"}
+        assert gm.orders.identify("club-seated", secret).name == "Ann"
+        assert set(gm.accounts.account_seats(account)) == {"club", "club-seated"}
     finally:
         store.dispose()

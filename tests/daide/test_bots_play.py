@@ -23,8 +23,8 @@ EXPECTED = ["HUH", "PRN", "REJ", "HUH", "HUH", "REJ", "HUH"]
 
 
 def test_seven_bots_play_a_whole_game(gm):
-    gm.create_game("bots", start=False, settings=Settings.from_dict({"press": "full", "early_movement": True, "end_year": 1904}))
-    gm.open_to_bots("bots")
+    gm.setup.create_game("bots", start=False, settings=Settings.from_dict({"press": "full", "early_movement": True, "end_year": 1904}))
+    gm.bots.open_to_bots("bots")
     with door(gm, "bots") as ports:
         port = ports["bots"]
         watcher = Link("127.0.0.1", port).connect()
@@ -43,9 +43,9 @@ def test_seven_bots_play_a_whole_game(gm):
         while not seen or not seen[-1].startswith("SMR"):
             seen.append(watcher.recv(30))
 
-    view = gm.game("bots")
+    view = gm.games.game("bots")
     assert view.status == "finished" and view.result is not None
-    assert gm.verify("bots").ok
+    assert gm.record.verify("bots").ok
     # Every bot was told how the game ended, the same way, and so was the observer.
     assert len({b.summary for b in bots}) == 1 and bots[0].summary == seen[-1]
     assert {b.ended for b in bots} == {seen[-2]}
@@ -71,7 +71,7 @@ def test_seven_bots_play_a_whole_game(gm):
     assert back.log.index(next(m for m in back.log if m.startswith("YES (IAM"))) > 0
 
     # Every order went through submit_orders, channel daide, in the bot's own name; every SUB was thanked.
-    ledger = gm.history("bots").ledger
+    ledger = gm.games.history("bots").ledger
     submitted = [e.payload for e in ledger if e.kind == "orders-submitted"]
     assert submitted and {p["channel"] for p in submitted} == {"daide"}
     assert {p["entered_by"] for p in submitted} == {f"{b.name} (DAIDE bot)" for b in bots}
@@ -82,7 +82,7 @@ def test_seven_bots_play_a_whole_game(gm):
         assert all(t.endswith("(MBV)") for t in b.thx), (b.name, [t for t in b.thx if not t.endswith("(MBV)")])
 
     # The observer saw every order's result, phase by phase (one ORD for each unit).
-    results = gm.results("bots")
+    results = gm.games.results("bots")
     assert sum(1 for m in seen if m.startswith("ORD")) == sum(len(fates(r)) for r in results)
     last = results[-1]
     assert any(m.startswith(f"ORD ({_turn(last)})") for m in seen)
@@ -98,17 +98,17 @@ def _turn(result) -> str:
 @pytest.mark.parametrize("variant, last_year", [("standard-6", 1870), ("standard-5", 1801), ("nine-man", 1901)])
 def test_other_variants_are_served_with_their_own_map(sqlite_gm, variant, last_year):
     gm = sqlite_gm
-    gm.create_game("v", variant=variant, start=False, settings=Settings.from_dict({"press": "none", "early_movement": True,
+    gm.setup.create_game("v", variant=variant, start=False, settings=Settings.from_dict({"press": "none", "early_movement": True,
                                                                   "end_year": last_year}))
-    gm.open_to_bots("v")
+    gm.bots.open_to_bots("v")
     with door(gm, "v") as ports:
-        variant_ = gm.game("v").variant
+        variant_ = gm.games.game("v").variant
         count = len([p for p in variant_.powers if p not in variant_.neutral])  # a bot a power
         bots = [RandomBot("127.0.0.1", ports["v"], f"B{i}", seed=i).start() for i in range(count)]
         for b in bots:
             until(lambda: not b.thread.is_alive(), 120, f"{b.name} to finish")
             assert b.error is None, f"{b.name}: {b.error!r}"
-    assert gm.game("v").status == "finished" and gm.verify("v").ok
+    assert gm.games.game("v").status == "finished" and gm.record.verify("v").ok
     assert all(b.summary for b in bots)
     hello = next(m for m in bots[0].log if m.startswith("HLO"))
     assert "(LVL 0)" in hello  # a game without press is DAIDE's level 0

@@ -33,7 +33,7 @@ def env(tmp_path):
 
 def new_game(db: str) -> dict[str, str]:
     store = Store(db)
-    created = Gamesmaster(store).create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)))
+    created = Gamesmaster(store).setup.create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)))
     store.dispose()
     return {p: created.credentials[n] for n, p in zip(NAMES, POWERS)}
 
@@ -44,10 +44,10 @@ def test_open_and_close_a_game_to_bots(tmp_path, capsys):
     assert main(["daide", "open", "g", "--powers", "Italy,turkey", "--civil-disorder", "--db", db]) == 0
     assert capsys.readouterr().out == "g: open to bots: Italy, Turkey; bots stand in for missed seats: yes\n"
     store = Store(db)
-    policy = Gamesmaster(store).bot_policy("g")
+    policy = Gamesmaster(store).bots.bot_policy("g")
     assert policy.open == ("ITALY", "TURKEY") and policy.civil_disorder
     assert main(["daide", "close", "g", "--db", db]) == 0
-    assert not Gamesmaster(store).bot_policy("g").any
+    assert not Gamesmaster(store).bots.bot_policy("g").any
     assert main(["daide", "open", "g", "--powers", "Narnia", "--db", db]) == 2
     assert "unknown power 'Narnia'" in capsys.readouterr().err
     store.dispose()
@@ -105,8 +105,8 @@ def test_the_press_level_bots_are_told_is_set_with_the_game(tmp_path, capsys):
     assert "DAIDE press level 25" in capsys.readouterr().err
     store = Store(db)
     gm = Gamesmaster(store)
-    assert gm.game("lvl").settings.daide_level == 20
-    gm.open_to_bots("lvl")
+    assert gm.games.game("lvl").settings.daide_level == 20
+    gm.bots.open_to_bots("lvl")
     with door(gm, "lvl") as ports:
         bot = sit("127.0.0.1", ports["lvl"], "Ralph")
         assert "(LVL 20)" in bot.expect("HLO")

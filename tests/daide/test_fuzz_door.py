@@ -49,7 +49,7 @@ class Errors(logging.Handler):
 
 def test_random_messages_are_answered_and_break_nothing(sqlite_gm):
     gm = sqlite_gm
-    created = gm.create_game("f", players=NAMES, assign=dict(zip(NAMES, POWERS)), settings=Settings.from_dict({"press": "full"}))
+    created = gm.setup.create_game("f", players=NAMES, assign=dict(zip(NAMES, POWERS)), settings=Settings.from_dict({"press": "full"}))
     credential = created.credentials["Cat"]
     errors = Errors()
     logging.getLogger("gamesmaster.daide").addHandler(errors)
@@ -81,4 +81,4 @@ def test_random_messages_are_answered_and_break_nothing(sqlite_gm):
     finally:
         logging.getLogger("gamesmaster.daide").removeHandler(errors)
     assert not errors.records, [r.getMessage() for r in errors.records]
-    assert gm.verify("f").ok
+    assert gm.record.verify("f").ok

@@ -24,9 +24,9 @@ def idle(port: int, first: bytes = b"", source: str = OTHER) -> socket.socket:
 
 
 def test_idle_connections_keep_no_bot_out(gm):
-    created = gm.create_game("g", players=["Ann", "Bob"], assign={"Ann": "ENGLAND", "Bob": "FRANCE"},
+    created = gm.setup.create_game("g", players=["Ann", "Bob"], assign={"Ann": "ENGLAND", "Bob": "FRANCE"},
                              settings=Settings.from_dict({"press": "full"}))
-    gm.open_to_bots("g", ["Italy"])
+    gm.bots.open_to_bots("g", ["Italy"])
     with door(gm, "g") as ports:
         port = ports["g"]
         ralph = sit("127.0.0.1", port, "Ralph", source=OWN)
@@ -60,11 +60,11 @@ def test_idle_connections_keep_no_bot_out(gm):
             sock.close()
         for w in watchers:
             w.close()
-    assert gm.verify("g").ok
+    assert gm.record.verify("g").ok
 
 
 def test_stalled_connections_are_closed(gm):
-    gm.create_game("g", players=["Ann"], assign={"Ann": "ENGLAND"}, settings=Settings.from_dict({"press": "full"}))
+    gm.setup.create_game("g", players=["Ann"], assign={"Ann": "ENGLAND"}, settings=Settings.from_dict({"press": "full"}))
     limits = Limits(im_timeout=0.5, join_timeout=0.5, body_timeout=0.5)
     with door(gm, "g", limits=limits) as ports:
         port = ports["g"]

@@ -13,7 +13,7 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 
 def seven(gm, press):
-    created = gm.create_game("p", players=NAMES, assign=dict(zip(NAMES, POWERS)), settings=Settings.from_dict({"press": press}))
+    created = gm.setup.create_game("p", players=NAMES, assign=dict(zip(NAMES, POWERS)), settings=Settings.from_dict({"press": press}))
     return {p: created.credentials[n] for n, p in zip(NAMES, POWERS)}
 
 
@@ -28,7 +28,7 @@ def test_press_between_bots_and_people(sqlite_gm):
         # A bot proposes peace to a person: the person reads it in words on the site.
         france.send("SND (ENG) (PRP (PCE (ENG FRA)))")
         assert france.expect("YES") == "YES (SND (ENG) (PRP (PCE (ENG FRA))))"
-        letter = [p for p in gm.press("p", "ENGLAND", credential=creds["ENGLAND"]) if p.sender == "FRANCE"][-1]
+        letter = [p for p in gm.press.press("p", "ENGLAND", credential=creds["ENGLAND"]) if p.sender == "FRANCE"][-1]
         assert letter.to == ("ENGLAND",)
         assert letter.text.startswith("Proposes peace between England and France.")
         # A structured message reaches another bot exactly as it was sent.
@@ -36,12 +36,12 @@ def test_press_between_bots_and_people(sqlite_gm):
         assert france.expect("YES").startswith("YES (SND (SPR 1901)")
         assert germany.expect("FRM") == "FRM (FRA) (GER) (PRP (ALY (FRA GER) VSS (ENG)))"
         # A person's letter reaches the bot as free text.
-        gm.post_press("p", "Don't trust Germany", power="ENGLAND", to=["FRANCE"], credential=creds["ENGLAND"])
+        gm.press.post_press("p", "Don't trust Germany", power="ENGLAND", to=["FRANCE"], credential=creds["ENGLAND"])
         assert france.expect("FRM", timeout=10) == "FRM (ENG) (FRA) ('Don''t trust Germany')"
         # Free text from a bot to everyone is a public announcement.
         france.send("SND (AUS ENG GER ITA RUS TUR) ('Vive la France')")
         france.expect("YES")
-        public = [p for p in gm.public_press("p") if p.sender == "FRANCE"]
+        public = [p for p in gm.press.public_press("p") if p.sender == "FRANCE"]
         assert public and public[-1].text == "Vive la France" and public[-1].to is None
         assert germany.expect("FRM") == "FRM (FRA) (AUS ENG GER ITA RUS TUR) ('Vive la France')"
         # Syntax: a press message must be one; a recipient must be a power.
@@ -49,7 +49,7 @@ def test_press_between_bots_and_people(sqlite_gm):
         assert france.expect("HUH") == "HUH (SND (GER) (ERR MTO))"
         france.send("SND (GER 5) ('x')")
         assert france.expect("HUH") == "HUH (SND (GER ERR 5) ('x'))"
-    assert gm.verify("p").ok
+    assert gm.record.verify("p").ok
 
 
 def test_public_press_only(sqlite_gm):

@@ -16,7 +16,7 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
 @pytest.fixture
 def game(sqlite_gm):
-    sqlite_gm.create_game("g", players=NAMES, seed=1, settings=Settings.from_dict({"press": "full"}))
+    sqlite_gm.setup.create_game("g", players=NAMES, seed=1, settings=Settings.from_dict({"press": "full"}))
     return sqlite_gm
 
 

@@ -24,7 +24,7 @@ def answer_to(port: int, iam: str, source: str) -> list[str]:
 
 def italy_for_ralph(gm, port: int) -> tuple[Link, int, str]:
     """Ralph takes the seat the GM opened to bots: its connection, passcode and credential."""
-    gm.open_to_bots("g", ["Italy"])
+    gm.bots.open_to_bots("g", ["Italy"])
     ralph = sit("127.0.0.1", port, "Ralph", source=OWN)
     passcode = int(ralph.expect("HLO").split(") (")[1])
     credential = ralph.expect("ADM", saying="The credential of your seat: ").split("seat: ")[1].split()[0]
@@ -33,7 +33,7 @@ def italy_for_ralph(gm, port: int) -> tuple[Link, int, str]:
 
 
 def test_iam_tells_a_guesser_nothing_and_never_gives_the_seat_away(gm):
-    gm.create_game("g", players=["Ann"], assign={"Ann": "ENGLAND"}, settings=Settings.from_dict({"press": "full"}))
+    gm.setup.create_game("g", players=["Ann"], assign={"Ann": "ENGLAND"}, settings=Settings.from_dict({"press": "full"}))
     with door(gm, "g") as ports:
         port = ports["g"]
         ralph, passcode, _ = italy_for_ralph(gm, port)
@@ -63,12 +63,12 @@ def test_iam_tells_a_guesser_nothing_and_never_gives_the_seat_away(gm):
         back.send("SUB ((ITA AMY VEN) HLD)")
         assert back.expect("THX") == "THX ((ITA AMY VEN) HLD) (MBV)"
         back.close()
-    assert gm.orders_on_record("g", "ITALY", by_gm=True)[0].orders == ("A VEN H",)
-    assert gm.verify("g").ok
+    assert gm.orders.orders_on_record("g", "ITALY", by_gm=True)[0].orders == ("A VEN H",)
+    assert gm.record.verify("g").ok
 
 
 def test_guesses_on_the_bots_own_host_are_few_and_its_credential_always_takes_the_seat_back(gm):
-    gm.create_game("g", players=["Ann"], assign={"Ann": "ENGLAND"}, settings=Settings.from_dict({"press": "full"}))
+    gm.setup.create_game("g", players=["Ann"], assign={"Ann": "ENGLAND"}, settings=Settings.from_dict({"press": "full"}))
     with door(gm, "g") as ports:
         port = ports["g"]
         ralph, passcode, credential = italy_for_ralph(gm, port)
@@ -96,6 +96,6 @@ def test_guesses_on_the_bots_own_host_are_few_and_its_credential_always_takes_th
         impostor = Link("127.0.0.1", port, source=OTHER).connect()
         impostor.send("NME ('Ralph') ('1')")
         assert impostor.expect("REJ").startswith("REJ (NME")
-    on_record = gm.orders_on_record("g", "ITALY", by_gm=True)[0]
+    on_record = gm.orders.orders_on_record("g", "ITALY", by_gm=True)[0]
     assert on_record.orders == ("F NAP - ION",) and on_record.entered_by == "Ralph (DAIDE bot)"
-    assert gm.verify("g").ok
+    assert gm.record.verify("g").ok

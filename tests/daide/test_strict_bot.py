@@ -29,7 +29,7 @@ def game_at(gm, phase: str, units: dict[str, list[str]], centres: dict[str, list
             **settings) -> dict[str, str]:
     """A seven-player game from this position; each power's credential."""
     position = {"phase": phase, "units": units, "centers": centres or HOMES}
-    created = gm.create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)),
+    created = gm.setup.create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)),
                              settings=Settings.from_dict({"press": "full", **settings}),
                              position=Position.from_dict(load_variant("standard"), position))
     return {p: created.credentials[n] for n, p in zip(NAMES, POWERS)}
@@ -70,8 +70,8 @@ def test_convoyed_moves_are_told_with_their_route_and_only_they_are_disrupted(gm
         bot.send("SUB ((ENG AMY EDI) CTO NWY VIA (NWG)) ((ENG FLT NWG) CVY (ENG AMY EDI) CTO NWY) "
                  "((ENG AMY LON) CTO BEL VIA (NTH)) ((ENG FLT NTH) CVY (ENG AMY LON) CTO BEL)")
         bot.expect("MIS")
-        gm.submit_orders("g", "FRANCE", "A Pic - Bel", credential=creds["FRANCE"])
-        gm.process("g", force=True)
+        gm.orders.submit_orders("g", "FRANCE", "A Pic - Bel", credential=creds["FRANCE"])
+        gm.deadlines.process("g", force=True)
         told = told_until(bot, "TME")
         assert "ORD (SPR 1901) ((ENG AMY EDI) CTO NWY VIA (NWG)) (SUC)" in told
         assert "ORD (SPR 1901) ((ENG AMY LON) CTO BEL VIA (NTH)) (BNC)" in told
@@ -91,9 +91,9 @@ def test_a_retreat_turn_settled_at_once_is_told_as_a_turn(gm):
         bot.send("SUB ((GER AMY MUN) MTO TYR) ((GER AMY BOH) SUP (GER AMY MUN) MTO TYR)")
         bot.expect("MIS")
         settled(bot)
-        gm.process("g", force=True)  # Tyrolia's army is dislodged ...
-        gm.submit_orders("g", "AUSTRIA", "A Tyr - Pie", credential=creds["AUSTRIA"])  # ... and retreats at once
-        assert str(gm.game("g").phase) == "F1901M"
+        gm.deadlines.process("g", force=True)  # Tyrolia's army is dislodged ...
+        gm.orders.submit_orders("g", "AUSTRIA", "A Tyr - Pie", credential=creds["AUSTRIA"])  # ... and retreats at once
+        assert str(gm.games.game("g").phase) == "F1901M"
         bot.send("GOF")  # the door looks: both turns were settled since
         bot.expect("YES")
         told = told_until(bot, "TME")
@@ -119,7 +119,7 @@ def test_a_build_refused_in_a_set_that_completes_the_turn_is_answered_as_any(gm)
         assert bot.expect("MIS").startswith("MIS")
         assert bot.expect("NOW").startswith("NOW (SPR 1902)")
         assert "REJ (SUB" not in " ".join(bot.received)
-    assert "F LON" in gm.game("g").position.to_dict()["units"]["ENGLAND"]
+    assert "F LON" in gm.games.game("g").position.to_dict()["units"]["ENGLAND"]
 
 
 def test_two_bots_proposing_the_same_draw_at_once_make_one_proposal(gm):
@@ -136,12 +136,12 @@ def test_two_bots_proposing_the_same_draw_at_once_make_one_proposal(gm):
         for t in both:
             t.join()
         assert first.expect("YES") == "YES (DRW)" and second.expect("YES") == "YES (DRW)"
-        assert len(gm.proposals("g")) == 1
+        assert len(gm.press.proposals("g")) == 1
         for power in POWERS:
             if power not in ("FRANCE", "GERMANY"):
                 bots[power].send("DRW")
         assert first.expect("DRW", timeout=10) == "DRW"
-    assert gm.game("g").result.kind == "draw"
+    assert gm.games.game("g").result.kind == "draw"
 
 
 def test_the_summary_after_a_solo_names_the_bot_and_the_turn_played(gm):
@@ -158,7 +158,7 @@ def test_the_summary_after_a_solo_names_the_bot_and_the_turn_played(gm):
         bot.send("SUB ((FRA AMY BUR) MTO BEL) ((FRA FLT MAO) HLD)")
         bot.expect("MIS")
         settled(bot)
-        gm.process("g", force=True)
+        gm.deadlines.process("g", force=True)
         told = told_until(bot, "SMR")
         assert kinds(told) == ["ORD", "SLO", "SMR"] and told[-2] == "SLO (FRA)"
         assert told[-1].startswith("SMR (FAL 1905) ")  # the turn played, not the one after it
@@ -172,9 +172,9 @@ def test_the_press_level_bots_are_told_is_a_setting_of_the_game(gm):
         assert "(LVL 10)" in bot.expect("HLO")
     with pytest.raises(GMError, match="DAIDE press level 15"):
         Settings.from_dict({"daide_level": 15})
-    gm.create_game("quiet", players=NAMES, settings=Settings.from_dict({"press": "full", "daide_level": 0}))
-    until(lambda: gm.game("quiet").status == "active", what="the quiet game to start")
-    created = gm.game("quiet")
+    gm.setup.create_game("quiet", players=NAMES, settings=Settings.from_dict({"press": "full", "daide_level": 0}))
+    until(lambda: gm.games.game("quiet").status == "active", what="the quiet game to start")
+    created = gm.games.game("quiet")
     assert created.settings.daide_level == 0
 
 
@@ -188,8 +188,8 @@ def test_a_power_whose_only_unit_must_retreat_is_not_told_out(gm):
         bot.send("SUB ((GER AMY MUN) MTO TYR) ((GER AMY BOH) SUP (GER AMY MUN) MTO TYR)")
         bot.expect("MIS")
         settled(bot)
-        gm.process("g", force=True)  # Austria's one army is dislodged: it has no unit on the board, no centre
+        gm.deadlines.process("g", force=True)  # Austria's one army is dislodged: it has no unit on the board, no centre
         assert bot.expect("NOW", timeout=10).startswith("NOW (SUM 1901)")
-        gm.submit_orders("g", "AUSTRIA", "A Tyr - Pie", credential=creds["AUSTRIA"])
+        gm.orders.submit_orders("g", "AUSTRIA", "A Tyr - Pie", credential=creds["AUSTRIA"])
         assert bot.expect("NOW", timeout=10).startswith("NOW (FAL 1901)")
         assert not [m for m in bot.received if m.startswith("OUT")]

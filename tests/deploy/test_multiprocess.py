@@ -33,7 +33,7 @@ def test_two_web_and_two_worker_processes_on_one_postgresql(url_for, tmp_path):
         gm = Gamesmaster(store)
         creds: dict[str, dict[str, str]] = {}
         for i in range(GAMES):
-            c = gm.create_game(f"big{i}", players=NAMES, seed=i)
+            c = gm.setup.create_game(f"big{i}", players=NAMES, seed=i)
             creds[f"big{i}"] = {c.powers[n]: s for n, s in c.credentials.items()}
         jobs = [(g, p, c) for g, byp in creds.items() for p, c in byp.items()]
         rng = random.Random(7)
@@ -65,13 +65,13 @@ def test_two_web_and_two_worker_processes_on_one_postgresql(url_for, tmp_path):
         # each deadline a second from when it is set: one shared "soon" had passed by the last
         # game when the machine was loaded, and extend rightly refused a deadline in the past
         for g in creds:
-            gm.extend(g, until=datetime.now(timezone.utc) + timedelta(seconds=1), reason="all orders are in")
+            gm.deadlines.extend(g, until=datetime.now(timezone.utc) + timedelta(seconds=1), reason="all orders are in")
         end = time.monotonic() + 90
         while time.monotonic() < end:
-            if all(str(g.phase) == "F1901M" for g in gm.games()):
+            if all(str(g.phase) == "F1901M" for g in gm.games.games()):
                 break
             time.sleep(0.3)
-        assert all(str(g.phase) == "F1901M" for g in gm.games()), [w.output for w in workers]
+        assert all(str(g.phase) == "F1901M" for g in gm.games.games()), [w.output for w in workers]
         time.sleep(1.0)  # one more pass of each worker: nothing more to do
         lines = [l for w in workers for l in w.output.splitlines() if "adjudicated" in l]
         assert sorted(lines) == sorted(f"big{i}: S1901M adjudicated, next F1901M" for i in range(GAMES)), lines
@@ -82,7 +82,7 @@ def test_two_web_and_two_worker_processes_on_one_postgresql(url_for, tmp_path):
                 assert kinds.count("phase-adjudicated") == 1, (g, kinds)
                 assert conn.execute(text("SELECT count(*) FROM gm_phases WHERE game_id=:g"), {"g": g}).scalar_one() == 1
         for game, rs in receipts.items():
-            report = gm.verify(game, receipts=rs)
+            report = gm.record.verify(game, receipts=rs)
             assert report.ok and report.receipts_checked >= 7, report.problems
         assert sum(1 for w in workers if "adjudicated" in w.output) >= 1
     finally:

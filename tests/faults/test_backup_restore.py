@@ -31,15 +31,15 @@ def populate(url: str, data) -> dict[str, list]:
     store = Store(url)
     gm = Gamesmaster(store, FakeClock(datetime(2030, 5, 6, 12, tzinfo=timezone.utc)))
     import_sample(gm)
-    c = gm.create_game("club", players=NAMES, seed=3, settings=Settings.from_dict({"press": "full"}))
+    c = gm.setup.create_game("club", players=NAMES, seed=3, settings=Settings.from_dict({"press": "full"}))
     power = c.powers["Ann"]
-    units = gm.game("club").position.to_dict()["units"][power]
-    gm.submit_orders("club", power, "\n".join(f"{u} H" for u in units), credential=c.credentials["Ann"])
-    gm.post_press("club", "hello all", credential=c.credentials["Bob"])
-    gm.sign_up("ann@club.test", "Ann", "http://127.0.0.1:8000")  # an account holding Ann's seat, notified
-    gm.claim_seat("club", c.credentials["Ann"], 1)
-    gm.post_press("club", "to Ann's account", credential=c.credentials["Bob"])
-    assert gm.notify() == 1
+    units = gm.games.game("club").position.to_dict()["units"][power]
+    gm.orders.submit_orders("club", power, "\n".join(f"{u} H" for u in units), credential=c.credentials["Ann"])
+    gm.press.post_press("club", "hello all", credential=c.credentials["Bob"])
+    gm.accounts.sign_up("ann@club.test", "Ann", "http://127.0.0.1:8000")  # an account holding Ann's seat, notified
+    gm.joining.claim_seat("club", c.credentials["Ann"], 1)
+    gm.press.post_press("club", "to Ann's account", credential=c.credentials["Bob"])
+    assert gm.notices.notify() == 1
     from email.message import EmailMessage
 
     from gamesmaster.mail.config import MailConfig
@@ -89,7 +89,7 @@ def test_backup_then_restore_into_an_empty_store(kinds, url_for, tmp_path):
     try:
         assert tables(store) == before
         gm = Gamesmaster(store)
-        assert all(gm.verify(g).ok for g in gm.game_ids())
+        assert all(gm.record.verify(g).ok for g in gm.games.game_ids())
         # the restored site goes on: the next mail row gets a fresh id
         with store.connect() as conn:
             conn.execute(text("INSERT INTO gm_mail_inbox (received_at, source, recipients, size, body, notes, status) "
@@ -117,7 +117,7 @@ def test_a_damaged_backup_is_refused_before_anything_is_written(sqlite_url, tmp_
     try:
         with pytest.raises(GMError, match="does not verify"):
             restore(Gamesmaster(target), doc)
-        assert Gamesmaster(target).game_ids() == []
+        assert Gamesmaster(target).games.game_ids() == []
     finally:
         target.dispose()
     assert main(["restore", str(tmp_path / "nope.json"), "--db", f"sqlite:///{tmp_path / 'x.db'}"]) == 2

@@ -89,9 +89,9 @@ def cluster():
 def test_the_database_goes_away_during_submissions_and_comes_back(cluster, tmp_path):
     store = Store(cluster.url)
     gm = Gamesmaster(store)
-    c = gm.create_game("down", players=NAMES, seed=2)
+    c = gm.setup.create_game("down", players=NAMES, seed=2)
     creds = {c.powers[n]: s for n, s in c.credentials.items()}
-    units = gm.game("down").position.to_dict()["units"]
+    units = gm.games.game("down").position.to_dict()["units"]
     store.dispose()
     proc, base = web(cluster.url, tmp_path / "data")
     answers: list[tuple[str, int, object]] = []
@@ -137,8 +137,8 @@ def test_the_database_goes_away_during_submissions_and_comes_back(cluster, tmp_p
     store = Store(cluster.url)
     try:
         gm = Gamesmaster(store)
-        report = gm.verify("down", receipts=acked)
+        report = gm.record.verify("down", receipts=acked)
         assert report.ok, report.problems
-        assert [r.orders for r in gm.orders_on_record("down", "FRANCE", by_gm=True)] == [("A Par-Bur",)]
+        assert [r.orders for r in gm.orders.orders_on_record("down", "FRANCE", by_gm=True)] == [("A Par-Bur",)]
     finally:
         store.dispose()

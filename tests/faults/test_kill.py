@@ -37,9 +37,9 @@ def test_web_process_killed_during_submissions(kind, url_for, tmp_path):
     url = url_for(kind)
     store = Store(url)
     gm = Gamesmaster(store)
-    c = gm.create_game("kill", players=NAMES, seed=5)
+    c = gm.setup.create_game("kill", players=NAMES, seed=5)
     creds = {c.powers[n]: s for n, s in c.credentials.items()}
-    units = gm.game("kill").position.to_dict()["units"]
+    units = gm.games.game("kill").position.to_dict()["units"]
     rng = random.Random(int(time.time()))
     acked: list[tuple[str, str, int]] = []  # (power, receipt, the power's submission number)
     errors: list[str] = []
@@ -78,7 +78,7 @@ def test_web_process_killed_during_submissions(kind, url_for, tmp_path):
             stop.set()
             for t in threads:
                 t.join(timeout=30)
-            report = gm.verify("kill", receipts=[r for _, r, _ in acked])
+            report = gm.record.verify("kill", receipts=[r for _, r, _ in acked])
             assert report.ok, (round_, report.problems)
     finally:
         store.dispose()
@@ -93,7 +93,7 @@ def test_web_process_killed_during_submissions(kind, url_for, tmp_path):
         for power, _, number in acked:
             last[power] = max(number, last.get(power, 0))
         for power, number in last.items():
-            rows = gm.orders_on_record("kill", power, by_gm=True)
+            rows = gm.orders.orders_on_record("kill", power, by_gm=True)
             assert rows and rows[0].receipt.number >= number, (power, number, rows)
     finally:
         store.dispose()
@@ -105,10 +105,10 @@ def _due_games(url: str, n: int, prefix: str) -> list[str]:
     ids = []
     for i in range(n):
         gid = f"{prefix}{i}"
-        c = gm.create_game(gid, players=NAMES, seed=i)
+        c = gm.setup.create_game(gid, players=NAMES, seed=i)
         for name, cred in c.credentials.items():
             power = c.powers[name]
-            gm.submit_orders(gid, power, [f"{u} H" for u in gm.game(gid).position.to_dict()["units"][power]], credential=cred)
+            gm.orders.submit_orders(gid, power, [f"{u} H" for u in gm.games.game(gid).position.to_dict()["units"][power]], credential=cred)
         ids.append(gid)
     store.dispose()
     return ids
@@ -122,7 +122,7 @@ def _state(url: str, game: str) -> tuple[str, int, int]:
             adj = conn.execute(text("SELECT count(*) FROM gm_ledger WHERE game_id=:g AND kind='phase-adjudicated'"),
                                {"g": game}).scalar_one()
             rows = conn.execute(text("SELECT count(*) FROM gm_phases WHERE game_id=:g"), {"g": game}).scalar_one()
-        assert Gamesmaster(store).verify(game).ok
+        assert Gamesmaster(store).record.verify(game).ok
         return phase, adj, rows
     finally:
         store.dispose()

@@ -18,13 +18,13 @@ from gamesmaster.store.mailbox import MailRecords  # noqa: E402
 def test_results_wait_for_the_relay_and_are_delivered_once(tmp_path):
     room = Mailroom(tmp_path, relay_port=1, by_hand=True)  # nothing listens on port 1: every send fails
     try:
-        created = room.gm.create_game("relay", players=NAMES, assign=dict(zip(NAMES, POWERS)))
+        created = room.gm.setup.create_game("relay", players=NAMES, assign=dict(zip(NAMES, POWERS)))
         room.server.dispatcher.run_once()
         creds = {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
         for name, power in zip(NAMES, POWERS):
             room.send(address(name), f"SIGNON relay {power.capitalize()} {creds[power]}\n")
-        room.clock.set(room.gm.game("relay").deadline + timedelta(minutes=1))
-        assert [p.phase for p in room.gm.process_due()] == ["S1901M"]
+        room.clock.set(room.gm.games.game("relay").deadline + timedelta(minutes=1))
+        assert [p.phase for p in room.gm.deadlines.process_due()] == ["S1901M"]
         room.server.dispatcher.run_once()
         room.server.sender.send_due()
         with room.store.connect(write=False) as conn:

@@ -43,7 +43,7 @@ class Site:
         self.store = Store(url or f"sqlite:///{Path(self.dir.name) / 'gm.db'}")
         self.clock = FakeClock(datetime(2030, 5, 6, 12, tzinfo=timezone.utc))
         self.gm = Gamesmaster(self.store, clock=self.clock)
-        c = self.gm.create_game("club", players=NAMES, seed=1, settings=Settings.from_dict({"press": "full"}))
+        c = self.gm.setup.create_game("club", players=NAMES, seed=1, settings=Settings.from_dict({"press": "full"}))
         self.creds = {c.powers[n]: s for n, s in c.credentials.items()}
         self.powers = sorted(self.creds)
 

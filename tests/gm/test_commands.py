@@ -135,11 +135,11 @@ def test_verify_reports_a_broken_record(gm_cli, tmp_path):
 def test_create_game_names_a_dict_handed_where_a_value_is_wanted(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     with pytest.raises(GMError, match="settings must be a Settings value"):
-        gm.create_game("typed", settings={"grace_hours": 24})  # type: ignore[arg-type]
+        gm.setup.create_game("typed", settings={"grace_hours": 24})  # type: ignore[arg-type]
     with pytest.raises(GMError, match="rules must be a preset's name or a RuleSpec"):
-        gm.create_game("typed", rules={"preset": "1971"})  # type: ignore[arg-type]
+        gm.setup.create_game("typed", rules={"preset": "1971"})  # type: ignore[arg-type]
     with pytest.raises(GMError, match="position must be a Position"):
-        gm.create_game("typed", position={"units": {}})  # type: ignore[arg-type]
+        gm.setup.create_game("typed", position={"units": {}})  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("given,named", [

@@ -31,16 +31,16 @@ PROCEDURE_3 = re.compile(
 
 
 def builds_published_early(gm: Gamesmaster):
-    c = gm.create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)),
+    c = gm.setup.create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)),
                        position=Position.from_dict(load_variant("standard"), BUILDS))
     cred = {power: c.credentials[n] for n, power in zip(NAMES, POWERS)}
-    sub = gm.submit_orders("g", "FRANCE", "Build A Mar", credential=cred["FRANCE"])
-    assert sub.processed == ("W1901A",) and str(gm.game("g").phase) == "S1902M"
+    sub = gm.orders.submit_orders("g", "FRANCE", "Build A Mar", credential=cred["FRANCE"])
+    assert sub.processed == ("W1901A",) and str(gm.games.game("g").phase) == "S1902M"
     return cred
 
 
 def refusals(gm: Gamesmaster) -> list[str]:
-    return [e.payload["reason"] for e in gm.history("g").ledger if e.kind == "orders-refused"]
+    return [e.payload["reason"] for e in gm.games.history("g").ledger if e.kind == "orders-refused"]
 
 
 def test_revisions_after_builds_are_published_early_are_refused_by_the_console(sqlite_url, clock, monkeypatch, capsys):
@@ -51,17 +51,17 @@ def test_revisions_after_builds_are_published_early_are_refused_by_the_console(s
     code = main(["orders", "g", "France", "--db", sqlite_url])
     out, err = capsys.readouterr()
     assert code == 2 and PROCEDURE_3.search(err), (out, err)
-    assert gm.orders_on_record("g", "FRANCE", by_gm=True) == ()  # nothing taken as Spring 1902's orders
+    assert gm.orders.orders_on_record("g", "FRANCE", by_gm=True) == ()  # nothing taken as Spring 1902's orders
     # The phase named, or orders written before the spring opened (a mail's Date): the same refusal.
     with pytest.raises(Refused) as named:
-        gm.submit_orders("g", "FRANCE", "Build F Bre", by_gm=True, phase="W1901A")
+        gm.orders.submit_orders("g", "FRANCE", "Build F Bre", by_gm=True, phase="W1901A")
     with pytest.raises(Refused) as written:
-        gm.submit_orders("g", "FRANCE", "Build F Bre", by_gm=True, written_at=gm.now() - timedelta(minutes=5))
+        gm.orders.submit_orders("g", "FRANCE", "Build F Bre", by_gm=True, written_at=gm.desk.now() - timedelta(minutes=5))
     assert PROCEDURE_3.search(str(named.value)) and PROCEDURE_3.search(str(written.value))
     # Orders for the spring are taken as usual; a line that reads for the spring is never taken for a revision
-    taken = gm.submit_orders("g", "FRANCE", "A Par-Bur\nA Mar-Spa", by_gm=True)
+    taken = gm.orders.submit_orders("g", "FRANCE", "A Par-Bur\nA Mar-Spa", by_gm=True)
     assert [a.status for a in taken.answers] == ["accepted", "accepted"]
-    assert len(refusals(gm)) == 3 and gm.verify("g").ok
+    assert len(refusals(gm)) == 3 and gm.record.verify("g").ok
     store.dispose()
 
 
@@ -74,5 +74,5 @@ def test_revisions_after_builds_are_published_early_are_refused_by_the_api(sqlit
                        headers={"Authorization": f"Bearer {cred['FRANCE']}"})
     assert r.status_code == 409 and PROCEDURE_3.search(r.json()["detail"]), r.text
     assert "receipt" not in r.text.lower()
-    assert gm.verify("g").ok
+    assert gm.record.verify("g").ok
     store.dispose()

@@ -64,23 +64,23 @@ class _Stray(Event):
 
 def test_a_new_kind_cannot_be_written_without_its_handlers(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    gm.create_game("x", players=NAMES, seed=7)
-    head = gm.game_state("x").head_seq
+    gm.setup.create_game("x", players=NAMES, seed=7)
+    head = gm.joining.game_state("x").head_seq
     assert unhandled(_Stray) == ["registry", "fold", "audit", "description"]
     with pytest.raises(TypeError, match="_Stray cannot be recorded: it has no handler in registry, fold, audit, "
                                         "description"):
-        with gm.transaction("x") as tx:
+        with gm.desk.transaction("x") as tx:
             tx.record(_Stray(league="club"))
-    assert gm.game_state("x").head_seq == head
-    with gm.transaction("x") as tx:  # the registered class of the kind is written as ever
+    assert gm.joining.game_state("x").head_seq == head
+    with gm.desk.transaction("x") as tx:  # the registered class of the kind is written as ever
         tx.record(LeagueAdded(league="club"))
-    assert gm.game_state("x").head_seq == head + 1
+    assert gm.joining.game_state("x").head_seq == head + 1
 
 
 def test_the_sample_game_round_trips_byte_for_byte(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     play_sample(gm)
-    with gm.reading() as rec:
+    with gm.desk.reading() as rec:
         entries = rec.entries("sample-1971")
     seen = _round_trips(entries)
     assert {PhaseAdjudicated, PhaseOpened, Paused} <= seen
@@ -92,40 +92,40 @@ def test_the_sample_game_round_trips_byte_for_byte(sqlite_store, clock):
 def test_a_game_of_many_kinds_round_trips_byte_for_byte(sqlite_store, clock):
     """Lots, stand-bys, plans, letters, votes, the clock, a resignation, a correction and a league."""
     gm = Gamesmaster(sqlite_store, clock)
-    c = gm.create_game("x", players=NAMES, standbys=["Sam"], seed=7,
+    c = gm.setup.create_game("x", players=NAMES, standbys=["Sam"], seed=7,
                        settings=Settings.from_dict({"replacement": "standby"}))
     who = {p: n for n, p in c.powers.items()}
     cred = {p: c.credentials[n] for p, n in who.items()}
-    gm.submit_orders("x", "FRANCE", "A Par-Bur\nnext season:\nif A Par - Bur succeeds: A Bur - Mun\notherwise: A Par H",
+    gm.orders.submit_orders("x", "FRANCE", "A Par-Bur\nnext season:\nif A Par - Bur succeeds: A Bur - Mun\notherwise: A Par H",
                      credential=cred["FRANCE"])
-    sent = gm.submit_orders("x", "ENGLAND", "F Lon-Nth", credential=cred["ENGLAND"])
-    gm.submit_orders("x", "ENGLAND", "F Lon-Eng", credential=cred["ENGLAND"])
-    gm.dispute("x", str(sent.receipt), "not mine", credential=cred["ENGLAND"])
-    gm.withdraw_orders("x", "ENGLAND", credential=cred["ENGLAND"])
+    sent = gm.orders.submit_orders("x", "ENGLAND", "F Lon-Nth", credential=cred["ENGLAND"])
+    gm.orders.submit_orders("x", "ENGLAND", "F Lon-Eng", credential=cred["ENGLAND"])
+    gm.disputes.dispute("x", str(sent.receipt), "not mine", credential=cred["ENGLAND"])
+    gm.orders.withdraw_orders("x", "ENGLAND", credential=cred["ENGLAND"])
     with pytest.raises(Refused):
-        gm.submit_orders("x", "TURKEY", "F Ank-Bla", credential=cred["TURKEY"], phase="F1901M")
-    gm.open_to_bots("x", ["RUSSIA"])
-    gm.set_ready("x", "ITALY", credential=cred["ITALY"])
-    gm.post_press("x", "Hello Germany", power="FRANCE", to=["GERMANY"], credential=cred["FRANCE"])
-    gm.post_press("x", "Hello all", power="GERMANY", credential=cred["GERMANY"])
-    number = gm.propose("x", credential=cred["ITALY"])
-    gm.vote("x", number, False, credential=cred["AUSTRIA"])
-    gm.extend("x", hours=2, reason="a holiday")
-    gm.pause("x", reason="a break")
-    gm.resume("x", reason="back")
-    gm.process("x", force=True)
-    gm.new_credential("x", who["TURKEY"], reason="lost")
-    gm.correct("x", "a transcription error", orders={"ENGLAND": "F Lon-Eng"})
-    gm.resign("x", "RUSSIA", by_gm=True)
-    gm.replace_player("x", "AUSTRIA", "Vic", reason="moved away")
-    gm.add_to_league("club", ["x"])
-    gm.declare_draw("x", reason="agreed in person")
-    with gm.reading() as rec:
+        gm.orders.submit_orders("x", "TURKEY", "F Ank-Bla", credential=cred["TURKEY"], phase="F1901M")
+    gm.bots.open_to_bots("x", ["RUSSIA"])
+    gm.orders.set_ready("x", "ITALY", credential=cred["ITALY"])
+    gm.press.post_press("x", "Hello Germany", power="FRANCE", to=["GERMANY"], credential=cred["FRANCE"])
+    gm.press.post_press("x", "Hello all", power="GERMANY", credential=cred["GERMANY"])
+    number = gm.press.propose("x", credential=cred["ITALY"])
+    gm.press.vote("x", number, False, credential=cred["AUSTRIA"])
+    gm.deadlines.extend("x", hours=2, reason="a holiday")
+    gm.deadlines.pause("x", reason="a break")
+    gm.deadlines.resume("x", reason="back")
+    gm.deadlines.process("x", force=True)
+    gm.players.new_credential("x", who["TURKEY"], reason="lost")
+    gm.corrections.correct("x", "a transcription error", orders={"ENGLAND": "F Lon-Eng"})
+    gm.players.resign("x", "RUSSIA", by_gm=True)
+    gm.players.replace_player("x", "AUSTRIA", "Vic", reason="moved away")
+    gm.club.add_to_league("club", ["x"])
+    gm.press.declare_draw("x", reason="agreed in person")
+    with gm.desk.reading() as rec:
         entries = rec.entries("x")
     seen = _round_trips(entries)
     assert len(seen) >= 32, sorted(c.__name__ for c in seen)
     assert Correction in seen
-    assert gm.verify("x").problems == ()
+    assert gm.record.verify("x").problems == ()
 
 
 def test_a_missing_key_an_unknown_key_and_a_wrong_type_are_named():

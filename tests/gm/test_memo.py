@@ -18,13 +18,13 @@ def _statements(store) -> list[str]:
 
 def test_a_second_look_reads_only_the_head(store, clock):
     gm = Gamesmaster(store, clock)
-    gm.create_game("m", players=NAMES, assign={"Ann": "FRANCE", "Bob": "GERMANY"})
-    first = gm.game("m")
-    gm.results("m")
+    gm.setup.create_game("m", players=NAMES, assign={"Ann": "FRANCE", "Bob": "GERMANY"})
+    first = gm.games.game("m")
+    gm.games.results("m")
     seen = _statements(store)
-    again = gm.game("m")
-    gm.results("m")
-    gm.public_press("m")
+    again = gm.games.game("m")
+    gm.games.results("m")
+    gm.press.public_press("m")
     assert again is first
     reads = [s for s in seen if s.lstrip().upper().startswith("SELECT")]
     assert reads and all("head_hash" in s and "state" not in s.split("FROM")[0] for s in reads[:2]), reads
@@ -33,9 +33,9 @@ def test_a_second_look_reads_only_the_head(store, clock):
 def test_a_change_from_another_process_is_seen_at_once(store, clock):
     reader = Gamesmaster(store, clock)
     writer = Gamesmaster(store, clock)  # another process: its own memo
-    made = writer.create_game("m", players=NAMES, assign={"Ann": "FRANCE", "Bob": "GERMANY"})
-    assert not reader.game("m").power("FRANCE").ordered
-    writer.submit_orders("m", "FRANCE", "A Par H", credential=made.credentials["Ann"])
-    assert reader.game("m").power("FRANCE").ordered
-    writer.post_press("m", "A word from France", power="FRANCE", credential=made.credentials["Ann"])
-    assert [p.text for p in reader.public_press("m")][-1] == "A word from France"
+    made = writer.setup.create_game("m", players=NAMES, assign={"Ann": "FRANCE", "Bob": "GERMANY"})
+    assert not reader.games.game("m").power("FRANCE").ordered
+    writer.orders.submit_orders("m", "FRANCE", "A Par H", credential=made.credentials["Ann"])
+    assert reader.games.game("m").power("FRANCE").ordered
+    writer.press.post_press("m", "A word from France", power="FRANCE", credential=made.credentials["Ann"])
+    assert [p.text for p in reader.press.public_press("m")][-1] == "A word from France"

@@ -21,27 +21,27 @@ POWERS = ["ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"
 
 def played(gm: Gamesmaster, gid: str = "pub", chatter: bool = False) -> tuple[dict[str, str], list[str]]:
     """Two seasons; with chatter, the others also write letters and change their minds (hidden activity)."""
-    c = gm.create_game(gid, players=NAMES, assign=dict(zip(NAMES, POWERS)))
+    c = gm.setup.create_game(gid, players=NAMES, assign=dict(zip(NAMES, POWERS)))
     cred = {p: c.credentials[n] for n, p in zip(NAMES, POWERS)}
     receipts = []
 
     def order(power: str, text: str) -> None:
-        receipts.append(str(gm.submit_orders(gid, power, text, credential=cred[power]).receipt))
+        receipts.append(str(gm.orders.submit_orders(gid, power, text, credential=cred[power]).receipt))
 
     if chatter:
-        gm.post_press(gid, "secret plan", to=["GERMANY"], credential=cred["FRANCE"])
-        gm.submit_orders(gid, "FRANCE", "A Par-Pic", credential=cred["FRANCE"])
+        gm.press.post_press(gid, "secret plan", to=["GERMANY"], credential=cred["FRANCE"])
+        gm.orders.submit_orders(gid, "FRANCE", "A Par-Pic", credential=cred["FRANCE"])
     order("ENGLAND", "F Lon-Nth\nF Edi-Nwg\nA Lvp-Yor")
     if chatter:
-        gm.post_press(gid, "reply", to=["FRANCE"], credential=cred["GERMANY"])
-        gm.submit_orders(gid, "GERMANY", "A Mun-Ruh", credential=cred["GERMANY"])
+        gm.press.post_press(gid, "reply", to=["FRANCE"], credential=cred["GERMANY"])
+        gm.orders.submit_orders(gid, "GERMANY", "A Mun-Ruh", credential=cred["GERMANY"])
     order("ENGLAND", "F Lon-Eng\nF Edi-Nth\nA Lvp-Yor")
     order("FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mao")
     order("GERMANY", "A Mun-Bur\nA Ber-Kie\nF Kie-Den")
-    gm.process(gid, force=True)
+    gm.deadlines.process(gid, force=True)
     order("ENGLAND", "F Nth C A Yor-Nwy\nA Yor-Nwy\nF Eng H")
     if chatter:
-        gm.post_press(gid, "QX-LATER-LETTER", to=["ITALY"], credential=cred["TURKEY"])
+        gm.press.post_press(gid, "QX-LATER-LETTER", to=["ITALY"], credential=cred["TURKEY"])
     order("ENGLAND", "F Nth C A Yor-Nwy\nA Yor-Nwy\nF Eng-Pic")
     return cred, receipts
 
@@ -58,15 +58,15 @@ def test_receipts_number_a_power_s_own_sets_and_say_nothing_of_the_others(sqlite
     assert england(quiet) == england(busy) == [("S1901M", 1), ("S1901M", 2), ("F1901M", 1), ("F1901M", 2)]
     # the open phase's activity is not in anything published: the record stops at the last publication
     for game in ("quiet", "busy"):
-        doc = gm.archive(game)
-        assert doc["head"]["seq"] == gm.game(game).head.seq
+        doc = gm.record.archive(game)
+        assert doc["head"]["seq"] == gm.games.game(game).head.seq
         assert all(e["seq"] <= doc["head"]["seq"] for e in doc["entries"])
         shown = json.dumps(doc)
         assert "F Eng-Pic" not in shown and "QX-LATER-LETTER" not in shown
     # the letters of the finished phase are sealed: their existence is history, their text is not public
-    busy_doc = json.dumps(gm.archive("busy"))
+    busy_doc = json.dumps(gm.record.archive("busy"))
     assert "secret plan" not in busy_doc and "reply" not in busy_doc
-    assert verify_archive(gm.archive("busy"), receipts=busy[:4]).ok
+    assert verify_archive(gm.record.archive("busy"), receipts=busy[:4]).ok
 
 
 def test_verify_archive_on_a_clean_machine(sqlite_store, clock, tmp_path):
@@ -74,7 +74,7 @@ def test_verify_archive_on_a_clean_machine(sqlite_store, clock, tmp_path):
     gm = Gamesmaster(sqlite_store, clock)
     _, receipts = played(gm)
     archive = tmp_path / "record.json"
-    archive.write_text(json.dumps(gm.archive("pub")))
+    archive.write_text(json.dumps(gm.record.archive("pub")))
     clean = tmp_path / "elsewhere"
     clean.mkdir()
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(clean), "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
@@ -101,7 +101,7 @@ def test_verify_archive_on_a_clean_machine(sqlite_store, clock, tmp_path):
 def test_one_byte_changed_in_any_order_of_the_archive_fails(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     _, receipts = played(gm)
-    doc = gm.archive("pub")
+    doc = gm.record.archive("pub")
     assert verify_archive(doc).ok
     orders = [i for i, e in enumerate(doc["entries"]) if e["kind"] == "orders-submitted" and "payload" in e]
     assert len(orders) >= 4
@@ -122,38 +122,38 @@ def test_a_receipt_is_checked_by_anyone_once_its_phase_is_published(sqlite_store
     gm = Gamesmaster(sqlite_store, clock)
     cred, receipts = played(gm)
     first, second = receipts[0], receipts[1]
-    assert gm.check_receipt("pub", second).status == "used"
-    replaced = gm.check_receipt("pub", first)
+    assert gm.record.check_receipt("pub", second).status == "used"
+    replaced = gm.record.check_receipt("pub", first)
     assert replaced.ok and replaced.status == "replaced" and "replaced by set #2" in replaced.message
     # an open phase: only England (and the GM) can look before the results are out
     open_one = receipts[-1]
-    assert gm.check_receipt("pub", open_one).status == "not-yet-public"
-    assert gm.check_receipt("pub", open_one, credential=cred["ENGLAND"]).status == "pending"
-    assert gm.check_receipt("pub", open_one, credential=cred["FRANCE"]).status == "not-yet-public"
+    assert gm.record.check_receipt("pub", open_one).status == "not-yet-public"
+    assert gm.record.check_receipt("pub", open_one, credential=cred["ENGLAND"]).status == "pending"
+    assert gm.record.check_receipt("pub", open_one, credential=cred["FRANCE"]).status == "not-yet-public"
     forged = open_one[:-1] + ("0" if open_one[-1] != "0" else "1")
-    assert gm.check_receipt("pub", forged, credential=cred["ENGLAND"]).status == "mismatch"
-    assert gm.check_receipt("pub", "pub/S1901M/ENGLAND/9:" + "a" * 64).status == "missing"
-    assert gm.check_receipt("pub", "nonsense").status == "unreadable"
+    assert gm.record.check_receipt("pub", forged, credential=cred["ENGLAND"]).status == "mismatch"
+    assert gm.record.check_receipt("pub", "pub/S1901M/ENGLAND/9:" + "a" * 64).status == "missing"
+    assert gm.record.check_receipt("pub", "nonsense").status == "unreadable"
     # The public archive stops at the last results: a receipt of the open phase is not checked there yet,
     # which is neither a pass nor a changed record; the store's whole ledger does check it.
-    report = verify_archive(gm.archive("pub"), receipts=[second, open_one])
+    report = verify_archive(gm.record.archive("pub"), receipts=[second, open_one])
     assert report.ok and report.receipts_checked == 1
     assert [n.split(": not checked: ")[0] for n in report.notes] == [f"receipt {open_one}"]
-    assert gm.verify("pub", receipts=[second, open_one]).receipts_checked == 2
-    record = gm.phase_record("pub", "S1901M")
+    assert gm.record.verify("pub", receipts=[second, open_one]).receipts_checked == 2
+    record = gm.record.phase_record("pub", "S1901M")
     kinds = [e.kind for e in record.entries]
     assert kinds.count("orders-submitted") == 4 and "phase-adjudicated" in kinds
     assert all(e.payload is not None for e in record.entries if e.kind == "orders-submitted")
     with pytest.raises(GMError, match="has not been published"):
-        gm.phase_record("pub", "F1901M")
+        gm.record.phase_record("pub", "F1901M")
 
 
 def test_a_twenty_year_game_verifies_from_its_archive_quickly_enough_to_be_checked_often(sqlite_store, clock):
     """The benchmark (bench/bench_verify.py) times a long game; here a short one just has to hold."""
     gm = Gamesmaster(sqlite_store, clock)
     played(gm)
-    report = verify_archive(gm.archive("pub"))
-    assert report.ok and report.phases_replayed == 1 and report.head == gm.game("pub").head
+    report = verify_archive(gm.record.archive("pub"))
+    assert report.ok and report.phases_replayed == 1 and report.head == gm.games.game("pub").head
 
 
 def test_the_cli_exports_the_public_record(sqlite_store, clock, tmp_path, monkeypatch, capsys):
@@ -178,11 +178,11 @@ def test_what_england_is_told_of_its_own_open_phase_says_nothing_of_the_others(s
     for game, chatter in (("quiet", False), ("busy", True)):
         cred, receipts = played(gm, game, chatter=chatter)
         if chatter:
-            gm.post_press(game, "more", to=["ITALY"], credential=cred["FRANCE"])
-        mine = [gm.check_receipt(game, r, credential=cred["ENGLAND"]) for r in receipts[-2:]]
+            gm.press.post_press(game, "more", to=["ITALY"], credential=cred["FRANCE"])
+        mine = [gm.record.check_receipt(game, r, credential=cred["ENGLAND"]) for r in receipts[-2:]]
         with pytest.raises(Refused) as refused:
-            gm.submit_orders(game, "ENGLAND", "F Eng H", credential=cred["ENGLAND"], phase="S1901M")
-        withdrawn = gm.withdraw_orders(game, "ENGLAND", credential=cred["ENGLAND"])
+            gm.orders.submit_orders(game, "ENGLAND", "F Eng H", credential=cred["ENGLAND"], phase="S1901M")
+        withdrawn = gm.orders.withdraw_orders(game, "ENGLAND", credential=cred["ENGLAND"])
         told[game] = ([(c.status, c.message.split(":")[0], c.seq, c.entry_hash) for c in mine],
                       str(refused.value), refused.value.seq, withdrawn)
     assert [s for s, *_ in told["busy"][0]] == ["replaced", "pending"]
@@ -199,8 +199,8 @@ def test_the_commitments_everyone_sees_do_not_count_the_others_changes_of_mind(s
     for game, times in (("quiet", 1), ("busy", 3)):
         cred, _ = played(gm, game)
         for _ in range(times):
-            gm.submit_orders(game, "FRANCE", "A Bur-Mun", credential=cred["FRANCE"])
-        view = gm.game(game)
+            gm.orders.submit_orders(game, "FRANCE", "A Bur-Mun", credential=cred["FRANCE"])
+        view = gm.games.game(game)
         france = next(p for p in summary(view)["powers"] if p["power"] == "FRANCE")
         text = status(view, "ENGLAND", True).replace(view.power("FRANCE").commitment, "C")
         seen[game] = ({k: v for k, v in france.items() if k != "commitment"},
@@ -214,15 +214,15 @@ def test_press_numbers_do_not_count_the_letters_between_others(sqlite_store, clo
     gm = Gamesmaster(sqlite_store, clock)
     seen = {}
     for game, letters in (("quiet", 0), ("busy", 2)):
-        c = gm.create_game(game, players=NAMES, assign=dict(zip(NAMES, POWERS)))
+        c = gm.setup.create_game(game, players=NAMES, assign=dict(zip(NAMES, POWERS)))
         cred = {p: c.credentials[n] for n, p in zip(NAMES, POWERS)}
-        gm.post_press(game, "hello all", credential=cred["ITALY"])
+        gm.press.post_press(game, "hello all", credential=cred["ITALY"])
         for _ in range(letters):
-            gm.post_press(game, "secret", to=["GERMANY"], credential=cred["FRANCE"])
-        sent = gm.post_press(game, "to England", to=["ENGLAND"], credential=cred["ITALY"])
-        gm.post_press(game, "hello again", credential=cred["ITALY"])
-        mine = gm.press(game, credential=cred["ENGLAND"])
-        seen[game] = ([(p.number, p.text) for p in gm.public_press(game)], [(p.number, p.text) for p in mine], sent)
-        assert [p.number for p in gm.press(game)] == list(range(1, 5 + letters))
+            gm.press.post_press(game, "secret", to=["GERMANY"], credential=cred["FRANCE"])
+        sent = gm.press.post_press(game, "to England", to=["ENGLAND"], credential=cred["ITALY"])
+        gm.press.post_press(game, "hello again", credential=cred["ITALY"])
+        mine = gm.press.press(game, credential=cred["ENGLAND"])
+        seen[game] = ([(p.number, p.text) for p in gm.press.public_press(game)], [(p.number, p.text) for p in mine], sent)
+        assert [p.number for p in gm.press.press(game)] == list(range(1, 5 + letters))
     assert seen["quiet"] == seen["busy"]
     assert seen["busy"][0][1:] == [(2, "hello all"), (3, "hello again")] and seen["busy"][2] == 3

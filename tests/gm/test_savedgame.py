@@ -20,11 +20,11 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
 def random_game(gm: Gamesmaster, game: str, seed: int, last_year: int) -> None:
     """Random legal orders (one power now and then sends none), some press, to the end of the short game."""
-    created = gm.create_game(game, players=NAMES, seed=seed, settings=Settings.from_dict({"press": "full", "end_year": last_year}))
+    created = gm.setup.create_game(game, players=NAMES, seed=seed, settings=Settings.from_dict({"press": "full", "end_year": last_year}))
     cred = {power: created.credentials[name] for name, power in created.powers.items()}
     rng = random.Random(seed)
-    while gm.game(game).status != "finished":
-        view = gm.game(game)
+    while gm.games.game(game).status != "finished":
+        view = gm.games.game(game)
         for status in view.powers:
             if not status.to_order or rng.random() < 0.05:
                 continue
@@ -36,18 +36,18 @@ def random_game(gm: Gamesmaster, game: str, seed: int, last_year: int) -> None:
                 else:
                     moves = [o for o in choices if type(o).__name__ == "Move"]
                     orders.append(str(rng.choice(moves) if moves and rng.random() < 0.7 else rng.choice(choices)))
-            gm.submit_orders(game, status.power, orders, credential=cred[status.power])
+            gm.orders.submit_orders(game, status.power, orders, credential=cred[status.power])
         if rng.random() < 0.3:
-            gm.post_press(game, f"Hello from France, {view.phase}", power="FRANCE", credential=cred["FRANCE"])
-            gm.post_press(game, "Just between us", power="ITALY", to=["AUSTRIA"], credential=cred["ITALY"])
-        if gm.game(game).phase == view.phase:
-            gm.process(game, force=True)
+            gm.press.post_press(game, f"Hello from France, {view.phase}", power="FRANCE", credential=cred["FRANCE"])
+            gm.press.post_press(game, "Just between us", power="ITALY", to=["AUSTRIA"], credential=cred["ITALY"])
+        if gm.games.game(game).phase == view.phase:
+            gm.deadlines.process(game, force=True)
 
 
 def phases_of(gm: Gamesmaster, game: str) -> list[dict]:
     """Every phase of a game as gamesmaster has it, in the shape diplomacy_reads.py writes."""
-    view = gm.game(game)
-    positions = [(str(r.phase), r.position) for r in gm.results(game)]
+    view = gm.games.game(game)
+    positions = [(str(r.phase), r.position) for r in gm.games.results(game)]
     positions.append(("COMPLETED" if view.result else str(view.phase), view.position))
     out = []
     for name, position in positions:
@@ -76,17 +76,17 @@ def test_random_games_round_trip(sqlite_store, clock, tmp_path, package, seed):
     read = package_reads(package, path)
     assert read["phases"] == phases_of(gm, "r")  # the package reads every phase as gamesmaster has it
     assert read["current"] == "COMPLETED"
-    letters = sum(1 for p in gm.press("r") if p.to)  # the game is over: letters go in too, one copy per recipient
-    public = sum(1 for p in gm.press("r") if not p.to)
+    letters = sum(1 for p in gm.press.press("r") if p.to)  # the game is over: letters go in too, one copy per recipient
+    public = sum(1 for p in gm.press.press("r") if not p.to)
     assert read["messages"] == public + letters
     assert read["orders"]["S1901M"] == {p: doc["phases"][0]["orders"][p] for p in doc["phases"][0]["orders"]}
 
     report = import_saved_game(gm, json.loads(path.read_text()), "r2")
     assert report.differing == () and report.stopped_at is None
-    assert report.replayed == len(gm.results("r"))
+    assert report.replayed == len(gm.games.results("r"))
     assert phases_of(gm, "r2")[:-1] == phases_of(gm, "r")[:-1]  # the imported game went the same way
-    assert gm.game("r2").status == "paused" and gm.verify("r2").ok
-    submitted = [e.payload for e in gm.history("r2").ledger if e.kind == "orders-submitted"]
+    assert gm.games.game("r2").status == "paused" and gm.record.verify("r2").ok
+    submitted = [e.payload for e in gm.games.history("r2").ledger if e.kind == "orders-submitted"]
     assert submitted and {(p["channel"], p["entered_by"]) for p in submitted} == {("import", "GM")}
 
 
@@ -103,18 +103,18 @@ def test_the_rulebook_sample_game_round_trips(sqlite_store, clock, tmp_path, pac
     report = import_saved_game(gm, doc, "sample-again", rules="1971")
     assert report.differing == () and report.replayed == 7
     assert phases_of(gm, "sample-again") == phases_of(gm, "sample-1971")
-    assert gm.verify("sample-again").ok
+    assert gm.record.verify("sample-again").ok
 
 
 def test_a_phase_the_files_engine_ruled_otherwise_is_reported(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
-    gm.create_game("v", players=NAMES, assign=dict(zip(NAMES, ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY",
+    gm.setup.create_game("v", players=NAMES, assign=dict(zip(NAMES, ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY",
                                                                         "ITALY", "RUSSIA", "TURKEY"])))
-    gm.submit_orders("v", "Italy", "A Ven - Tri VIA", by_gm=True)
-    gm.submit_orders("v", "Austria", "F Tri - Alb", by_gm=True)
-    gm.process("v", force=True)
-    gm.submit_orders("v", "France", "A Par - Bur", by_gm=True)
-    gm.process("v", force=True)
+    gm.orders.submit_orders("v", "Italy", "A Ven - Tri VIA", by_gm=True)
+    gm.orders.submit_orders("v", "Austria", "F Tri - Alb", by_gm=True)
+    gm.deadlines.process("v", force=True)
+    gm.orders.submit_orders("v", "France", "A Par - Bur", by_gm=True)
+    gm.deadlines.process("v", force=True)
     doc = export_saved_game(gm, "v")
     # The file's engine moved the army overland, although it was ordered by convoy and no fleet carried it;
     # the file ends there, in Fall 1901, before anyone ordered.
@@ -132,8 +132,8 @@ def test_a_phase_the_files_engine_ruled_otherwise_is_reported(sqlite_store, cloc
     assert any(r.startswith("Italy A VEN - TRI VIA: in the file it succeeded; here it fails") for r in diff.reasons)
     assert report.stopped_at and "ITALY A TRI" in report.stopped_at
     assert report.replayed == 1  # the game stops following the file where it parts from it
-    view = gm.game("v2")
-    assert str(view.phase) == "F1901M" and view.status == "paused" and gm.verify("v2").ok
+    view = gm.games.game("v2")
+    assert str(view.phase) == "F1901M" and view.status == "paused" and gm.record.verify("v2").ok
 
 
 @pytest.mark.parametrize("doc, words", [
@@ -148,7 +148,7 @@ def test_a_broken_saved_game_is_refused_naming_the_problem(sqlite_store, clock, 
     gm = Gamesmaster(sqlite_store, clock)
     with pytest.raises(GMError, match=words.replace("(", r"\(").replace(")", r"\)")):
         import_saved_game(gm, doc, "x")
-    assert gm.game_ids() == []
+    assert gm.games.game_ids() == []
 
 
 def test_export_and_import_through_the_command_line(tmp_path, capsys, package):
@@ -182,9 +182,9 @@ def test_an_imported_game_is_browsed_on_the_site_like_any_other(site_gm, client)
 
 def test_the_scoring_system_goes_in_the_saved_game(sqlite_store, clock, tmp_path, package):
     gm = Gamesmaster(sqlite_store, clock)
-    gm.create_game("scored", players=NAMES, seed=1, settings=Settings.from_dict({"scoring": "sos"}))
-    gm.create_game("plain", players=NAMES, seed=1)
-    gm.declare_draw("scored")
+    gm.setup.create_game("scored", players=NAMES, seed=1, settings=Settings.from_dict({"scoring": "sos"}))
+    gm.setup.create_game("plain", players=NAMES, seed=1)
+    gm.press.declare_draw("scored")
     doc = export_saved_game(gm, "scored")
     assert doc["scoring_system"] == "sum_of_squares" and "scoring_system" not in export_saved_game(gm, "plain")
     assert "Russia scores 22.86" in doc["phases"][-1]["state"]["note"]  # 100 x 16 / 70 at the start

@@ -17,9 +17,9 @@ SECRET = ("A Bur - Par", "A BUR - PAR", "Mun - Bur succeeds", "MUN - BUR succeed
 
 def game(gm: Gamesmaster, gid: str, plan: str = PLAN) -> tuple[dict[str, str], str]:
     """Germany files conditional orders for Fall 1901 with its Spring 1901 orders; its receipt."""
-    c = gm.create_game(gid, players=NAMES, assign=dict(zip(NAMES, POWERS)))
+    c = gm.setup.create_game(gid, players=NAMES, assign=dict(zip(NAMES, POWERS)))
     cred = {p: c.credentials[n] for n, p in zip(NAMES, POWERS)}
-    receipt = str(gm.submit_orders(gid, "GERMANY", plan, credential=cred["GERMANY"]).receipt)
+    receipt = str(gm.orders.submit_orders(gid, "GERMANY", plan, credential=cred["GERMANY"]).receipt)
     return cred, receipt
 
 
@@ -34,23 +34,23 @@ def test_a_plan_is_sealed_until_the_phase_it_names_is_published(sqlite_store, cl
     The public record verifies, with Germany's receipt, at each step."""
     gm = Gamesmaster(sqlite_store, clock)
     _, receipt = game(gm, "plan")
-    gm.process("plan", force=True)
-    assert str(gm.game("plan").phase) == "F1901M"
-    doc = gm.archive("plan")
-    assert leaks(doc) == [] and leaks([e.summary for e in gm.public_record("plan")]) == []
-    assert leaks([e.summary for e in gm.phase_record("plan", "S1901M").entries]) == []
+    gm.deadlines.process("plan", force=True)
+    assert str(gm.games.game("plan").phase) == "F1901M"
+    doc = gm.record.archive("plan")
+    assert leaks(doc) == [] and leaks([e.summary for e in gm.record.public_record("plan")]) == []
+    assert leaks([e.summary for e in gm.record.phase_record("plan", "S1901M").entries]) == []
     assert "A MUN - BUR" in json.dumps(doc)  # the spring's own orders are public
     report = verify_archive(doc, receipts=[receipt])
     assert report.ok and report.receipts_checked == 1, report.problems
-    assert gm.check_receipt("plan", receipt).status == "used"
-    gm.process("plan", force=True)  # Fall 1901: the plan's only phase
-    doc = gm.archive("plan")
+    assert gm.record.check_receipt("plan", receipt).status == "used"
+    gm.deadlines.process("plan", force=True)  # Fall 1901: the plan's only phase
+    doc = gm.record.archive("plan")
     assert "if A Mun - Bur succeeds" in json.dumps(doc)
     chosen = [json.loads(e["payload"]) for e in doc["entries"] if e["kind"] == "conditional-chosen"]
     assert chosen and chosen[0]["condition"] == "if A Mun - Bur succeeds"
     report = verify_archive(doc, receipts=[receipt])
     assert report.ok and not report.notes, (report.problems, report.notes)
-    assert gm.verify("plan").ok
+    assert gm.record.verify("plan").ok
 
 
 def test_a_plan_naming_several_phases_waits_for_the_last(sqlite_store, clock):
@@ -60,36 +60,36 @@ def test_a_plan_naming_several_phases_waits_for_the_last(sqlite_store, clock):
     plan = ("A Mun-Bur\nF Kie-Den\nA Ber-Kie\nnext season:\nif A Mun - Bur succeeds:\nA Bur H\nF Den H\n"
             "otherwise:\nA Mun H\nadjustments:\nif Den changes hands: A Ber B\n")
     cred, _ = game(gm, "two", plan)
-    gm.submit_orders("two", "FRANCE", "A Mar-Spa", credential=cred["FRANCE"])  # France builds too: Winter waits
-    gm.process("two", force=True)
-    gm.process("two", force=True)
-    assert str(gm.game("two").phase) == "W1901A"
-    doc = gm.archive("two")
+    gm.orders.submit_orders("two", "FRANCE", "A Mar-Spa", credential=cred["FRANCE"])  # France builds too: Winter waits
+    gm.deadlines.process("two", force=True)
+    gm.deadlines.process("two", force=True)
+    assert str(gm.games.game("two").phase) == "W1901A"
+    doc = gm.record.archive("two")
     assert "if Den changes hands" not in json.dumps(doc)
     assert any(e["kind"] == "conditional-chosen" and "payload" in e for e in doc["entries"])  # Fall's choice
     report = verify_archive(doc)
     assert report.ok and report.notes, report.problems
-    gm.process("two", force=True)
-    doc = gm.archive("two")
+    gm.deadlines.process("two", force=True)
+    doc = gm.record.archive("two")
     assert "if Den changes hands" in json.dumps(doc)
     report = verify_archive(doc)
     assert report.ok and not report.notes, (report.problems, report.notes)
-    assert gm.verify("two").ok
+    assert gm.record.verify("two").ok
 
 
 def test_a_corrected_phase_keeps_its_plans_sealed(sqlite_store, clock):
     """Correcting the phase a plan was filed with reads the plan again, sealed too; the plan still applies."""
     gm = Gamesmaster(sqlite_store, clock)
     cred, _ = game(gm, "fix")
-    gm.submit_orders("fix", "ENGLAND", "F Lon-Nth", credential=cred["ENGLAND"])
-    gm.process("fix", force=True)
-    gm.correct("fix", reason="England's order was misread", orders={"ENGLAND": "F Lon-Eng"})
-    assert leaks(gm.archive("fix")) == []
-    assert verify_archive(gm.archive("fix")).ok
-    gm.process("fix", force=True)
-    doc = gm.archive("fix")
+    gm.orders.submit_orders("fix", "ENGLAND", "F Lon-Nth", credential=cred["ENGLAND"])
+    gm.deadlines.process("fix", force=True)
+    gm.corrections.correct("fix", reason="England's order was misread", orders={"ENGLAND": "F Lon-Eng"})
+    assert leaks(gm.record.archive("fix")) == []
+    assert verify_archive(gm.record.archive("fix")).ok
+    gm.deadlines.process("fix", force=True)
+    doc = gm.record.archive("fix")
     assert "if A Mun - Bur succeeds" in json.dumps(doc)
-    assert verify_archive(doc).ok and gm.verify("fix").ok
+    assert verify_archive(doc).ok and gm.record.verify("fix").ok
 
 
 def test_plans_are_shown_when_the_game_ends_and_a_record_still_sealing_one_does_not_verify(sqlite_store, clock):
@@ -97,9 +97,9 @@ def test_plans_are_shown_when_the_game_ends_and_a_record_still_sealing_one_does_
     does not verify."""
     gm = Gamesmaster(sqlite_store, clock)
     game(gm, "over")
-    gm.process("over", force=True)
-    gm.declare_draw("over", reason="the players agreed")
-    doc = gm.archive("over")
+    gm.deadlines.process("over", force=True)
+    gm.press.declare_draw("over", reason="the players agreed")
+    doc = gm.record.archive("over")
     assert "if A Mun - Bur succeeds" in json.dumps(doc)
     assert verify_archive(doc).ok
     plan = next(e for e in doc["entries"] if e["kind"] == "plan-filed")

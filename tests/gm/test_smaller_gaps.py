@@ -30,7 +30,7 @@ def console(sqlite_url, monkeypatch, capsys):
     def create(rules, position) -> None:
         store = Store(sqlite_url)
         try:
-            Gamesmaster(store).create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)),
+            Gamesmaster(store).setup.create_game("g", players=NAMES, assign=dict(zip(NAMES, POWERS)),
                                            rules=RuleSpec.read(rules),
                                            position=Position.from_dict(load_variant("standard"), position))
         finally:

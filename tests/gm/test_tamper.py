@@ -32,15 +32,15 @@ class Game:
     def __init__(self, store, clock) -> None:
         self.store = store
         self.gm = Gamesmaster(store, clock)
-        c = self.gm.create_game("t", players=NAMES, assign=ASSIGN)
+        c = self.gm.setup.create_game("t", players=NAMES, assign=ASSIGN)
         self.cred = {ASSIGN[n]: c.credentials[n] for n in NAMES}
         self.first = self.order("FRANCE", "A Par-Pic\nA Mar-Spa\nF Bre-Mao")
         self.second = self.order("FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mao")
         self.germany = self.order("GERMANY", "A Mun-Bur\nA Ber-Kie\nF Kie-Den")
-        self.gm.post_press("t", "Bonjour", power="FRANCE", to=["GERMANY"], credential=self.cred["FRANCE"])
-        self.gm.post_press("t", "To all: peace", power="ITALY", credential=self.cred["ITALY"])
-        self.gm.process("t", force=True)
-        self.head = self.gm.game("t").head  # what the results published
+        self.gm.press.post_press("t", "Bonjour", power="FRANCE", to=["GERMANY"], credential=self.cred["FRANCE"])
+        self.gm.press.post_press("t", "To all: peace", power="ITALY", credential=self.cred["ITALY"])
+        self.gm.deadlines.process("t", force=True)
+        self.head = self.gm.games.game("t").head  # what the results published
         self.later = self.order("ENGLAND", "F Lon-Nth")
         self.receipts = [str(self.first.receipt), str(self.second.receipt), str(self.germany.receipt),
                          str(self.later.receipt)]
@@ -48,10 +48,10 @@ class Game:
         assert self.verify(self.receipts, [str(self.head)]).ok
 
     def order(self, power: str, orders: str):
-        return self.gm.submit_orders("t", power, orders, credential=self.cred[power])
+        return self.gm.orders.submit_orders("t", power, orders, credential=self.cred[power])
 
     def verify(self, receipts=(), heads=()):
-        return self.gm.verify("t", receipts=receipts, heads=heads)
+        return self.gm.record.verify("t", receipts=receipts, heads=heads)
 
     def rows(self, table: str, order: str) -> list[dict]:
         with self.store.connect(write=False) as conn:
@@ -75,7 +75,7 @@ class Game:
     def put_state(self, doc: dict) -> None:
         self.sql("UPDATE gm_games SET state=:s WHERE id='t'", s=canonical(doc))
         # what follows is done by a process started after the edit, one that reads the edited row
-        self.gm = Gamesmaster(self.store, self.gm.clock)
+        self.gm = Gamesmaster(self.store, self.gm.desk.clock)
 
     def delete_game_row(self) -> None:
         """Delete the games row although other tables refer to it (foreign keys off for this one edit)."""
@@ -117,7 +117,7 @@ def test_rolling_a_power_back_to_an_earlier_set_before_the_deadline(store, clock
         if o["power"] == "FRANCE":
             o.update(seq=first["seq"], number=1, orders=p["orders"], commitment=p["commitment"], at=first["at"])
     g.put_state(doc)
-    g.gm.process("t", force=True)
+    g.gm.deadlines.process("t", force=True)
     closed = g.entry("deadline-closed", lambda p: p["phase"] == "F1901M")
     for receipts in ((), [str(wanted.receipt)]):
         report = g.verify(receipts)
@@ -134,7 +134,7 @@ def test_deleting_a_power_s_orders_before_the_deadline(game):
     doc = game.state()
     doc["orders"] = [o for o in doc["orders"] if o["power"] != "FRANCE"]
     game.put_state(doc)
-    done = game.gm.process("t", force=True)
+    done = game.gm.deadlines.process("t", force=True)
     assert "FRANCE" in done[0].civil_disorder
     closed = game.entry("deadline-closed", lambda p: p["phase"] == "F1901M")
     report = game.verify()
@@ -150,7 +150,7 @@ def test_replacing_a_credential_to_order_in_a_player_s_name(game):
     forged = cred.hash_secret(secret)
     game.sql("UPDATE gm_credentials SET hash=:h WHERE game_id='t' AND player=2", h=forged)
     with pytest.raises(Forbidden):
-        game.gm.submit_orders("t", "FRANCE", "A Pic H", credential=f"2.{secret}")
+        game.gm.orders.submit_orders("t", "FRANCE", "A Pic H", credential=f"2.{secret}")
     joined = game.entry("player-joined", lambda p: p["player"] == 2)
     report = game.verify()
     assert any(p.startswith(f"ledger entry {joined['seq']} (player-joined): the stored credential of Bob (player 2) "
@@ -161,9 +161,9 @@ def test_replacing_a_credential_to_order_in_a_player_s_name(game):
     game.put_state(doc)
     # the door takes the forged credential for Bob's, but it gives no key on the record: refused
     with pytest.raises(Forbidden, match="holds no key on the record"):
-        game.gm.submit_orders("t", "FRANCE", "A Pic H", credential=f"2.{secret}")
+        game.gm.orders.submit_orders("t", "FRANCE", "A Pic H", credential=f"2.{secret}")
     # so the attacker writes the set himself, every hash right
-    with game.gm.transaction("t") as tx:
+    with game.gm.desk.transaction("t") as tx:
         submit(tx, "FRANCE", "player", {"player": 2, "key": fingerprint(forged)}, "web", "Bob", ["A Pic H"], None)
         seq = tx.state.head_seq
     report = game.verify()
@@ -272,7 +272,7 @@ def test_a_reason_worded_otherwise_is_not_a_changed_result(game):
             res["reason"] = "as an older version of the engine put it"
         return doc
     _rewrite(game, change)
-    game.gm.rebuild("t")  # the tables follow the ledger, as they would have when it was written
+    game.gm.desk.rebuild("t")  # the tables follow the ledger, as they would have when it was written
     report = game.verify()
     assert report.ok, report.problems
     assert report.reworded == 1 and report.phases_replayed == 1
@@ -348,7 +348,7 @@ def test_a_changed_published_result(game):
 
 
 def test_a_deleted_an_inserted_and_a_reordered_phase(game):
-    game.gm.process("t", force=True)  # F1901M published too
+    game.gm.deadlines.process("t", force=True)  # F1901M published too
     rows = game.rows("gm_phases", "number")
     s, f = rows[0], rows[1]
 
@@ -399,8 +399,8 @@ def test_changed_deleted_inserted_and_reordered_press(game):
 
 def test_a_late_submission_forged_into_the_ledger_is_found(game):
     """Orders accepted after the deadline (by anyone with the database) are named by verify."""
-    clock = game.gm.clock
-    deadline = game.gm.game("t").deadline
+    clock = game.gm.desk.clock
+    deadline = game.gm.games.game("t").deadline
     clock.set(deadline)
     clock.advance(seconds=60)
     with pytest.raises(Refused):
@@ -428,20 +428,20 @@ def test_cached_tables_can_be_rebuilt_from_the_ledger(game):
     doc["title"] = "edited"
     game.put_state(doc)
     assert not game.verify().ok
-    game.gm.rebuild("t")
+    game.gm.desk.rebuild("t")
     assert game.verify(game.receipts, [str(game.head)]).ok
 
 
 def test_a_rewritten_conditional_choice(store, clock):
     gm = Gamesmaster(store, clock)
-    c = gm.create_game("t", players=NAMES, assign=ASSIGN)
+    c = gm.setup.create_game("t", players=NAMES, assign=ASSIGN)
     cred_ = {ASSIGN[n]: c.credentials[n] for n in NAMES}
-    gm.submit_orders("t", "GERMANY", "A Mun-Bur\nnext season:\nif A Mun - Bur succeeds: A Bur - Par\n"
+    gm.orders.submit_orders("t", "GERMANY", "A Mun-Bur\nnext season:\nif A Mun - Bur succeeds: A Bur - Par\n"
                      "otherwise: A Mun H\nadjustments:\nif Bel changes hands: A Ber B\n", credential=cred_["GERMANY"])
-    gm.process("t", force=True)
+    gm.deadlines.process("t", force=True)
     game = Game.__new__(Game)
     game.store, game.gm = store, gm
-    assert gm.verify("t").ok
+    assert gm.record.verify("t").ok
 
     def chosen(r: dict, doc: dict) -> dict | None:
         if r["kind"] != "conditional-chosen":
@@ -449,7 +449,7 @@ def test_a_rewritten_conditional_choice(store, clock):
         doc["condition"], doc["orders"] = "otherwise", ["A Mun H"]
         return doc
     seq = _rewrite(game, chosen)
-    problems = gm.verify("t").problems
+    problems = gm.record.verify("t").problems
     assert any(p.startswith(f"ledger entry {seq} (conditional-chosen): the conditional orders chosen for GERMANY "
                             "are not those the conditions select") for p in problems), problems
     assert any("(orders-submitted): the conditional orders installed for GERMANY are not the clause chosen"
@@ -461,6 +461,6 @@ def test_a_rewritten_conditional_choice(store, clock):
         doc["plan"]["sections"] = []
         return doc
     seq = _rewrite(game, plans)
-    problems = gm.verify("t").problems
+    problems = gm.record.verify("t").problems
     assert any(p.startswith(f"ledger entry {seq + 1} (phase-adjudicated): the conditional orders recorded are not those "
                             "filed") for p in problems), problems

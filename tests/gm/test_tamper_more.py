@@ -41,9 +41,9 @@ def rechain(game: Game, keep) -> list[Entry]:
     for e in out:
         game.sql("INSERT INTO gm_ledger (game_id, seq, at, kind, payload, prev_hash, hash) VALUES "
                  "('t', :s, :a, :k, :p, :ph, :h)", s=e.seq, a=e.at, k=e.kind, p=e.payload_text, ph=e.prev_hash, h=e.hash)
-    game.gm = Gamesmaster(game.store, game.gm.clock)
+    game.gm = Gamesmaster(game.store, game.gm.desk.clock)
     try:
-        game.gm.rebuild("t")
+        game.gm.desk.rebuild("t")
     except ValueError:
         pass  # a ledger the caches cannot be folded from: they stay as they were, and verify says why
     return out
@@ -59,8 +59,8 @@ def problem(report, seq: int, kind: str, words: str) -> bool:
 def test_a_late_set_written_with_an_earlier_time_is_found(game):
     """After the deadline, a set is written straight into the ledger with a time before it, every hash
     recomputed: its time comes before the entry before it, which verify names."""
-    clock = game.gm.clock
-    deadline = game.gm.game("t").deadline
+    clock = game.gm.desk.clock
+    deadline = game.gm.games.game("t").deadline
     clock.set(deadline + timedelta(minutes=1))
     with pytest.raises(Refused):
         game.order("ENGLAND", "F Lon-Eng")  # on the record, after the deadline
@@ -77,9 +77,9 @@ def test_a_late_set_written_with_an_earlier_time_is_found(game):
              "('t', :s, :a, :k, :p, :ph, :h)", s=forged.seq, a=forged.at, k=forged.kind, p=forged.payload_text,
              ph=forged.prev_hash, h=forged.hash)
     game.gm = Gamesmaster(game.store, clock)
-    game.gm.rebuild("t")
+    game.gm.desk.rebuild("t")
     clock.set(deadline + timedelta(minutes=2))
-    game.gm.process("t")
+    game.gm.deadlines.process("t")
     receipt = f"t/{p['phase']}/ENGLAND/2:{p['commitment']}"
     for receipts in ((), [receipt]):
         report = game.verify(receipts)
@@ -90,11 +90,11 @@ def test_an_on_time_set_refused_as_late(game):
     """The cached deadline is set back for one submission (then the caches are rebuilt): the refusal says late,
     but the ledger's deadline had not passed."""
     doc = game.state()
-    doc["deadline"] = (game.gm.clock() - timedelta(hours=1)).isoformat()
+    doc["deadline"] = (game.gm.desk.clock() - timedelta(hours=1)).isoformat()
     game.put_state(doc)
     with pytest.raises(Refused, match="late"):
         game.order("FRANCE", "A Pic-Bel")
-    game.gm.rebuild("t")
+    game.gm.desk.rebuild("t")
     refused = game.entry("orders-refused")
     report = game.verify()
     assert problem(report, refused["seq"], "orders-refused", "refused as late, but the deadline"), report.problems
@@ -103,7 +103,7 @@ def test_an_on_time_set_refused_as_late(game):
 def test_orders_refused_as_for_another_phase_when_they_named_this_one(game):
     """A refusal for another phase must name a phase other than the one open."""
     with pytest.raises(Refused):
-        game.gm.submit_orders("t", "FRANCE", "A Pic H", credential=game.cred["FRANCE"], phase="S1901M")
+        game.gm.orders.submit_orders("t", "FRANCE", "A Pic H", credential=game.cred["FRANCE"], phase="S1901M")
 
     def forged(r, p):
         if r["kind"] == "orders-refused":
@@ -125,7 +125,7 @@ def test_a_movement_processed_early_without_everyone_ready(game):
     for power in ASSIGN.values():
         if not any(o["power"] == power for o in doc["orders"]):
             game.order(power, "")
-    game.gm.rebuild("t")
+    game.gm.desk.rebuild("t")
     closed = game.entry("deadline-closed", lambda p: p["phase"] == "F1901M")
     assert closed is not None and json.loads(closed["payload"])["trigger"] == "early"
     report = game.verify()
@@ -135,15 +135,15 @@ def test_a_movement_processed_early_without_everyone_ready(game):
 def test_the_grace_period_skipped(store, clock):
     """A game with a grace period: its deadline is closed with powers missing, without the grace it promises."""
     gm = Gamesmaster(store, clock)
-    gm.create_game("t", players=NAMES, assign=ASSIGN, settings=Settings.from_dict({"grace_hours": 24}))
+    gm.setup.create_game("t", players=NAMES, assign=ASSIGN, settings=Settings.from_dict({"grace_hours": 24}))
     g = Game.__new__(Game)
     g.store, g.gm = store, gm
     doc = g.state()
     doc["grace_used"] = True  # the cache says the grace was given already
     g.put_state(doc)
-    clock.set(g.gm.game("t").deadline + timedelta(minutes=1))
-    g.gm.process("t")
-    g.gm.rebuild("t")
+    clock.set(g.gm.games.game("t").deadline + timedelta(minutes=1))
+    g.gm.deadlines.process("t")
+    g.gm.desk.rebuild("t")
     closed = g.entry("deadline-closed")
     report = g.verify()
     assert problem(report, closed["seq"], "deadline-closed", "grace period"), report.problems
@@ -184,8 +184,8 @@ def test_a_withdrawal_dropped(store, clock):
     """France withdrew and was in civil disorder: the withdrawal is taken out, the chain recomputed, the caches
     rebuilt; the deadline's ruling then contradicts the record."""
     g = Game(store, clock)
-    g.gm.withdraw_orders("t", "ENGLAND", credential=g.cred["ENGLAND"])
-    g.gm.process("t", force=True)
+    g.gm.orders.withdraw_orders("t", "ENGLAND", credential=g.cred["ENGLAND"])
+    g.gm.deadlines.process("t", force=True)
     out = rechain(g, lambda r, p: None if r["kind"] == "orders-withdrawn" else p)
     closed = next(e for e in out if e.kind == "deadline-closed" and e.payload["phase"] == "F1901M")
     report = g.verify()
@@ -196,8 +196,8 @@ def test_a_withdrawal_dropped(store, clock):
 def test_a_correction_erased(game):
     """A correction and what follows it are taken out, the chain recomputed and the caches rebuilt: only the
     head the correction published can tell, and it does."""
-    game.gm.correct("t", "France's orders were mistyped", orders={"FRANCE": "A Par-Pic\nA Mar-Spa\nF Bre-Mao"})
-    head = game.gm.game("t").head
+    game.gm.corrections.correct("t", "France's orders were mistyped", orders={"FRANCE": "A Par-Pic\nA Mar-Spa\nF Bre-Mao"})
+    head = game.gm.games.game("t").head
     correction = game.entry("correction")
     assert head.seq >= correction["seq"]  # the correction's announcement carries a head that covers it
     rechain(game, lambda r, p: None if r["seq"] >= correction["seq"] else p)
@@ -212,10 +212,10 @@ def test_a_correction_erased(game):
 def test_a_public_record_that_seals_what_must_be_public(game):
     """A copy of the public record with its hashes intact, but with a withdrawal, a refusal or a GM action
     of a published phase sealed (its contents hidden): verify --archive names each."""
-    game.gm.withdraw_orders("t", "ENGLAND", credential=game.cred["ENGLAND"])
-    game.gm.extend("t", hours=1)
-    game.gm.process("t", force=True)
-    doc = game.gm.archive("t")
+    game.gm.orders.withdraw_orders("t", "ENGLAND", credential=game.cred["ENGLAND"])
+    game.gm.deadlines.extend("t", hours=1)
+    game.gm.deadlines.process("t", force=True)
+    doc = game.gm.record.archive("t")
     assert verify_archive(doc).ok
     for kind in ("orders-withdrawn", "gm-action", "orders-submitted"):
         bad = json.loads(json.dumps(doc))
@@ -230,7 +230,7 @@ def test_a_public_record_that_seals_what_must_be_public(game):
 
 
 def test_a_changed_creation_time(game):
-    game.sql("UPDATE gm_games SET created_at=:t WHERE id='t'", t=(game.gm.clock() - timedelta(days=30)).replace(tzinfo=None))
+    game.sql("UPDATE gm_games SET created_at=:t WHERE id='t'", t=(game.gm.desk.clock() - timedelta(days=30)).replace(tzinfo=None))
     report = game.verify()
     assert any(p.startswith("ledger entry 1 (game-created): the games table's created_at") for p in report.problems), \
         report.problems

@@ -39,18 +39,18 @@ class Table:
     def __init__(self, store, clock) -> None:
         self.store, self.clock = store, clock
         self.gm = Gamesmaster(store, clock)
-        c = self.gm.create_game("t", players=NAMES, assign=ASSIGN)
+        c = self.gm.setup.create_game("t", players=NAMES, assign=ASSIGN)
         self.bob_id = self.account("bob@example.org", "Bob")
         self.mallory_id = self.account("gm@example.org", "Mallory")
         self.bob = self.browser()
-        self.gm.claim_seat("t", c.credentials["Bob"], self.bob_id, token=self.bob)
-        self.gm.attach_account(self.bob, self.bob_id)
-        self.first = self.gm.submit_orders("t", "FRANCE", "A Par-Pic", credential=self.bob)
+        self.gm.joining.claim_seat("t", c.credentials["Bob"], self.bob_id, token=self.bob)
+        self.gm.accounts.attach_account(self.bob, self.bob_id)
+        self.first = self.gm.orders.submit_orders("t", "FRANCE", "A Par-Pic", credential=self.bob)
         self.mallory = self.browser()
-        assert self.gm.verify("t").ok
+        assert self.gm.record.verify("t").ok
 
     def account(self, email: str, name: str) -> int:
-        self.gm.sign_up(email, name, SITE)
+        self.gm.accounts.sign_up(email, name, SITE)
         with self.store.connect(write=False) as conn:
             row = AccountRecords(conn).by_email(email)
         assert row is not None
@@ -58,7 +58,7 @@ class Table:
 
     def browser(self) -> str:
         """A browser's acting token, as the site passes it: 's.TOKEN.KEY'."""
-        return f"{self.gm.new_session_token()}.{self.gm.new_browser_key()}"
+        return f"{self.gm.sessions.new_session_token()}.{self.gm.sessions.new_browser_key()}"
 
     def sql(self, statement: str, **params) -> None:
         with self.store.connect() as conn:
@@ -69,28 +69,28 @@ class Table:
         self.sql("INSERT INTO gm_account_games (account_id, game_id) VALUES (:i, 't')", i=self.mallory_id)
 
     def ref(self, account_id: int) -> str:
-        return self.gm.account(account_id).ref
+        return self.gm.accounts.account(account_id).ref
 
     def mallory_orders_refused(self) -> None:
         """The site takes Mallory's session as Bob's, and refuses the set: it has no key on the record."""
-        assert self.gm.session(self.mallory).seats["t"].player == 2  # type: ignore[union-attr]
+        assert self.gm.sessions.session(self.mallory).seats["t"].player == 2  # type: ignore[union-attr]
         with pytest.raises(Forbidden, match="holds no key on the record"):
-            self.gm.submit_orders("t", "FRANCE", "A Par-Bur", credential=self.mallory)
+            self.gm.orders.submit_orders("t", "FRANCE", "A Par-Bur", credential=self.mallory)
         with pytest.raises(Forbidden, match="holds no key on the record"):
-            self.gm.withdraw_orders("t", "FRANCE", credential=self.mallory)
+            self.gm.orders.withdraw_orders("t", "FRANCE", credential=self.mallory)
         # Bob's own browser is not troubled
-        self.gm.submit_orders("t", "FRANCE", "A Par-Pic", credential=self.bob)
+        self.gm.orders.submit_orders("t", "FRANCE", "A Par-Pic", credential=self.bob)
 
     def forged_sets_found(self) -> None:
         """The GM writes the set himself, without a proof and with one of Bob's copied: verify names both."""
-        seat = self.gm.game_state("t").seat(2)
+        seat = self.gm.joining.game_state("t").seat(2)
         assert seat is not None
         bare = {"player": 2, "key": seat.key}
         copied = json.loads(self.last_payload("orders-submitted"))["by"]
         seqs = [self.write_set(bare), self.write_set(copied)]
         self.gm = Gamesmaster(self.store, self.clock)
-        self.gm.rebuild("t")
-        report = self.gm.verify("t", receipts=[str(self.first.receipt)])
+        self.gm.desk.rebuild("t")
+        report = self.gm.record.verify("t", receipts=[str(self.first.receipt)])
         assert not report.ok
         assert any(p.startswith(f"ledger entry {seqs[0]} (orders-submitted): made in the name of Bob (player 2), "
                                 "but carries no proof") for p in report.problems), report.problems
@@ -98,7 +98,7 @@ class Table:
                                 "but carries a proof that does not follow") for p in report.problems), report.problems
 
     def write_set(self, by: object) -> int:
-        with self.gm.transaction("t") as tx:
+        with self.gm.desk.transaction("t") as tx:
             submit(tx, "FRANCE", "player", by, "web", "Bob", ["A Par-Bur"], None)
             return tx.state.head_seq
 
@@ -114,7 +114,7 @@ def table(store, clock) -> Table:
 
 
 def test_a_forged_session_row(table):
-    seat = table.gm.game_state("t").seat(2)
+    seat = table.gm.joining.game_state("t").seat(2)
     now = table.clock()
     with table.store.connect() as conn:
         SessionRecords(conn).put(SessionRow(token_id(table.mallory), now, now + timedelta(days=14),
@@ -129,9 +129,9 @@ def test_a_sign_in_link_inserted(table):
     with table.store.connect() as conn:
         AccountRecords(conn).add_link(LinkRecord(token_id(link), table.bob_id, "sign-in", None, now,
                                                  now + timedelta(minutes=30)))
-    used = table.gm.use_link(link)
+    used = table.gm.accounts.use_link(link)
     assert used.account.id == table.bob_id
-    table.gm.attach_account(table.mallory, used.account.id)
+    table.gm.accounts.attach_account(table.mallory, used.account.id)
     table.mallory_orders_refused()
     table.forged_sets_found()
 
@@ -139,8 +139,8 @@ def test_a_sign_in_link_inserted(table):
 def test_a_password_hash_set_on_the_seat_holder_s_account(table):
     table.sql("UPDATE gm_accounts SET password_hash=:h WHERE id=:i", h=HASHER.hash("mallory's password"),
               i=table.bob_id)
-    account = table.gm.password_sign_in("bob@example.org", "mallory's password")
-    table.gm.attach_account(table.mallory, account.id)
+    account = table.gm.accounts.password_sign_in("bob@example.org", "mallory's password")
+    table.gm.accounts.attach_account(table.mallory, account.id)
     table.mallory_orders_refused()
     table.forged_sets_found()
 
@@ -150,7 +150,7 @@ def test_the_gm_s_account_given_the_seat_holder_s_ref(table):
     table.sql("UPDATE gm_accounts SET ref=:r WHERE id=:i", r=bob_ref + "x", i=table.bob_id)
     table.sql("UPDATE gm_accounts SET ref=:r WHERE id=:i", r=bob_ref, i=table.mallory_id)
     table.index_game_for_mallory()
-    table.gm.attach_account(table.mallory, table.mallory_id)
+    table.gm.accounts.attach_account(table.mallory, table.mallory_id)
     table.mallory_orders_refused()
     table.forged_sets_found()
 
@@ -162,7 +162,7 @@ def test_a_claim_added_to_the_cached_state_and_rebuilt(table):
     table.sql("UPDATE gm_games SET state=:s WHERE id='t'", s=canonical(doc))
     table.index_game_for_mallory()
     table.gm = Gamesmaster(table.store, table.clock)  # a process that reads the edited row
-    table.gm.attach_account(table.mallory, table.mallory_id)
+    table.gm.accounts.attach_account(table.mallory, table.mallory_id)
     table.mallory_orders_refused()
     table.forged_sets_found()  # rebuilds the caches: the claim is gone, the sets stay
 
@@ -173,28 +173,28 @@ def test_a_replayed_key_added_entry_gives_no_key(table):
     from gamesmaster.gm import keys
     from gamesmaster.gm.events import parse_payload
     entry["key"] = keys.new_key(keys.Secret(table.mallory.split(".")[2], keys.SESSION), 2)
-    with table.gm.transaction("t") as tx:
+    with table.gm.desk.transaction("t") as tx:
         tx.record(parse_payload("key-added", entry))
         seq = tx.state.head_seq
-    report = table.gm.verify("t")
+    report = table.gm.record.verify("t")
     assert any(p.startswith(f"ledger entry {seq} (key-added): made in the name of Bob (player 2), but carries a "
                             "proof that does not follow") for p in report.problems), report.problems
 
 
 def test_keys_hold_through_the_public_record_with_letters_sealed(table):
     """Letters between uses of a key are sealed in the public record: the next use still checks."""
-    table.gm.post_press("t", "Bonjour", power="FRANCE", to=["GERMANY"], credential=table.bob)
-    table.gm.submit_orders("t", "FRANCE", "A Par-Bur", credential=table.bob)
-    table.gm.process("t", force=True)
+    table.gm.press.post_press("t", "Bonjour", power="FRANCE", to=["GERMANY"], credential=table.bob)
+    table.gm.orders.submit_orders("t", "FRANCE", "A Par-Bur", credential=table.bob)
+    table.gm.deadlines.process("t", force=True)
     from gamesmaster.gm.record import verify_archive
-    report = verify_archive(table.gm.archive("t"))
+    report = verify_archive(table.gm.record.archive("t"))
     assert report.ok, report.problems
 
 
 def test_a_used_up_chain_is_refused(table):
     """A key proves LENGTH uses at most (the door then asks for a new sign-in)."""
     from gamesmaster.gm import keys
-    state = table.gm.game_state("t")
+    state = table.gm.joining.game_state("t")
     kid, key = next((k, v) for k, v in state.keys.items() if v.kind == keys.SESSION)
     spent = state.evolve(keys={**state.keys, kid: replace(key, used=keys.LENGTH - 1)})
     assert keys.proof(spent, 2, keys.Secret(table.bob.split(".")[2], keys.SESSION)) is None

@@ -131,7 +131,7 @@ def test_a_live_club_evening(live_site, browser):
 
         # the GM steps through: each power's results, then the position after
         gm_page.goto("/games/club/table")
-        steps = gm.game("club").live.state.steps
+        steps = gm.games.game("club").live.state.steps
         assert steps == 9
         for step in range(1, steps):
             gm_page.click("#next-step")
@@ -149,7 +149,7 @@ def test_a_live_club_evening(live_site, browser):
         table.wait_for_selector("#live-head[data-period=diplomacy][data-phase=F1901M]")
         table.wait_for_function("document.getElementById('clock').textContent.startsWith('15:00')")
         assert table.evaluate("window.__sameLoad") == "yes"
-        france = gm.results("club")[0]
+        france = gm.games.results("club")[0]
         assert {r.power for r in france.results if r.result == "succeeds"} >= {"FRANCE", "ITALY"}
     finally:
         for ctx in contexts:

@@ -96,14 +96,14 @@ def _payload(e):
 
 
 def _kinds(gm, game="club"):
-    return [e for e in gm.history(game).ledger if e.kind == "live"]
+    return [e for e in gm.games.history(game).ledger if e.kind == "live"]
 
 
 def test_a_live_evening(table):
     t, gm, clock = table
     creds = _club(t)
     cfg, st = t.get("club")
-    assert st.period == "diplomacy" and gm.game("club").deadline == T0 + timedelta(minutes=35)
+    assert st.period == "diplomacy" and gm.games.game("club").deadline == T0 + timedelta(minutes=35)
     clock.advance(minutes=10)
     assert t.tick("club") == []  # nothing due
     # every player agrees: writing starts at once
@@ -112,16 +112,16 @@ def test_a_live_evening(table):
     assert t.agree("club", credential=creds["TURKEY"]) is True
     cfg, st = t.get("club")
     assert st.period == "writing" and st.ends == clock.now + timedelta(minutes=5)
-    assert gm.game("club").deadline == st.ends
+    assert gm.games.game("club").deadline == st.ends
     # orders: by phone, one slip on paper, Turkey hands in nothing
-    gm.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar S A Par-Bur\nF Bre-Mid", credential=creds["FRANCE"], channel="web")
+    gm.orders.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar S A Par-Bur\nF Bre-Mid", credential=creds["FRANCE"], channel="web")
     sub = t.slip("club", "ITALY", "A Ven.--Pie.\nF Nap.--Ion.")
     assert sub.channel == "in-person" and sub.entered_by == "GM"
     # the GM pauses: nothing runs out
     clock.advance(minutes=2)
     t.pause("club")
     clock.advance(minutes=30)
-    assert t.tick("club") == [] and gm.game("club").deadline is None
+    assert t.tick("club") == [] and gm.games.game("club").deadline is None
     t.resume("club")
     t.add_time("club", 1)
     clock.advance(minutes=3, seconds=30)
@@ -130,13 +130,13 @@ def test_a_live_evening(table):
     events = t.tick("club")
     assert [e.action for e in events] == ["processed", "readout"]
     assert "TURKEY" in events[0].detail["civil_disorder"]
-    row = gm.results("club")[0]
+    row = gm.games.results("club")[0]
     turkey = [r for r in row.results if r.power == "TURKEY"]
     assert turkey == [] or all(r.result == "succeeds" for r in turkey)
     assert row.orders["ITALY"].source == "gm"
     cfg, st = t.get("club")
     assert (st.period, st.phase, st.step, st.steps) == ("readout", "S1901M", 0, 9)
-    assert gm.game("club").deadline is None  # no clock during the read-out
+    assert gm.games.game("club").deadline is None  # no clock during the read-out
     for i in range(8):
         st = t.next_step("club")
         assert st.step == i + 1
@@ -145,7 +145,7 @@ def test_a_live_evening(table):
     assert st.ends == clock.now + timedelta(minutes=15)
     actions = [_payload(e)["action"] for e in _kinds(gm)]
     assert actions[:1] == ["start"] and "processed" in actions and actions.count("agree") == 7
-    assert gm.verify("club").ok
+    assert gm.record.verify("club").ok
 
 
 def test_end_period_and_the_worker_fallback(table):
@@ -162,7 +162,7 @@ def test_end_period_and_the_worker_fallback(table):
     while t.get("club")[1].period == "readout":
         t.next_step("club")
     clock.advance(minutes=21)
-    assert len(gm.process_due()) == 1
+    assert len(gm.deadlines.process_due()) == 1
     events = t.tick("club")
     assert [e.action for e in events] == ["readout"] and t.get("club")[1].phase == "F1901M"
 
@@ -172,13 +172,13 @@ def test_practice_game(table):
     created = t.create("newbies", players=["Nia"], assign={"Nia": "FRANCE"}, config=LiveConfig.from_dict({"practice": True}))
     cfg, st = t.get("newbies")
     assert cfg.practice and st.period == "writing"
-    assert gm.game("newbies").settings.press == "none"
-    gm.submit_orders("newbies", "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid", credential=created.credentials["Nia"])
+    assert gm.games.game("newbies").settings.press == "none"
+    gm.orders.submit_orders("newbies", "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid", credential=created.credentials["Nia"])
     with pytest.raises(GMError, match="diplomacy"):
         t.agree("newbies", credential=created.credentials["Nia"])
     clock.advance(minutes=5)
     t.tick("newbies")
-    row = gm.results("newbies")[0]
+    row = gm.games.results("newbies")[0]
     assert all(r.reason for r in row.results)  # every result says why
     while t.get("newbies")[1].period == "readout":
         t.next_step("newbies")
@@ -187,7 +187,7 @@ def test_practice_game(table):
 
 def test_not_live_and_refusals(table):
     t, gm, clock = table
-    gm.create_game("postal", players=NAMES)
+    gm.setup.create_game("postal", players=NAMES)
     assert t.get("postal") is None
     with pytest.raises(GMError, match="not played live"):
         t.pause("postal")
@@ -221,11 +221,11 @@ def test_builds_follow_at_once_then_the_next_year(table):
             t.next_step("club")
 
     t.end_period("club")
-    gm.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid", credential=creds["FRANCE"])
+    gm.orders.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid", credential=creds["FRANCE"])
     t.end_period("club")
     finish_readout()
     t.end_period("club")
-    gm.submit_orders("club", "FRANCE", "A Bur-Bel\nA Spa-Por\nF Mid-Bre", credential=creds["FRANCE"])
+    gm.orders.submit_orders("club", "FRANCE", "A Bur-Bel\nA Spa-Por\nF Mid-Bre", credential=creds["FRANCE"])
     t.end_period("club")
     finish_readout()
     cfg, st = t.get("club")
@@ -237,5 +237,5 @@ def test_builds_follow_at_once_then_the_next_year(table):
     finish_readout()
     cfg, st = t.get("club")
     assert (st.period, st.phase, st.ends) == ("diplomacy", "S1902M", clock.now + timedelta(minutes=15))
-    assert len(gm.game("club").position.to_dict()["units"]["FRANCE"]) == 3  # France's builds were waived (no orders)
-    assert gm.verify("club").ok
+    assert len(gm.games.game("club").position.to_dict()["units"]["FRANCE"]) == 3  # France's builds were waived (no orders)
+    assert gm.record.verify("club").ok

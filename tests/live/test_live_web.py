@@ -23,7 +23,7 @@ def _club(gm) -> dict[str, str]:
 
 def test_table_shows_who_not_what(client, site_gm, clock):
     creds = _club(site_gm)
-    site_gm.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar S A Par-Bur", credential=creds["FRANCE"], channel="web")
+    site_gm.orders.submit_orders("club", "FRANCE", "A Par-Bur\nA Mar S A Par-Bur", credential=creds["FRANCE"], channel="web")
     r = client.get("/games/club/table")
     assert r.status_code == 200
     assert 'data-period="diplomacy"' in r.text and "Club night" in r.text
@@ -35,7 +35,7 @@ def test_table_shows_who_not_what(client, site_gm, clock):
     assert 'id="next-step"' not in r.text and 'id="end-period"' not in r.text  # controls only for the GM
     assert client.get("/games/nosuch/table").status_code == 404
     # a game not played live has a table too, but no clock
-    site_gm.create_game("postal", players=LIVE_NAMES)
+    site_gm.setup.create_game("postal", players=LIVE_NAMES)
     assert client.get("/games/postal/table/state").json()["live"] is False
 
 
@@ -57,7 +57,7 @@ def test_gm_controls_and_the_read_out(client, site_gm, clock):
     r = post(client, "/games/club/live/slip", {"power": "ITALY", "orders": "A Ven.--Pie.\nF Nap.--Ion."},
              "/games/club/table")
     assert "slip entered" in r.text
-    site_gm.submit_orders("club", "FRANCE", "A Par-Bur", credential=creds["FRANCE"], channel="web")
+    site_gm.orders.submit_orders("club", "FRANCE", "A Par-Bur", credential=creds["FRANCE"], channel="web")
     r = post(client, "/games/club/live/end", {}, "/games/club/table")
     assert 'data-stage="orders"' in r.text
     assert "A Ven.--Pie." in r.text and "on paper" in r.text and "by phone" in r.text
@@ -123,7 +123,7 @@ def test_events_stream_the_state(client, site_gm):
 
 def test_odd_requests_get_clear_refusals(client, site_gm):
     _club(site_gm)
-    site_gm.create_game("forming", players=["Ann"], start=False)
+    site_gm.setup.create_game("forming", players=["Ann"], start=False)
     for url in ["/games/forming/table", "/games/forming/table/state", "/games/forming/table/events?once=1",
                 "/games/%00/table", "/games/club/table/events?once=maybe", "/games/club/table/main"]:
         r = client.get(url)
@@ -171,8 +171,8 @@ def test_press_is_open_only_in_the_diplomacy_periods(client, site_gm, clock):
     LiveTable(site_gm).end_period("club")  # writing over: the read-out
     page, api = _send(client, creds, "GERMANY", "Well played")
     assert "no diplomacy while the results are read out" in page and api.status_code in (400, 409)
-    site_gm.post_press("club", "The read-out begins.", by_gm=True)  # the GM's notices still go out
-    texts = [p.text for p in site_gm.press("club")]
+    site_gm.press.post_press("club", "The read-out begins.", by_gm=True)  # the GM's notices still go out
+    texts = [p.text for p in site_gm.press.press("club")]
     assert "Peace in the west?" in texts and "Peace in the west? (api)" in texts
     assert not any(t.startswith(("Psst", "Well played")) for t in texts)
     for _ in range(client.get("/games/club/table/state").json()["steps"]):
@@ -183,7 +183,7 @@ def test_press_is_open_only_in_the_diplomacy_periods(client, site_gm, clock):
 
 
 def test_press_is_closed_in_the_adjustments_at_the_table(client, site_gm, clock):
-    created = site_gm.create_game("club", players=LIVE_NAMES, assign=dict(zip(LIVE_NAMES, LIVE_POWERS)),
+    created = site_gm.setup.create_game("club", players=LIVE_NAMES, assign=dict(zip(LIVE_NAMES, LIVE_POWERS)),
                                   settings=Settings.from_dict({"press": "full"}),
                                   position=Position.from_dict(load_variant("standard"), {
                                       "phase": "W1901A", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]},

@@ -15,13 +15,13 @@ def test_the_readout_map_tints_from_the_games_history(tmp_path, clock, gm_creden
 
     gm, _, store = open_site(tmp_path, clock, gm_credential)
     creds = seven_player_game(gm, dict(zip(LIVE_POWERS, LIVE_NAMES)))
-    gm.submit_orders("club", "FRANCE", "A Par-Pic", credential=creds["FRANCE"])
-    gm.process("club", force=True)
-    gm.submit_orders("club", "FRANCE", "A Pic-Bel", credential=creds["FRANCE"])
-    gm.process("club", force=True)
-    row = gm.result("club", "F1901M")
+    gm.orders.submit_orders("club", "FRANCE", "A Par-Pic", credential=creds["FRANCE"])
+    gm.deadlines.process("club", force=True)
+    gm.orders.submit_orders("club", "FRANCE", "A Pic-Bel", credential=creds["FRANCE"])
+    gm.deadlines.process("club", force=True)
+    row = gm.games.result("club", "F1901M")
     french = r'<path class="space space-PIC [^"]*control-FRANCE'
     after = _readout_map(gm, row, "after", list(LIVE_POWERS))
     assert re.search(french, after), "the army left Picardy in the phase read out: it stays French"
-    assert after == inline_svg(gm.board_after("club", "F1901M").svg())  # the site's and the mail's board
+    assert after == inline_svg(gm.boards.board_after("club", "F1901M").svg())  # the site's and the mail's board
     store.dispose()

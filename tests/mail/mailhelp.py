@@ -167,7 +167,7 @@ def address(name: str) -> str:
 
 def new_game(room: Mailroom, game: str = "club", **settings) -> dict[str, str]:  # noqa: ANN003
     """A seven-player game with the powers assigned in NAMES' order; each power's credential."""
-    created = room.gm.create_game(game, title="Club game", players=NAMES, assign=dict(zip(NAMES, POWERS)),
+    created = room.gm.setup.create_game(game, title="Club game", players=NAMES, assign=dict(zip(NAMES, POWERS)),
                                   settings=Settings.from_dict(settings) if settings else None)
     room.server.dispatcher.run_once()  # the mail door knows the game from here on
     return {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}

@@ -21,12 +21,12 @@ def test_conditional_orders_by_mail(mailroom):
                        "next season:\nA Par H\nLIST\n")
     assert "Not accepted: conditional orders: 'next season:' names Fall 1901 movement a second time" in text
     assert "A Mun-Ruh" in text.split("> LIST")[1]
-    room.gm.process("club", force=True)
-    [rec] = room.gm.orders_on_record("club", "GERMANY", by_gm=True)
+    room.gm.deadlines.process("club", force=True)
+    [rec] = room.gm.orders.orders_on_record("club", "GERMANY", by_gm=True)
     assert rec.orders == ("F Den H",) and rec.condition == "if F Kie - Den succeeds"
     # Withdrawn by mail: the power holds, and is not in civil disorder.
     text = room.answer(who("GERMANY"), signon + "WITHDRAW\n")
     assert "withdrawn" in text
-    done = room.gm.process("club", force=True)
+    done = room.gm.deadlines.process("club", force=True)
     assert "GERMANY" not in done[0].civil_disorder and "FRANCE" in done[0].civil_disorder
-    assert room.gm.verify("club").ok
+    assert room.gm.record.verify("club").ok

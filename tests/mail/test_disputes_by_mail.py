@@ -14,8 +14,8 @@ def test_a_player_disputes_a_later_set_by_mail(mailroom):
     sent = room.answer(who("FRANCE"), f"SIGNON dis France {cred['FRANCE']}\nA Par-Bur\n")
     receipt = re.search(r"Receipt: (dis/S1901M/FRANCE/1:[0-9a-f]{64})", sent).group(1)
     # a second set in France's name that France did not send
-    room.gm.submit_orders("dis", "FRANCE", "A Par-Pic", by_gm=True, channel="in-person")
-    room.gm.process("dis", force=True)
+    room.gm.orders.submit_orders("dis", "FRANCE", "A Par-Pic", by_gm=True, channel="in-person")
+    room.gm.deadlines.process("dis", force=True)
     check = room.answer(who("FRANCE"), f"RECEIPT {receipt}\n")
     assert "it was replaced by set #2" in check, check
     # England cannot dispute France's sets
@@ -26,8 +26,8 @@ def test_a_player_disputes_a_later_set_by_mail(mailroom):
     again = room.answer(who("FRANCE"), f"SIGNON dis France {cred['FRANCE']}\nDISPUTE {receipt}\n")
     assert "is disputed already" in again, again
     # every player is told, and the record keeps it: verify lists it, and it is France's own word
-    notice = [p for p in room.gm.public_press("dis") if "disputes set #2" in p.text]
+    notice = [p for p in room.gm.press.public_press("dis") if "disputes set #2" in p.text]
     assert notice and "I sent no second set" in notice[0].text
-    report = room.gm.verify("dis")
+    report = room.gm.record.verify("dis")
     assert report.ok, report.problems
     assert any("France's player disputes set #2 of S1901M" in n for n in report.notes), report.notes

@@ -16,11 +16,11 @@ OWING = {"phase": "W1901A", "units": {"GERMANY": ["A BER", "A BUR", "A TYR"], "F
 
 def test_the_gm_is_told_by_mail_what_to_decide(make_mailroom):
     room = make_mailroom(by_hand=True, gm_email=GM_TO)  # the test runs each pass itself
-    room.gm.create_game("arm", players=NAMES, assign=dict(zip(NAMES, POWERS)), rules="armageddonia",
+    room.gm.setup.create_game("arm", players=NAMES, assign=dict(zip(NAMES, POWERS)), rules="armageddonia",
                         position=Position.from_dict(load_variant("standard"), OWING))
     room.server.dispatcher.run_once()  # the mail door knows the game from here on
-    room.gm.submit_orders("arm", "FRANCE", "Build F Bre", by_gm=True)
-    [done] = room.gm.process("arm", force=True)
+    room.gm.orders.submit_orders("arm", "FRANCE", "Build F Bre", by_gm=True)
+    [done] = room.gm.deadlines.process("arm", force=True)
     assert done.action == "waiting"
     room.server.dispatcher.run_once()
     room.server.sender.send_due()
@@ -29,8 +29,8 @@ def test_the_gm_is_told_by_mail_what_to_decide(make_mailroom):
     assert "gamesmaster process arm --now" in mail.text and "no deadline" in mail.text
     # once: later passes, the GM's orders and the phase processed mail the GM nothing more about it
     room.server.dispatcher.run_once()
-    room.gm.submit_orders("arm", "GERMANY", "Remove A Tyr", by_gm=True)
-    assert room.gm.process("arm", force=True)[0].action == "adjudicated"
+    room.gm.orders.submit_orders("arm", "GERMANY", "Remove A Tyr", by_gm=True)
+    assert room.gm.deadlines.process("arm", force=True)[0].action == "adjudicated"
     room.server.dispatcher.run_once()
     room.server.sender.send_due()
     assert len(room.sink.to(GM_TO)) == 1

@@ -150,7 +150,7 @@ def test_failed_sign_ons_from_one_address_wait_and_nobody_else_does(make_mailroo
     room = make_mailroom(by_hand=True)
     now = [0.0]
     room.server.intake.limits = MailLimits(clock=lambda: now[0])
-    c = room.gm.create_game("club", players=NAMES, assign=dict(zip(NAMES, POWERS)))
+    c = room.gm.setup.create_game("club", players=NAMES, assign=dict(zip(NAMES, POWERS)))
     france = c.credentials["Bob"]
     for i in range(10):
         room.server.intake.receive(raw([("From", "guess@evil.example"), ("To", GM_ADDRESS)],

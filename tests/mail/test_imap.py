@@ -149,7 +149,7 @@ def _orders(sender: str, body: str, subject: str = "orders") -> EmailMessage:
 def test_imap_polling_against_dovecot(dovecot, make_mailroom):
     room = make_mailroom(imap_host="127.0.0.1", imap_port=dovecot.port, imap_ssl=False, imap_user=dovecot.user,
                          imap_password=dovecot.password, imap_interval=0.3)
-    created = room.gm.create_game("club", players=NAMES, assign=dict(zip(NAMES, POWERS)))
+    created = room.gm.setup.create_game("club", players=NAMES, assign=dict(zip(NAMES, POWERS)))
     cred = {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
     # The server started with the IMAP settings polls the mailbox in the background.
     dovecot.deliver(_orders(address("ann"), f"SIGNON club England {cred['ENGLAND']}\nA Liv.--Yor.\nF Lon-Nth\n"))
@@ -166,12 +166,12 @@ def test_imap_polling_against_dovecot(dovecot, make_mailroom):
     assert poller.poll_once() == 0
     time.sleep(0.5)
     assert len(room.sink.to(address("ann"))) == 1
-    assert room.gm.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0].channel == "mail"
+    assert room.gm.orders.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0].channel == "mail"
 
 
 def test_imap_done_folder_and_login_failure(dovecot, make_mailroom):
     room = make_mailroom()
-    room.gm.create_game("club", players=NAMES, assign=dict(zip(NAMES, POWERS)))
+    room.gm.setup.create_game("club", players=NAMES, assign=dict(zip(NAMES, POWERS)))
     c = dovecot.client()
     c.create_folder("Answered")
     c.logout()
@@ -219,7 +219,7 @@ class FakeIMAP:
 
 def test_imap_poller_marks_seen_only_after_recording(make_mailroom, monkeypatch):
     room = make_mailroom(imap_host="imap.test", imap_user="gm")
-    created = room.gm.create_game("club", players=NAMES, assign=dict(zip(NAMES, POWERS)))
+    created = room.gm.setup.create_game("club", players=NAMES, assign=dict(zip(NAMES, POWERS)))
     fake = FakeIMAP({7: _orders(address("cat"), f"SIGNON club Germany {created.credentials['Cat']}\nA Mun-Ruh\n")
                      .as_bytes(policy=policy.SMTP)})
     poller = ImapPoller(Intake(room.gm, room.config), room.config)

@@ -59,7 +59,7 @@ def test_a_game_on_an_imported_map_by_war_room_and_by_mail(mailroom, tmp_path, m
     monkeypatch.setenv("GAMESMASTER_DATA", str(tmp_path / "data"))
     install_map(maps_dir() / "pure.map", "pure", svg=maps_dir() / "svg" / "pure.svg")
     room = mailroom
-    created = room.gm.create_game("pure", title="Pure club", variant="pure", players=list(SEATS), assign=SEATS)
+    created = room.gm.setup.create_game("pure", title="Pure club", variant="pure", players=list(SEATS), assign=SEATS)
     room.server.dispatcher.run_once()  # the mail door knows the game from here on
     creds = {power: created.credentials[name] for name, power in SEATS.items()}
     bob, cat = address("Bob"), address("Cat")
@@ -72,21 +72,21 @@ def test_a_game_on_an_imported_map_by_war_room_and_by_mail(mailroom, tmp_path, m
         assert "playing England" in text and "'A Lon-Par' read as 'A LON - PAR'" in text
         text = room.answer(cat, f"SIGNON pure France {creds['FRANCE']}\nA Paris to Vienna\n")
         assert "'A Paris to Vienna' read as 'A PAR - VIE'" in text
-        room.gm.process("pure", force=True)
+        room.gm.deadlines.process("pure", force=True)
         room.server.wake()
         spring = room.sink.wait(bob, "results of Spring 1901 movement")[0]
         assert "A VIE - LON" in spring.text and "A LON - PAR" in spring.text and "A PAR - VIE" in spring.text
-        assert str(room.gm.game("pure").phase) == "F1901M"
+        assert str(room.gm.games.game("pure").phase) == "F1901M"
 
         # Fall 1901: and back again; the war room is asked for London now
         _order_by_tapping(base, creds["AUSTRIA"], "LON", "VIE")
         assert "A PAR - LON" in room.answer(bob, f"SIGNON pure England {creds['ENGLAND']}\nA Par-Lon\n")
         assert "A VIE - PAR" in room.answer(cat, f"SIGNON pure France {creds['FRANCE']}\nA Vie-Par\n")
-        room.gm.process("pure", force=True)
+        room.gm.deadlines.process("pure", force=True)
         room.server.wake()
         fall = room.sink.wait(cat, "results of Fall 1901 movement")[0]
         assert "A LON - VIE" in fall.text and "A PAR - LON" in fall.text
-        assert str(room.gm.game("pure").phase) == "S1902M"  # nobody gained a centre: no adjustments
+        assert str(room.gm.games.game("pure").phase) == "S1902M"  # nobody gained a centre: no adjustments
         position = httpx.get(f"{base}/api/games/pure/position", timeout=30).json()
         assert position["units"]["AUSTRIA"] == ["A VIE"] and position["units"]["ENGLAND"] == ["A LON"]
 

@@ -24,18 +24,18 @@ def test_the_mailed_maps_are_the_sites_maps(mailroom):
 
     room = mailroom
     names = {"ENGLAND": "Ann", "FRANCE": "Bob"}
-    created = room.gm.create_game("club", title="Club game", players=["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
+    created = room.gm.setup.create_game("club", title="Club game", players=["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
                                   assign={"Ann": "ENGLAND", "Bob": "FRANCE", "Cat": "GERMANY", "Dan": "ITALY",
                                           "Eve": "AUSTRIA", "Fay": "RUSSIA", "Gus": "TURKEY"})
     room.server.dispatcher.run_once()
     cred = created.credentials[names["FRANCE"]]
     # France signs on by mail (so it gets the results by mail) and moves Paris - Picardy - Belgium
     assert "A PAR - PIC" in room.answer(who("FRANCE"), f"SIGNON club France {cred}\nA Par-Pic\n")
-    room.gm.process("club", force=True)
+    room.gm.deadlines.process("club", force=True)
     room.server.wake()
     room.sink.wait(who("FRANCE"), "results of Spring 1901 movement")
     assert "A PIC - BEL" in room.answer(who("FRANCE"), f"SIGNON club France {cred}\nA Pic-Bel\n")
-    room.gm.process("club", force=True)
+    room.gm.deadlines.process("club", force=True)
     room.server.wake()
     mail = room.sink.wait(who("FRANCE"), "results of Fall 1901 movement")[0]
     pngs = {name: data for name, kind, data in mail.attachments if kind == "image/png"}

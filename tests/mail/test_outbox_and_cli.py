@@ -163,7 +163,7 @@ def test_the_mail_door_on_postgresql():
         clock = FakeClock()
         gm = Gamesmaster(store, clock)
         config = MailConfig(address=GM_ADDRESS, relay_port=sink.port, maps=False)
-        created = gm.create_game("pg", players=NAMES, assign=dict(zip(NAMES, POWERS)))
+        created = gm.setup.create_game("pg", players=NAMES, assign=dict(zip(NAMES, POWERS)))
         dispatcher, sender = Dispatcher(gm, config), Sender(Mailroom(store), config, clock)
         dispatcher.run_once()
         msg = EmailMessage()
@@ -171,7 +171,7 @@ def test_the_mail_door_on_postgresql():
         msg.set_content(f"SIGNON pg England {created.credentials['Ann']}\nF Lon-Nth\n")
         got = Intake(gm, config).receive(bytes(msg), address("ann"), [GM_ADDRESS])
         assert got.status == "answered" and "'F Lon-Nth' read as 'F LON - NTH'" in got.reply
-        gm.process("pg", force=True)
+        gm.deadlines.process("pg", force=True)
         assert dispatcher.run_once()["results"] == 1
         assert sender.send_due()["sent"] == 2
         assert "F LON - NTH" in sink.wait(address("ann"), "results of Spring 1901")[0].text

@@ -27,7 +27,7 @@ def test_questions_by_mail_answered_privately_and_publicly(mailroom):
     assert "'Dear GM, can my fleet in Kiel go to Holland?': unreadable" in text
     assert "Your orders on record stand (set 1, 3 orders" in text
     assert "kept as question 1 to the gamesmaster" in text
-    [rec] = room.gm.orders_on_record("club", "GERMANY", by_gm=True)
+    [rec] = room.gm.orders.orders_on_record("club", "GERMANY", by_gm=True)
     assert rec.orders == ("A Mun-Ruh", "A Ber-Kie", "F Kie-Den")
     # A question on purpose; a plan of campaign (Brobdingnag) goes the same way.
     text = room.answer(who("FRANCE"), f"SIGNON club France {cred['FRANCE']}\nQUESTION\n"
@@ -35,15 +35,15 @@ def test_questions_by_mail_answered_privately_and_publicly(mailroom):
                        "ASK: Plan of campaign: France takes Iberia, then Italy.\n")
     # France is told its own count, not the game's: Germany's question is none of its business.
     assert "Question 1 is with the gamesmaster" in text and "Question 2 is with the gamesmaster" in text
-    qs = room.gm.questions("club")
+    qs = room.gm.questions.questions("club")
     assert [(q.number, q.power) for q in qs] == [(1, "GERMANY"), (2, "FRANCE"), (3, "FRANCE")]
-    assert [q.number for q in room.gm.questions("club", "FRANCE", credential=cred["FRANCE"])] == [1, 2]
-    assert not room.gm.questions("club", "ENGLAND", credential=cred["ENGLAND"])
+    assert [q.number for q in room.gm.questions.questions("club", "FRANCE", credential=cred["FRANCE"])] == [1, 2]
+    assert not room.gm.questions.questions("club", "ENGLAND", credential=cred["ENGLAND"])
     # Nobody else is sent the questions.
     assert not any("convoy an army" in c.text for c in room.sink.to(who("ENGLAND")))
     # The GM answers one privately and one for everyone (the asker not named).
-    room.gm.answer_question("club", 1, "Yes: Kiel and Holland are adjacent by sea.")
-    room.gm.answer_question("club", 2, "Yes, any power's fleet may convoy any army.", public=True)
+    room.gm.questions.answer_question("club", 1, "Yes: Kiel and Holland are adjacent by sea.")
+    room.gm.questions.answer_question("club", 2, "Yes, any power's fleet may convoy any army.", public=True)
     room.server.wake()
     mine = room.sink.wait(who("GERMANY"), "from the gamesmaster", containing="Answer to your question")
     assert "Answer to your question 1:" in mine[0].text and "> Dear GM, can my fleet" in mine[0].text
@@ -55,7 +55,7 @@ def test_questions_by_mail_answered_privately_and_publicly(mailroom):
     [told] = [c.text for c in room.sink.to(who("ENGLAND")) if public in c.text]
     quoted = told.split(public)[1].split("\n\n")[0]
     assert "FRANCE" not in quoted.upper() and "question 2" not in told
-    assert room.gm.verify("club").ok
+    assert room.gm.record.verify("club").ok
 
 
 def _late_mail(room, power: str, body: str, written, in_reply_to: str | None = None) -> str:  # noqa: ANN001
@@ -77,9 +77,9 @@ def test_orders_written_for_the_phase_before_are_refused_unless_marked(mailroom)
     cred = new_game(room)
     room.answer(who("FRANCE"), f"SIGNON club France {cred['FRANCE']}\nSTATUS\n")  # France reads its mail here
     written = room.clock() + timedelta(hours=1)  # written in Spring 1901, before its deadline
-    st = room.gm.game("club")
+    st = room.gm.games.game("club")
     room.clock.set(st.deadline + timedelta(minutes=5))
-    room.gm.process_due()
+    room.gm.deadlines.process_due()
     room.server.wake()
     results = room.sink.wait(who("FRANCE"), "results of Spring 1901 movement")[0]
     # Held up on the way, they arrive now that Fall 1901 is open: refused, naming the deadline missed.
@@ -88,7 +88,7 @@ def test_orders_written_for_the_phase_before_are_refused_unless_marked(mailroom)
     assert "REFUSED: refused: late. These orders were written Mon 06 May 2024 13:00 UTC, for Spring 1901 movement" \
         in text
     assert "they were due by Thu 09 May 2024 12:00 UTC" in text and "send them again headed ORDERS F1901M" in text
-    assert not room.gm.orders_on_record("club", "FRANCE", by_gm=True)
+    assert not room.gm.orders.orders_on_record("club", "FRANCE", by_gm=True)
     # Marked with the new phase, or sent as an answer to the new results: taken for Fall 1901.
     text = _late_mail(room, "FRANCE", body.replace("\nA Par", "\nORDERS F1901M\nA Par"), written)
     assert "Orders of France for Fall 1901 movement" in text
@@ -101,7 +101,7 @@ def test_orders_written_for_the_phase_before_are_refused_unless_marked(mailroom)
         entries = Records(conn, room.store.is_postgresql).entries("club")
     refused = [e for e in entries if e.kind == "orders-refused"]
     assert len(refused) == 1 and "written Mon 06 May 2024 13:00 UTC" in refused[0].payload["reason"]
-    assert room.gm.verify("club").ok
+    assert room.gm.record.verify("club").ok
 
 
 def test_the_gm_answers_by_mail(make_mailroom):
@@ -128,4 +128,4 @@ def test_the_gm_answers_by_mail(make_mailroom):
     assert "Answered for everyone:" in text and "Venice is a home supply centre" in text
     with room.store.connect(write=False) as conn:  # the GM credential is not kept in the mail received
         assert not any(secret in m.body for m in MailRecords(conn).inbox())
-    assert room.gm.verify("club").ok
+    assert room.gm.record.verify("club").ok

@@ -45,13 +45,13 @@ def test_record_by_mail_seals_a_plan_until_its_season_is_published(mailroom):
     text = room.answer(who("GERMANY"), f"SIGNON plans Germany {cred['GERMANY']}\nA Mun-Bur\nnext season:\n"
                        "if A Mun - Bur succeeds:\nA Bur - Par\notherwise:\nA Mun H\n")
     receipt = re.search(r"Receipt: (plans/S1901M/GERMANY/1:[0-9a-f]{64})", text).group(1)
-    room.gm.process("plans", force=True)
+    room.gm.deadlines.process("plans", force=True)
     text, doc = _record(room, who("ENGLAND"), "RECORD plans S1901M\n", "plans")
     assert "A Mun-Bur" in text and "Bur - Par" not in text and "succeeds:" not in text, text
     assert "Bur - Par" not in json.dumps(doc)
     report = verify_archive(doc, receipts=[receipt])
     assert report.ok and report.receipts_checked == 1, report.problems
-    room.gm.process("plans", force=True)
+    room.gm.deadlines.process("plans", force=True)
     text, doc = _record(room, who("ENGLAND"), "RECORD plans S1901M\n", "plans")
     assert "if A Mun - Bur succeeds" in text and "if A Mun - Bur succeeds" in json.dumps(doc), text
     assert verify_archive(doc, receipts=[receipt]).ok

@@ -67,7 +67,7 @@ def test_a_season_played_by_mail_by_seven_powers(mailroom):
     room.send(who("RUSSIA"), msg=msg)
     text = room.sink.wait(who("RUSSIA"), "Re:", before + 1)[-1].text
     assert "'A War-Gal' read as 'A WAR - GAL'" in text and "'A Mos-Sev' INVALID" not in text
-    assert room.gm.orders_on_record("club", "RUSSIA", credential=cred["RUSSIA"])[0].orders[0] == "A Mos-Sev"
+    assert room.gm.orders.orders_on_record("club", "RUSSIA", credential=cred["RUSSIA"])[0].orders[0] == "A Mos-Sev"
 
     # Turkey: LIST shows the orders on record with the same receipt as the answer.
     text = room.answer(who("TURKEY"), f"SIGNON club Turkey {cred['TURKEY']}\nF Ank-Bla\nA Con-Bul\nA Smy-Arm\nLIST\n")
@@ -75,9 +75,9 @@ def test_a_season_played_by_mail_by_seven_powers(mailroom):
     assert f"Receipt: {sub_receipt}" in text
 
     # Every power has ordered through the mail; the record says so.
-    st = room.gm.game("club")
+    st = room.gm.games.game("club")
     assert all(p.ordered for p in st.powers)
-    assert {r.channel for p in st.powers for r in room.gm.orders_on_record("club", p.power, by_gm=True)} == {"mail"}
+    assert {r.channel for p in st.powers for r in room.gm.orders.orders_on_record("club", p.power, by_gm=True)} == {"mail"}
 
     # The deadline passes; a late mail is refused with the reason, and the refusal is on the record.
     room.clock.set(st.deadline + timedelta(minutes=5))
@@ -87,7 +87,7 @@ def test_a_season_played_by_mail_by_seven_powers(mailroom):
 
     # The phase is adjudicated: every player gets the results, the position, their options,
     # the next deadline and the map.
-    room.gm.process_due()
+    room.gm.deadlines.process_due()
     room.server.wake()
     for power in POWERS:
         mail = room.sink.wait(who(power), "results of Spring 1901 movement")[0]
@@ -138,8 +138,8 @@ def test_two_meanings_forged_sender_and_unknown_game(mailroom):
     assert "Not signed on: SIGNON needs one credential" in bare
     guessed = room.answer(who("ENGLAND"), "SIGNON club England 1.AAAAAAAAAAAAAAAAAAAAAA\nF Lon-Eng\n")
     assert "the credential is not valid for game club" in guessed
-    assert room.gm.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0].orders[1] == "F Lon-Nth"
-    assert [p.text for p in room.gm.press("club") if p.sender != "GM"] == []
+    assert room.gm.orders.orders_on_record("club", "ENGLAND", credential=cred["ENGLAND"])[0].orders[1] == "F Lon-Nth"
+    assert [p.text for p in room.gm.press.press("club") if p.sender != "GM"] == []
 
     # A valid sign-on from a new address: mail goes there from now on, and the old address is told.
     room.answer(who("FRANCE"), f"SIGNON club France {cred['FRANCE']}\nLIST\n")
@@ -241,7 +241,7 @@ def test_press_draw_vote_status_history_and_resign(mailroom):
 
     text = room.answer(who("AUSTRIA"), f"SIGNON club Austria {cred['AUSTRIA']}\nRESIGN\nA Vie-Gal\n")
     assert "You have resigned Austria" in text
-    assert room.gm.game("club").powers[0].player is None
+    assert room.gm.games.game("club").powers[0].player is None
 
     text = room.answer(who("ITALY"), "HELP\n")
     assert "SIGNON GAME POWER CREDENTIAL" in text and "ENDPRESS" in text
@@ -249,17 +249,17 @@ def test_press_draw_vote_status_history_and_resign(mailroom):
 
 def test_one_mail_for_two_powers(mailroom):
     room = mailroom
-    created = room.gm.create_game("sb", players=NAMES, standbys=["Sam"], assign=dict(zip(NAMES, POWERS)),
+    created = room.gm.setup.create_game("sb", players=NAMES, standbys=["Sam"], assign=dict(zip(NAMES, POWERS)),
                                   settings=Settings.from_dict({"replacement": "standby"}))
     cred = {power: created.credentials[name] for name, power in zip(NAMES, POWERS)}
     sam = created.credentials["Sam"]
     # Everyone but Italy orders the spring; Sam, the stand-by, is called for Italy.
     for power in POWERS:
         if power != "ITALY":
-            room.gm.submit_orders("sb", power, "", credential=cred[power])
+            room.gm.orders.submit_orders("sb", power, "", credential=cred[power])
     room.clock.advance(hours=73)
-    room.gm.process_due()
-    assert room.gm.identify("sb", sam).standby_for == "ITALY"
+    room.gm.deadlines.process_due()
+    assert room.gm.orders.identify("sb", sam).standby_for == "ITALY"
     # Ann plays England and is Sam's friend: one mail, a section for each power.
     text = room.answer(who("ENGLAND"), f"SIGNON sb England {cred['ENGLAND']}\nF Lon-Nth\nLIST\n\n"
                        f"SIGNON sb {sam}\nItaly:\nA Ven H\nA Rom H\nF Nap H\nLIST\n")
@@ -276,7 +276,7 @@ def test_reminders_and_relay_failures(make_mailroom):
     # Two players sign on (their addresses are recorded); France orders, England does not.
     room.send(who("ENGLAND"), f"SIGNON rem England {cred['ENGLAND']}\n")
     room.send(who("FRANCE"), f"SIGNON rem France {cred['FRANCE']}\nA Par-Bur\n")
-    deadline = room.gm.game("rem").deadline
+    deadline = room.gm.games.game("rem").deadline
     room.clock.set(deadline - timedelta(hours=23))
     room.server.dispatcher.run_once()
     room.server.sender.send_due()
@@ -315,10 +315,10 @@ def test_a_player_checks_a_receipt_and_the_record_by_mail(mailroom):
     assert "has not been published yet" in early and "A Mar-Spa" not in early
     own = room.answer(who("FRANCE"), f"SIGNON rec France {cred['FRANCE']}\nRECEIPT {receipt}\n")
     assert f"Receipt {receipt}: HOLDS." in own and "it is the set on record now" in own
-    room.gm.process("rec", force=True)
+    room.gm.deadlines.process("rec", force=True)
     room.server.wake()
     results = room.sink.wait(who("FRANCE"), "results of Spring 1901")[0].text  # France signed on from its address
-    head = room.gm.game("rec").head
+    head = room.gm.games.game("rec").head
     assert f"published up to entry {head.seq}, hash {head.hash}" in " ".join(results.split())
     later = room.answer(who("ENGLAND"), f"RECEIPT {receipt}\n")
     assert f"Receipt {receipt}: HOLDS." in later and "these are the orders its results were computed from" in later
@@ -348,4 +348,4 @@ def test_press_by_mail_is_closed_at_a_live_table_while_orders_are_written(mailro
     table.end_period("club")
     text = room.answer(who("FRANCE"), f"SIGNON club France {cred['FRANCE']}\nBROADCAST\nPsst\nENDPRESS\n")
     assert "the press is closed: no diplomacy while orders are written (rulebook XIV.1)" in text
-    assert [p.text for p in room.gm.press("club") if p.sender == "FRANCE"] == ["Peace?"]
+    assert [p.text for p in room.gm.press.press("club") if p.sender == "FRANCE"] == ["Peace?"]

@@ -88,7 +88,7 @@ def test_no_door_shows_a_power_s_orders_or_letters_to_another_before_the_deadlin
     assert not leaks(reply) and ("not" in reply.lower() or "refus" in reply.lower()), reply
     # after the deadline the orders are public; the letter stays Germany's
     clock.advance(days=4)
-    site_gm.process_due()
+    site_gm.deadlines.process_due()
     r = client.get("/api/games/club/results", headers=bearer(game["ENGLAND"]))
     assert "F BRE - PIC" in r.text
     assert "XYZZY-PLAN" not in client.get("/api/games/club/press", headers=bearer(game["ENGLAND"])).text
@@ -98,7 +98,7 @@ def test_no_door_shows_a_power_s_orders_or_letters_to_another_before_the_deadlin
 def test_nobody_submits_for_another_power_or_acts_as_the_gm(client, game, site_gm):
     client, game = client, game
     france_plans(client, game)
-    before = site_gm.orders_on_record("club", "FRANCE", by_gm=True)
+    before = site_gm.orders.orders_on_record("club", "FRANCE", by_gm=True)
     for method, path, body in [("post", "/api/games/club/powers/france/orders", {"orders": "F Bre-Mao"}),
                                ("delete", "/api/games/club/powers/france/orders", None),
                                ("post", "/api/games/club/powers/france/ready", {"ready": True}),
@@ -114,16 +114,16 @@ def test_nobody_submits_for_another_power_or_acts_as_the_gm(client, game, site_g
         r = getattr(client, method)(path, **kwargs)
         assert r.status_code == 403, (path, r.status_code, r.text)
     mail(site_gm, "bob@club.test", f"SIGNON club France {game['ENGLAND']}\nF Bre-Mao\nA Par-Bur")
-    assert site_gm.orders_on_record("club", "FRANCE", by_gm=True) == before
+    assert site_gm.orders.orders_on_record("club", "FRANCE", by_gm=True) == before
     # the GM console does not take a player's credential
     r = client.post("/gm/sign-in", data={"credential": game["ENGLAND"], "csrf_token": csrf(client, "/gm")})
     assert "not the GM credential" in client.get("/gm").text or r.status_code in (200, 303)
     assert client.post("/gm/games/club/pause", data={"reason": "x", "csrf_token": csrf(client, "/gm")}).status_code == 401
-    assert site_gm.game("club").status != "paused"
+    assert site_gm.games.game("club").status != "paused"
 
 
 def test_credentials_are_kept_only_as_a_slow_salted_hash(site_gm, game, tmp_path):
-    with site_gm.store.connect(write=False) as conn:
+    with site_gm.desk.store.connect(write=False) as conn:
         stored = [r[0] for r in conn.execute(text("SELECT hash FROM gm_credentials WHERE game_id='club'"))]
     assert len(stored) == 7
     for h, c in zip(sorted(stored), sorted(game.values())):
@@ -233,7 +233,7 @@ def test_no_secret_in_the_logs(client, game, site_gm, caplog):
     for c in [*game.values(), GM_CREDENTIAL]:
         secret = c.split(".", 1)[1]
         assert secret not in logged, "a credential reached the log"
-    with site_gm.store.connect(write=False) as conn:  # nor the mail kept: the inbox and the answers
+    with site_gm.desk.store.connect(write=False) as conn:  # nor the mail kept: the inbox and the answers
         kept = repr(conn.execute(text("SELECT body, subject FROM gm_mail_inbox")).all())
         kept += repr([bytes(m[0]) for m in conn.execute(text("SELECT message FROM gm_mail_outbox"))])
     assert "SIGNON club France" in kept

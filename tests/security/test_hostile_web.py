@@ -47,7 +47,7 @@ def test_a_credential_that_is_not_one_is_a_4xx_on_every_credentialed_route(clien
 
 
 def test_a_lone_surrogate_or_a_nul_is_refused_with_the_reason_and_nothing_is_stored(client, game, site_gm):
-    before = site_gm.orders_on_record("club", "FRANCE", by_gm=True)
+    before = site_gm.orders.orders_on_record("club", "FRANCE", by_gm=True)
     for text in ("A Par-Bur\ud800", "A Par-Bur\x00", "A Par-Bur\x07"):
         body = json.dumps({"orders": text}).encode()  # json.dumps writes the surrogate as \\ud800
         for path in ("/api/games/club/powers/france/orders", "/api/games/club/powers/france/check"):
@@ -56,7 +56,7 @@ def test_a_lone_surrogate_or_a_nul_is_refused_with_the_reason_and_nothing_is_sto
         r = client.post("/api/games/club/press", content=json.dumps({"text": text}).encode(),
                         headers={**bearer(game["FRANCE"]), "content-type": "application/json"})
         assert r.status_code in (400, 422), r.text
-    assert site_gm.orders_on_record("club", "FRANCE", by_gm=True) == before
+    assert site_gm.orders.orders_on_record("club", "FRANCE", by_gm=True) == before
     r = client.post("/api/games", json={"id": "long", "title": "x" * 201}, headers=GM)
     assert r.status_code == 400 and "at most 200" in r.json()["detail"]
     r = client.post("/api/games", json={"id": "long", "players": ["y" * 201]}, headers=GM)
@@ -64,7 +64,7 @@ def test_a_lone_surrogate_or_a_nul_is_refused_with_the_reason_and_nothing_is_sto
 
 
 def test_huge_bodies_and_order_sets_are_refused_at_once(client, game, site_gm):
-    before = site_gm.orders_on_record("club", "FRANCE", by_gm=True)
+    before = site_gm.orders.orders_on_record("club", "FRANCE", by_gm=True)
     huge = json.dumps({"orders": "A Par H\n" * 800_000}).encode()  # 6 MB
     r = client.post("/api/games/club/powers/france/orders", content=huge,
                     headers={**bearer(game["FRANCE"]), "content-type": "application/json"})
@@ -76,7 +76,7 @@ def test_huge_bodies_and_order_sets_are_refused_at_once(client, game, site_gm):
     r = client.post("/api/games/club/powers/france/orders", json={"orders": "A Par H\n" * 301},
                     headers=bearer(game["FRANCE"]))
     assert r.status_code == 400 and "too many lines: at most 300" in r.json()["detail"]
-    assert site_gm.orders_on_record("club", "FRANCE", by_gm=True) == before
+    assert site_gm.orders.orders_on_record("club", "FRANCE", by_gm=True) == before
 
 
 def test_maps_are_drawn_once_bounded_in_width_and_tagged(client, game, monkeypatch):
@@ -128,7 +128,7 @@ def test_a_replaced_credential_ends_its_sessions(app, game, site_gm):
         browser.post("/games/club/sign-in", data={"credential": game["FRANCE"],
                                                   "csrf_token": csrf(browser, "/games/club/war-room")})
         assert "France war room" in plain(browser.get("/games/club/war-room"))
-        site_gm.new_credential("club", "France", reason="lost")
+        site_gm.players.new_credential("club", "France", reason="lost")
         page = browser.get("/games/club/war-room").text
         assert "Sign in to your war room" in page and "was replaced" in page
 
@@ -144,7 +144,7 @@ def test_a_new_gm_credential_ends_every_gm_session(site_gm, game):
         r = stale.post("/gm/games/club/press", data={"text": "from the old GM", "csrf_token": csrf(stale, "/gm")})
         assert r.status_code == 401
         assert "GM credential" in stale.get("/gm").text
-    assert all(p.text != "from the old GM" for p in site_gm.press("club"))
+    assert all(p.text != "from the old GM" for p in site_gm.press.press("club"))
 
 
 def test_wrong_credentials_from_a_crowd_lock_nobody_out(app, game):
@@ -184,13 +184,13 @@ def test_postgresql_refuses_nothing_the_gamesmaster_takes(url_for, clock):
     store = Store(url_for("postgresql"))
     try:
         gm = Gamesmaster(store, clock)
-        c = gm.create_game("pgx", players=["Ann", "Bob"], assign={"Ann": "FRANCE", "Bob": "GERMANY"})
+        c = gm.setup.create_game("pgx", players=["Ann", "Bob"], assign={"Ann": "FRANCE", "Bob": "GERMANY"})
         for text in ("nul\x00here", "surrogate\ud800"):
             with pytest.raises(GMError, match="holds"):
-                gm.post_press("pgx", text, credential=c.credentials["Ann"])
+                gm.press.post_press("pgx", text, credential=c.credentials["Ann"])
         with pytest.raises(GMError, match="at most 200"):
-            gm.create_game("pgy", title="t" * 201)
-        assert gm.verify("pgx").ok
+            gm.setup.create_game("pgy", title="t" * 201)
+        assert gm.record.verify("pgx").ok
     finally:
         store.dispose()
 
@@ -204,7 +204,7 @@ def test_reading_pages_writes_no_session_and_forms_still_need_their_token(app, g
     token of its own gm_csrf cookie, and a form without the cookie's token is refused."""
     from sqlalchemy import text
     def stored() -> int:
-        with site_gm.store.connect(write=False) as conn:
+        with site_gm.desk.store.connect(write=False) as conn:
             return conn.execute(text("SELECT count(*) FROM gm_sessions")).scalar_one()
     before = stored()
     for path in ("/", "/games/club", "/games/club/war-room", "/gm", "/games/club/record"):
@@ -228,15 +228,15 @@ def test_the_worker_forgets_expired_sessions(site_gm, game, clock):
     from sqlalchemy import text
 
     from gamesmaster.gm.worker import Pass
-    token = site_gm.new_session_token()
-    site_gm.save_session(token, {"note": "x"})
+    token = site_gm.sessions.new_session_token()
+    site_gm.sessions.save_session(token, {"note": "x"})
     one_pass = Pass(site_gm)
     one_pass()
-    assert site_gm.session(token) is not None
+    assert site_gm.sessions.session(token) is not None
     clock.advance(days=15)
-    assert site_gm.session(token) is None  # expired: no longer opens anything
+    assert site_gm.sessions.session(token) is None  # expired: no longer opens anything
     one_pass()
-    with site_gm.store.connect(write=False) as conn:
+    with site_gm.desk.store.connect(write=False) as conn:
         assert conn.execute(text("SELECT count(*) FROM gm_sessions")).scalar_one() == 0
 
 

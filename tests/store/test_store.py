@@ -168,8 +168,8 @@ def test_published_phases_keep_their_rows_when_rekeyed_by_play_number(store):
     from gamesmaster.store.db import MIGRATIONS
 
     gm = Gamesmaster(store)
-    gm.create_game("g", players=["Ann", "Bob"])
-    gm.process("g", force=True)
+    gm.setup.create_game("g", players=["Ann", "Bob"])
+    gm.deadlines.process("g", force=True)
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     from alembic.script import ScriptDirectory
@@ -182,4 +182,4 @@ def test_published_phases_keep_their_rows_when_rekeyed_by_play_number(store):
             assert [r.phase for r in Records(conn, store.is_postgresql).phases("g")] == ["S1901M"]
     assert inspect(store.engine).get_pk_constraint("gm_phases")["constrained_columns"] == ["game_id", "number",
                                                                                           "revision"]
-    assert gm.verify("g").ok
+    assert gm.record.verify("g").ok

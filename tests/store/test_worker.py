@@ -33,10 +33,10 @@ def due_games(url: str, n: int) -> list[str]:
     ids = []
     for i in range(n):
         gid = f"w{i}"
-        c = gm.create_game(gid, players=NAMES, seed=i)
+        c = gm.setup.create_game(gid, players=NAMES, seed=i)
         power = c.powers["Ann"]
-        units = gm.game(gid).position.to_dict()["units"][power]
-        gm.submit_orders(gid, power, "\n".join(f"{u} H" for u in units), credential=c.credentials["Ann"])
+        units = gm.games.game(gid).position.to_dict()["units"][power]
+        gm.orders.submit_orders(gid, power, "\n".join(f"{u} H" for u in units), credential=c.credentials["Ann"])
         ids.append(gid)
     store.dispose()
     return ids
@@ -76,7 +76,7 @@ def counts(url: str, game: str) -> dict[str, int]:
 def verified(url: str, game: str) -> bool:
     store = Store(url, migrate=False)
     try:
-        report = Gamesmaster(store).verify(game)
+        report = Gamesmaster(store).record.verify(game)
         assert report.ok, report.problems
         return True
     finally:
@@ -102,7 +102,7 @@ def test_several_workers_never_adjudicate_a_phase_twice(tmp_path, url_for):
 def _ann(url: str, game: str) -> str:
     store = Store(url, migrate=False)
     try:
-        return next(s.power for s in Gamesmaster(store).game(game).seats if s.name == "Ann")
+        return next(s.power for s in Gamesmaster(store).games.game(game).seats if s.name == "Ann")
     finally:
         store.dispose()
 

@@ -34,15 +34,15 @@ def test_an_end_time_that_is_not_a_time_is_a_422_naming_it(client):
 
 
 def test_orders_of_a_power_kept_in_civil_disorder_are_refused_with_the_rule(client, site_gm):
-    made = site_gm.create_game("cd", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"], rules="1971",
+    made = site_gm.setup.create_game("cd", variant="standard-4", players=["Ann", "Bob", "Cat", "Dan"], rules="1971",
                                assign={"Ann": "England", "Bob": "Austria/France", "Cat": "Germany/Turkey",
                                        "Dan": "Italy/Russia"})
     cred = made.credentials
-    site_gm.submit_orders("cd", "Russia", "F Sev-Rum", credential=cred["Dan"])
-    site_gm.submit_orders("cd", "France", "A Mar-Spa", credential=cred["Bob"])
-    site_gm.process("cd", force=True)
-    site_gm.submit_orders("cd", "Russia", "F Rum H", credential=cred["Dan"])
-    site_gm.process("cd", force=True)  # Bob sends nothing for the Fall
+    site_gm.orders.submit_orders("cd", "Russia", "F Sev-Rum", credential=cred["Dan"])
+    site_gm.orders.submit_orders("cd", "France", "A Mar-Spa", credential=cred["Bob"])
+    site_gm.deadlines.process("cd", force=True)
+    site_gm.orders.submit_orders("cd", "Russia", "F Rum H", credential=cred["Dan"])
+    site_gm.deadlines.process("cd", force=True)  # Bob sends nothing for the Fall
     r = client.post("/api/games/cd/powers/france/orders", json={"orders": "Build A Mar"}, headers=bearer(cred["Bob"]))
     assert 400 <= r.status_code < 500
     assert "France sent no orders for the Fall move and is in civil disorder for the season" in r.json()["detail"]

@@ -102,7 +102,7 @@ def test_a_board_from_a_game_starts_from_the_published_position_only(client, sit
     assert page.text.split('id="orders"')[1].split("</textarea>")[0].endswith(">")  # no orders written
     assert "No orders yet" in page.text.split('id="results"')[1].split("</ul>")[0]
     assert "orders" not in json.loads(page.text.split('id="board-doc">')[1].split("</script>")[0])
-    site_gm.process("club", force=True)
+    site_gm.deadlines.process("club", force=True)
     past = client.get("/api/games/club/board?phase=S1901M").json()
     assert past["phase"] == "S1901M" and "A PAR" in past["units"]["FRANCE"]
     assert client.get("/api/games/club/board").json()["phase"] == "F1901M"
@@ -113,7 +113,7 @@ def test_a_board_from_a_game_starts_from_the_published_position_only(client, sit
 def test_the_games_the_game_and_its_history_lead_to_the_board(client, site_gm, game):
     assert 'href="/board"' in client.get("/").text
     assert 'href="/games/club/board"' in client.get("/games/club").text
-    site_gm.process("club", force=True)
+    site_gm.deadlines.process("club", force=True)
     assert 'href="/games/club/board?phase=S1901M"' in client.get("/games/club/history?phase=S1901M").text
 
 

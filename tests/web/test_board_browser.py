@@ -29,7 +29,7 @@ def site(tmp_path_factory):
     store = Store(f"sqlite:///{tmp_path_factory.mktemp('board') / 'gm.db'}")
     gm = Gamesmaster(store)
     creds = seven_player_game(gm, PLAYERS, "club")
-    gm.submit_orders("club", "FRANCE", "A Par-Pic\nA Mar-Spa\nF Bre-Eng", credential=creds["FRANCE"])
+    gm.orders.submit_orders("club", "FRANCE", "A Par-Pic\nA Mar-Spa\nF Bre-Eng", credential=creds["FRANCE"])
     with serving(create_app(gm, SiteSecrets.for_testing(GM_CREDENTIAL))) as base:
         yield base
     store.dispose()

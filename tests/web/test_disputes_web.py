@@ -17,11 +17,11 @@ ASSIGN = dict(zip(NAMES, ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "R
 def _game(gm, game: str) -> tuple[dict[str, str], str]:
     """France sends a set, the GM enters a second in France's name, the phase is published: France's
     credentials and its receipt."""
-    c = gm.create_game(game, players=NAMES, assign=ASSIGN)
+    c = gm.setup.create_game(game, players=NAMES, assign=ASSIGN)
     cred = {ASSIGN[n]: c.credentials[n] for n in NAMES}
-    first = gm.submit_orders(game, "FRANCE", "A Par-Bur", credential=cred["FRANCE"])
-    gm.submit_orders(game, "FRANCE", "A Par-Pic", by_gm=True, channel="in-person")
-    gm.process(game, force=True)
+    first = gm.orders.submit_orders(game, "FRANCE", "A Par-Bur", credential=cred["FRANCE"])
+    gm.orders.submit_orders(game, "FRANCE", "A Par-Pic", by_gm=True, channel="in-person")
+    gm.deadlines.process(game, force=True)
     return cred, str(first.receipt)
 
 
@@ -53,7 +53,7 @@ def test_a_player_disputes_a_later_set_from_the_receipt_check_on_the_site(tmp_pa
         # everyone sees it in the press, anyone may read it there
         press = httpx.get(f"{base}/api/games/dis/press").json()
         assert any("disputes set #2" in json_text for json_text in (p["text"] for p in press)), press
-    report = gm.verify("dis")
+    report = gm.record.verify("dis")
     assert report.ok and any("France's player disputes set #2 of S1901M" in n for n in report.notes), report
 
 
@@ -75,5 +75,5 @@ def test_a_player_disputes_a_later_set_through_the_api(tmp_path, clock):
                             "text": "not mine"}
         again = httpx.post(f"{base}/api/games/dis/disputes", json={"receipt": receipt}, headers=bearer(cred["FRANCE"]))
         assert again.status_code == 400 and "disputed already" in again.text, again.text
-    report = gm.verify("dis")
+    report = gm.record.verify("dis")
     assert report.ok and any("France's player disputes set #2 of S1901M" in n for n in report.notes), report

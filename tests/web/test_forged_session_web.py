@@ -35,7 +35,7 @@ def _order(client: httpx.Client, orders: str) -> str:
 
 def test_a_forged_session_row_orders_nothing_through_the_war_room(tmp_path, clock):
     gm, app, store = open_site(tmp_path, clock, GM_CREDENTIAL)
-    c = gm.create_game("t", players=NAMES, assign=ASSIGN)
+    c = gm.setup.create_game("t", players=NAMES, assign=ASSIGN)
     with serving(app) as base, httpx.Client(base_url=base, follow_redirects=True) as player, \
             httpx.Client(base_url=base, follow_redirects=True) as mallory:
         player.post("/games/t/sign-in", data={"credential": c.credentials["Cat"],
@@ -43,7 +43,7 @@ def test_a_forged_session_row_orders_nothing_through_the_war_room(tmp_path, cloc
         assert "Receipt:" in _order(player, "A Par-Bur")
         # the GM writes a session row for a token of his own, signed in as Cat
         token = "s." + secrets.token_urlsafe(32)
-        seat = gm.game_state("t").seat(3)
+        seat = gm.joining.game_state("t").seat(3)
         now = clock()
         with store.connect() as conn:
             SessionRecords(conn).put(SessionRow(token_id(token), now, now + timedelta(days=14),
@@ -55,7 +55,7 @@ def test_a_forged_session_row_orders_nothing_through_the_war_room(tmp_path, cloc
         mallory.cookies.set("gm_browser", secrets.token_urlsafe(32))
         assert "holds no key on the record" in _order(mallory, "A Par-Pic")
         assert "Receipt:" in _order(player, "A Par-Gas")
-    sets = [o.orders for o in gm.game_state("t").orders if o.power == "FRANCE"]
+    sets = [o.orders for o in gm.joining.game_state("t").orders if o.power == "FRANCE"]
     assert sets == [("A Par-Gas",)] or sets == [["A Par-Gas"]], sets
-    assert gm.game_state("t").counts["FRANCE"] == 2
-    assert gm.verify("t").ok
+    assert gm.joining.game_state("t").counts["FRANCE"] == 2
+    assert gm.record.verify("t").ok

@@ -74,7 +74,7 @@ def test_the_war_room_of_a_map_drawn_from_its_svg(tmp_path, monkeypatch):
     install_map(maps_dir() / "modern.map", "modern", svg=maps_dir() / "svg" / "modern.svg")
     gm, app, store = open_site(tmp_path, None, GM_CREDENTIAL)
     players = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
-    created = gm.create_game("modern", title="Modern club", variant="modern", players=players,
+    created = gm.setup.create_game("modern", title="Modern club", variant="modern", players=players,
                              assign=dict(zip(players, load_variant("modern").powers)))
     france = created.credentials["Cat"]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -27,9 +27,9 @@ def test_the_war_room_names_the_mail_address_and_the_console_what_waits(tmp_path
     clock = FakeClock()
     gm, app, store = open_site(tmp_path, clock, GM_CREDENTIAL)
     try:
-        created = gm.create_game("club", title="Club game", players=["Ann", "Bob"],
+        created = gm.setup.create_game("club", title="Club game", players=["Ann", "Bob"],
                                  assign={"Ann": "ENGLAND", "Bob": "FRANCE"})
-        gm.ask("club", "May I build in Liverpool?", credential=created.credentials["Ann"], channel="web")
+        gm.questions.ask("club", "May I build in Liverpool?", credential=created.credentials["Ann"], channel="web")
         config = MailConfig(address="gm@club.example")
         with gm.mailroom.open() as books:  # a results mail the relay would not take
             msg = compose(config, ["a-very-long-address.of.a.player@some-long-domain.example.org"],

@@ -39,7 +39,7 @@ def test_sixty_widths_are_drawn_at_a_few_sizes_in_another_process(base, game):
 
 def test_a_clients_budget_of_new_maps_runs_out_and_not_anothers(base, game, site_gm):
     for _ in range(2):
-        site_gm.process("club", force=True)
+        site_gm.deadlines.process("club", force=True)
     asks = [f"/api/games/club/map.png?width={w}&phase={p}" for p in ("S1901M", "F1901M", "")
             for w in (400, 600, 800, 1200, 1600, 2400)]
     with httpx.Client(base_url=base, timeout=120, headers={"X-Forwarded-For": PLAYER}) as http:

@@ -39,7 +39,7 @@ def test_games_page(client, game):
 
 
 def test_game_page_shows_map_ordered_flags_and_results(client, game, site_gm):
-    site_gm.submit_orders("club", "FRANCE", "A Par-Bur", credential=game["FRANCE"], channel="web")
+    site_gm.orders.submit_orders("club", "FRANCE", "A Par-Bur", credential=game["FRANCE"], channel="web")
     r = client.get("/games/club")
     assert r.status_code == 200
     assert '<svg' in r.text and 'data-province="PAR"' in r.text
@@ -47,15 +47,15 @@ def test_game_page_shows_map_ordered_flags_and_results(client, game, site_gm):
     assert "received" in row
     assert "not yet" in re.search(r'<tr data-power="ENGLAND">.*?</tr>', r.text, re.DOTALL).group(0)
     assert "Par-Bur" not in r.text and "PAR - BUR" not in r.text  # secret until the deadline
-    site_gm.process("club", force=True)
+    site_gm.deadlines.process("club", force=True)
     r = client.get("/games/club")
     assert "Results: Spring 1901 movement" in plain(r) and "A PAR - BUR" in plain(r) and "succeeds" in plain(r)
 
 
 def test_history_steps_and_chart(client, game, site_gm):
-    site_gm.submit_orders("club", "RUSSIA", "A War-Gal", credential=game["RUSSIA"], channel="web")
-    site_gm.process("club", force=True)
-    site_gm.process("club", force=True)
+    site_gm.orders.submit_orders("club", "RUSSIA", "A War-Gal", credential=game["RUSSIA"], channel="web")
+    site_gm.deadlines.process("club", force=True)
+    site_gm.deadlines.process("club", force=True)
     r = client.get("/games/club/history")
     assert r.status_code == 200
     assert "Fall 1901 movement" in plain(r) and 'class="chart"' in r.text
@@ -77,8 +77,8 @@ def test_rules_page_in_words(client, game):
 
 
 def test_a_short_game_set_in_the_rules_is_shown_as_one(client, site_gm):
-    site_gm.create_game("short", players=["Ann", "Bob"], rules=RuleSpec.read({"preset": "2023", "last_year": 1905}))
-    site_gm.create_game("long", players=["Ann", "Bob"])
+    site_gm.setup.create_game("short", players=["Ann", "Bob"], rules=RuleSpec.read({"preset": "2023", "last_year": 1905}))
+    site_gm.setup.create_game("long", players=["Ann", "Bob"])
     assert "Short game After 1905, the player with the most pieces on the board wins" in plain(client.get("/games/short/rules"))
     assert "the player with the most pieces on the board wins" not in plain(client.get("/games/long/rules"))
 
@@ -213,7 +213,7 @@ def test_gm_console_actions(client, game, site_gm):
     assert "Enter orders handed over in person" in client.get(page).text
     r = post(client, "/gm/games/club/orders", {"power": "ENGLAND", "orders": "F Lon-Nth\nA Lvp-Yor"}, page)
     assert "Orders of England entered" in plain(r)
-    assert site_gm.orders_on_record("club", "ENGLAND", by_gm=True)[0].entered_by == "GM"
+    assert site_gm.orders.orders_on_record("club", "ENGLAND", by_gm=True)[0].entered_by == "GM"
     r = post(client, "/gm/games/club/extend", {"by": "24h", "reason": "postal strike"}, page)
     assert "Deadline extended" in plain(r)
     r = post(client, "/gm/games/club/extend", {"until": "yesterday"}, page)
@@ -239,11 +239,11 @@ def test_gm_console_actions(client, game, site_gm):
     assert r.status_code == 404
     r = post(client, "/gm/games/club/draw", {"reason": "agreed in the pub"}, page)
     assert "declared drawn" in plain(r)
-    assert site_gm.game("club").status == "finished"
+    assert site_gm.games.game("club").status == "finished"
 
 
 def test_gm_console_forming_game_start(client, site_gm):
-    site_gm.create_game("later", players=["Ann", "Bob"], start=False)
+    site_gm.setup.create_game("later", players=["Ann", "Bob"], start=False)
     gm_sign_in(client)
     r = post(client, "/gm/games/later/join", {"name": "Cat"}, "/gm/games/later")
     assert "Cat joins later" in plain(r)
@@ -252,7 +252,7 @@ def test_gm_console_forming_game_start(client, site_gm):
 
 
 def test_png_export_of_a_season(client, game, site_gm):
-    site_gm.process("club", force=True)
+    site_gm.deadlines.process("club", force=True)
     r = client.get("/games/club/map.png?phase=S1901M&width=600")
     assert r.status_code == 200 and r.content.startswith(b"\x89PNG") and r.headers["content-type"] == "image/png"
     r = client.get("/games/club/map.svg?phase=S1901M")
@@ -270,7 +270,7 @@ def test_odd_form_bodies_are_4xx(client, game, url):
 
 
 def test_pages_of_a_game_not_yet_started(client, site_gm):
-    site_gm.create_game("later", players=["Ann"], start=False)
+    site_gm.setup.create_game("later", players=["Ann"], start=False)
     for url in ("/", "/games/later", "/games/later/history", "/games/later/rules", "/games/later/war-room"):
         r = client.get(url)
         assert r.status_code == 200, url
@@ -280,9 +280,9 @@ def test_pages_of_a_game_not_yet_started(client, site_gm):
 
 
 def test_what_players_write_is_escaped(client, game, site_gm):
-    site_gm.post_press("club", "<script>alert('x')</script>", credential=game["ITALY"])
-    site_gm.submit_orders("club", "ITALY", "<img src=x onerror=alert(1)>", credential=game["ITALY"], channel="web")
-    site_gm.process("club", force=True)
+    site_gm.press.post_press("club", "<script>alert('x')</script>", credential=game["ITALY"])
+    site_gm.orders.submit_orders("club", "ITALY", "<img src=x onerror=alert(1)>", credential=game["ITALY"], channel="web")
+    site_gm.deadlines.process("club", force=True)
     for url in ("/games/club", "/games/club/history?phase=S1901M"):
         r = client.get(url)
         assert "<script>alert" not in r.text and "<img src=x" not in r.text
@@ -293,7 +293,7 @@ def test_war_room_in_the_adjustments_offers_builds(client, site_gm):
     position = {"variant": "standard", "phase": "W1901A",
                 "units": {"FRANCE": ["A BUR", "A SPA", "F MAO"], "ENGLAND": ["F LON"]},
                 "centers": {"FRANCE": ["PAR", "MAR", "BRE", "SPA"], "ENGLAND": ["LON"]}}
-    created = site_gm.create_game("winter", players=["Cat", "Bob"], assign={"Cat": "FRANCE", "Bob": "ENGLAND"},
+    created = site_gm.setup.create_game("winter", players=["Cat", "Bob"], assign={"Cat": "FRANCE", "Bob": "ENGLAND"},
                                   position=Position.from_dict(load_variant("standard"), position))
     sign_in(client, "winter", created.credentials["Cat"])
     r = client.get("/games/winter/war-room")
@@ -302,7 +302,7 @@ def test_war_room_in_the_adjustments_offers_builds(client, site_gm):
     assert 'data-order="A PAR B"' in r.text and 'data-order="F BRE B"' in r.text and 'data-order="WAIVE"' in r.text
     r = post(client, "/games/winter/war-room/orders", {"orders": "Build A Par"}, "/games/winter/war-room")
     assert "Every power concerned has ordered: Winter 1901 adjustments processed" in plain(r)
-    assert str(site_gm.game("winter").phase) == "S1902M"
+    assert str(site_gm.games.game("winter").phase) == "S1902M"
 
 
 def test_a_player_checks_a_receipt_and_reads_the_phase_s_record(client, game, site_gm):
@@ -323,7 +323,7 @@ def test_a_player_checks_a_receipt_and_reads_the_phase_s_record(client, game, si
         assert 'data-status="not-yet-public"' in early.text and "Mar-Spa" not in early.text
         # Not checkable yet is neither a pass nor an accusation.
         assert "Not checked yet." in early.text and "It holds." not in early.text and "It does not hold." not in early.text
-        site_gm.process("club", force=True)
+        site_gm.deadlines.process("club", force=True)
         later = stranger.get("/games/club/receipt", params={"r": receipt})
         assert 'data-status="used"' in later.text and "It holds." in later.text
         forged = stranger.get("/games/club/receipt", params={"r": receipt[:-4] + "0000"})
@@ -354,16 +354,16 @@ def test_a_retreat_phase_played_in_two_rounds_on_the_site(client, site_gm):
                 "centers": {"AUSTRIA": ["VIE"], "GERMANY": ["BER"], "RUSSIA": ["WAR"], "FRANCE": ["PAR"]}}
     names = ["Ann", "Bob", "Cat", "Dan"]
     powers = ["AUSTRIA", "GERMANY", "RUSSIA", "FRANCE"]
-    site_gm.create_game("rounds", players=names, assign=dict(zip(names, powers)),
+    site_gm.setup.create_game("rounds", players=names, assign=dict(zip(names, powers)),
                         position=Position.from_dict(load_variant("standard"), position),
                         rules=RuleSpec.read({"preset": "2023", "retreat_clash": "calhamer"}))
-    site_gm.submit_orders("rounds", "RUSSIA", "A Gal-Boh\nA Sil S A Gal-Boh", by_gm=True)
-    site_gm.submit_orders("rounds", "FRANCE", "A Bur-Mun\nA Ruh S A Bur-Mun", by_gm=True)
-    site_gm.process("rounds", force=True)
+    site_gm.orders.submit_orders("rounds", "RUSSIA", "A Gal-Boh\nA Sil S A Gal-Boh", by_gm=True)
+    site_gm.orders.submit_orders("rounds", "FRANCE", "A Bur-Mun\nA Ruh S A Bur-Mun", by_gm=True)
+    site_gm.deadlines.process("rounds", force=True)
     for orders in (("A Boh-Tyr", "A Mun-Tyr"), ("A Boh-Vie", "A Mun-Kie")):
-        site_gm.submit_orders("rounds", "AUSTRIA", orders[0], by_gm=True)
-        site_gm.submit_orders("rounds", "GERMANY", orders[1], by_gm=True)
-    assert str(site_gm.game("rounds").phase) == "F1901M"
+        site_gm.orders.submit_orders("rounds", "AUSTRIA", orders[0], by_gm=True)
+        site_gm.orders.submit_orders("rounds", "GERMANY", orders[1], by_gm=True)
+    assert str(site_gm.games.game("rounds").phase) == "F1901M"
     results = client.get("/api/games/rounds/results").json()
     assert [r["phase"] for r in results] == ["S1901M", "S1901R", "S1901R"]
     assert client.get("/api/games/rounds/results/S1901R").json()["phase"] == "S1901R"

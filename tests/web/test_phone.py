@@ -28,8 +28,8 @@ GAMES = ("moving", "retreating", "adjusting", "finished")
 def _play(gm, game: str, creds: dict[str, str], seasons: list[dict[str, str]]) -> None:
     for orders in seasons:
         for power, text in orders.items():
-            gm.submit_orders(game, power, text, credential=creds[power])
-        gm.process(game, force=True)
+            gm.orders.submit_orders(game, power, text, credential=creds[power])
+        gm.deadlines.process(game, force=True)
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def site(tmp_path_factory):
     gm = Gamesmaster(store)
     creds: dict[str, dict[str, str]] = {}
     for game in GAMES:
-        created = gm.create_game(game, title=f"The {game} game", players=list(PLAYERS.values()),
+        created = gm.setup.create_game(game, title=f"The {game} game", players=list(PLAYERS.values()),
                                  assign={name: power for power, name in PLAYERS.items()},
                                  # the finished game is scored: its page's scores must fit the phone too
                                  settings=Settings.from_dict({"press": "full",
@@ -54,10 +54,10 @@ def site(tmp_path_factory):
     fall = {"GERMANY": "A Ruh-Bur\nA Mun S A Ruh-Bur", "ENGLAND": "F Nth-Nwy"}
     _play(gm, "retreating", creds["retreating"], [spring, fall])
     _play(gm, "adjusting", creds["adjusting"], [spring, fall])
-    gm.submit_orders("adjusting", "FRANCE", "A Bur-Pic", credential=creds["adjusting"]["FRANCE"])  # processed early
+    gm.orders.submit_orders("adjusting", "FRANCE", "A Bur-Pic", credential=creds["adjusting"]["FRANCE"])  # processed early
     _play(gm, "finished", creds["finished"], [spring])
-    gm.declare_draw("finished", reason="a test")
-    gm.submit_orders("moving", "ENGLAND", "F Lon-Nth", credential=creds["moving"]["ENGLAND"])
+    gm.press.declare_draw("finished", reason="a test")
+    gm.orders.submit_orders("moving", "ENGLAND", "F Lon-Nth", credential=creds["moving"]["ENGLAND"])
     from gamesmaster.gm.table import (
         LiveTable,  # a club evening's game: its table and war rooms
     )
@@ -65,9 +65,9 @@ def site(tmp_path_factory):
     live = LiveTable(gm).create("live", title="The live game", players=list(PLAYERS.values()),
                                 assign={name: power for power, name in PLAYERS.items()})
     creds["live"] = {live.powers[n]: s for n, s in live.credentials.items()}
-    assert str(gm.game("retreating").phase) == "F1901R"
-    assert str(gm.game("adjusting").phase) == "W1901A"
-    assert gm.game("finished").status == "finished"
+    assert str(gm.games.game("retreating").phase) == "F1901R"
+    assert str(gm.games.game("adjusting").phase) == "W1901A"
+    assert gm.games.game("finished").status == "finished"
     with serving(create_app(gm, SiteSecrets.for_testing(GM_CREDENTIAL))) as base:
         yield base, creds
     store.dispose()

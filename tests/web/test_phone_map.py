@@ -34,14 +34,14 @@ def site(tmp_path_factory):
     _play(gm, "fleet", creds["fleet"], [spring])
     _play(gm, "retreat", creds["retreat"], [spring, {"GERMANY": "A Ruh-Bur\nA Mun S A Ruh-Bur"}])
     _play(gm, "builds", creds["builds"], [spring, {"FRANCE": "F Mao-Por\nA Bur-Bel\nA Spa H"}])
-    gm.submit_orders("fleet", "GERMANY", "A Ruh-Bel\nA Mun-Bur", credential=creds["fleet"]["GERMANY"])
-    gm.create_game("forming", title="The forming game", start=False)
+    gm.orders.submit_orders("fleet", "GERMANY", "A Ruh-Bel\nA Mun-Bur", credential=creds["fleet"]["GERMANY"])
+    gm.setup.create_game("forming", title="The forming game", start=False)
     from gamesmaster.gm.table import LiveTable  # a club evening's game: its table and war rooms
     LiveTable(gm).create("live", title="The live game", players=list(PLAYERS.values()),
                          assign={name: power for power, name in PLAYERS.items()})
-    assert str(gm.game("fleet").phase) == "F1901M"
-    assert str(gm.game("retreat").phase) == "F1901R"
-    assert str(gm.game("builds").phase) == "W1901A"
+    assert str(gm.games.game("fleet").phase) == "F1901M"
+    assert str(gm.games.game("retreat").phase) == "F1901R"
+    assert str(gm.games.game("builds").phase) == "W1901A"
     with serving(create_app(gm, SiteSecrets.for_testing(GM_CREDENTIAL))) as base:
         yield base, creds, gm
     store.dispose()

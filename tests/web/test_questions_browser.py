@@ -27,7 +27,7 @@ def site(tmp_path_factory):
     gm = Gamesmaster(store)
     names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
     powers = ["ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"]
-    created = gm.create_game("ask", title="Questions", players=names, assign=dict(zip(names, powers)))
+    created = gm.setup.create_game("ask", title="Questions", players=names, assign=dict(zip(names, powers)))
     creds = {p: created.credentials[n] for n, p in zip(names, powers)}
     with serving(create_app(gm, SiteSecrets.for_testing(GM_CREDENTIAL))) as base:
         yield base, gm, creds
@@ -64,7 +64,7 @@ def test_conditional_orders_and_a_question_in_the_war_room(browser, site):
     assert text.count("next season:") == 1 and "adjustments:" in text
     page.click("#send-orders")
     page.wait_for_selector(".flash.ok")
-    assert [r.receipt.number for r in gm.orders_on_record("ask", "GERMANY", by_gm=True)] == [2]
+    assert [r.receipt.number for r in gm.orders.orders_on_record("ask", "GERMANY", by_gm=True)] == [2]
     # A question to the GM: private between them.
     page.fill("#question-text", "Can my fleet in Kiel reach Holland in one move?")
     page.click("#question-form button[type=submit]")
@@ -95,5 +95,5 @@ def test_conditional_orders_and_a_question_in_the_war_room(browser, site):
     other.wait_for_selector("#orders")
     press = other.inner_text("#press ul.press")
     assert "Kiel and Holland are adjacent" in press and "Can my fleet" in press and "Germany" not in press
-    assert not gm.questions("ask", "FRANCE", credential=creds["FRANCE"])
-    assert gm.verify("ask").ok
+    assert not gm.questions.questions("ask", "FRANCE", credential=creds["FRANCE"])
+    assert gm.record.verify("ask").ok

@@ -33,7 +33,7 @@ def test_a_scored_game_on_its_pages(client, site_gm):
     page = client.get("/games/cup").text
     assert "Scores if the game ended now" in page and "43.00" in page
     assert "C-Diplo: a solo takes 100" in client.get("/games/cup/rules").text
-    site_gm.declare_draw("cup")
+    site_gm.press.declare_draw("cup")
     doc = client.get("/api/games/cup").json()
     assert doc["result"]["scores"] == doc["scores"] and doc["scores"]["RUSSIA"] == 43
     page = client.get("/games/cup").text
@@ -63,7 +63,7 @@ def test_the_console_form_chooses_the_system_and_names_one_that_does_not_fit(cli
     assert '<select id="scoring" name="scoring">' in client.get("/gm").text
     r = post(client, "/gm/games", {"id": "t9", "variant": "standard", "players": "Ann, Bob", "scoring": "tribute",
                                    "start": "1"}, "/gm")
-    assert r.status_code == 200 and site_gm.game("t9").settings.scoring == "tribute"
+    assert r.status_code == 200 and site_gm.games.game("t9").settings.scoring == "tribute"
     r = post(client, "/gm/games", {"id": "n9", "variant": "nine-man", "scoring": "carnage", "start": "0"}, "/gm")
     assert r.status_code == 400 and "Carnage is defined for the standard board" in plain(r)
     r = post(client, "/gm/games", {"id": "x9", "scoring": "elo", "start": "0"}, "/gm")

@@ -11,8 +11,8 @@ from test_pages import gm_sign_in
 
 
 def test_the_results_list_every_unit_of_every_power(client, game, site_gm):
-    site_gm.submit_orders("club", "FRANCE", "A Par-Bur", credential=game["FRANCE"], channel="web")
-    site_gm.process("club", force=True)
+    site_gm.orders.submit_orders("club", "FRANCE", "A Par-Bur", credential=game["FRANCE"], channel="web")
+    site_gm.deadlines.process("club", force=True)
     r = client.get("/games/club")
     results = re.search(r'<div class="card" id="results">.*?</table>', r.text, re.DOTALL).group(0)
     text = " ".join(re.sub(r"<[^>]+>", " ", results).split())
@@ -46,7 +46,7 @@ def test_the_create_form_names_every_error_at_once(client):
 
 
 def test_the_centre_chart_reads_each_year_once_and_keeps_ties_apart(client, game, site_gm):
-    site_gm.process("club", force=True)  # Spring 1901: nobody ordered, everyone holds
+    site_gm.deadlines.process("club", force=True)  # Spring 1901: nobody ordered, everyone holds
     r = client.get("/games/club/history")
     chart = re.search(r'<svg[^>]*class="chart".*?</svg>', r.text, re.DOTALL).group(0)
     ticks = re.findall(r'class="tick"><title>[^<]*</title>([^<]+)</text>', chart)
@@ -89,15 +89,15 @@ def test_the_war_rooms_check_draws_the_orders_being_written(client, game, site_g
     assert "map" not in client.post("/games/club/war-room/check", json={"orders": "A Par-Bur"},
                                     headers={"X-CSRF-Token": csrf(client, "/games/club/war-room")}).json()
     # a retreat is drawn as it is picked, too
-    site_gm.submit_orders("club", "FRANCE", "A Par-Bur", credential=game["FRANCE"])
-    site_gm.submit_orders("club", "GERMANY", "A Mun-Ruh\nA Ber-Mun", credential=game["GERMANY"])
-    site_gm.process("club", force=True)
+    site_gm.orders.submit_orders("club", "FRANCE", "A Par-Bur", credential=game["FRANCE"])
+    site_gm.orders.submit_orders("club", "GERMANY", "A Mun-Ruh\nA Ber-Mun", credential=game["GERMANY"])
+    site_gm.deadlines.process("club", force=True)
     # an army in Burgundy now: by convoy to Munich is refused when written, through every door
     refused = check("A Bur - Mun via convoy")["answers"][0]
     assert refused["status"] == "invalid" and "Burgundy is not on a coast" in refused["message"]
-    sub = site_gm.submit_orders("club", "FRANCE", "A Bur - Mun via convoy", credential=game["FRANCE"], channel="mail")
+    sub = site_gm.orders.submit_orders("club", "FRANCE", "A Bur - Mun via convoy", credential=game["FRANCE"], channel="mail")
     assert sub.answers[0].status == "invalid"
-    site_gm.submit_orders("club", "GERMANY", "A Ruh-Bur\nA Mun S A Ruh-Bur", credential=game["GERMANY"])
-    site_gm.process("club", force=True)
-    assert str(site_gm.game("club").phase) == "F1901R"
+    site_gm.orders.submit_orders("club", "GERMANY", "A Ruh-Bur\nA Mun S A Ruh-Bur", credential=game["GERMANY"])
+    site_gm.deadlines.process("club", force=True)
+    assert str(site_gm.games.game("club").phase) == "F1901R"
     assert 'data-order="A BUR R PIC"' in check("A Bur-Pic")["map"]

@@ -17,10 +17,10 @@ SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 375, "hei
 def _club(gm) -> None:
     """Six finished games under draw-size scoring (Ann in every draw, Bob in three) and one a league's."""
     for n in range(6):
-        gm.create_game(f"g{n}", title=f"Club game {n}", players=NAMES, assign=dict(zip(NAMES, POWERS)),
+        gm.setup.create_game(f"g{n}", title=f"Club game {n}", players=NAMES, assign=dict(zip(NAMES, POWERS)),
                        settings=Settings.from_dict({"scoring": "dss"}))
-        gm.declare_draw(f"g{n}", powers=["ENGLAND", "FRANCE"] if n % 2 else ["ENGLAND"])
-    gm.add_to_league("Winter Cup", ["g0", "g1"])
+        gm.press.declare_draw(f"g{n}", powers=["ENGLAND", "FRANCE"] if n % 2 else ["ENGLAND"])
+    gm.club.add_to_league("Winter Cup", ["g0", "g1"])
 
 
 def test_the_standings_ladder_and_a_player_in_the_api(client, site_gm):
@@ -105,7 +105,7 @@ def test_a_game_is_created_with_an_entry_minimum_through_the_api(client, site_gm
     r = client.post("/api/games", json={"id": "picky", "players": [], "start": False,
                                         "settings": {"min_games": 3, "min_reliability": 75}}, headers=GM)
     assert r.status_code == 201, r.text
-    settings = site_gm.game("picky").settings
+    settings = site_gm.games.game("picky").settings
     assert (settings.min_games, settings.min_reliability) == (3, 75.0)
     r = client.post("/api/games", json={"id": "pickier", "settings": {"min_reliability": 101}}, headers=GM)
     assert r.status_code == 422 and "Traceback" not in r.text

@@ -12,10 +12,10 @@ from gamesmaster.gm import RuleSpec
 
 @pytest.fixture
 def base(site_gm, app):
-    site_gm.create_game("plain", players=["Ann", "Bob"])
-    site_gm.create_game("graus", players=["Ann", "Bob"], rules=RuleSpec.read("graustark"))
-    site_gm.create_game("ereh", players=["Ann", "Bob"], rules=RuleSpec.read("erehwon"))
-    site_gm.create_game("wwi", variant="standard-2", players=["Ann", "Bob"])
+    site_gm.setup.create_game("plain", players=["Ann", "Bob"])
+    site_gm.setup.create_game("graus", players=["Ann", "Bob"], rules=RuleSpec.read("graustark"))
+    site_gm.setup.create_game("ereh", players=["Ann", "Bob"], rules=RuleSpec.read("erehwon"))
+    site_gm.setup.create_game("wwi", variant="standard-2", players=["Ann", "Bob"])
     with serving(app) as url:
         yield url
 

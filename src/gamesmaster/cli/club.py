@@ -13,9 +13,9 @@ from .options import Subcommands, add_command, database_parent
 def cmd_league(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Add games to a league (or take them out), or list the leagues."""
     if args.action == "list":
-        out.write("\n".join(gm.leagues()) + "\n" if gm.leagues() else "(no leagues)\n")
+        out.write("\n".join(gm.club.leagues()) + "\n" if gm.club.leagues() else "(no leagues)\n")
         return 0
-    changed = gm.add_to_league(args.league or "", args.games, remove=args.action == "remove")
+    changed = gm.club.add_to_league(args.league or "", args.games, remove=args.action == "remove")
     verb = "taken out of" if args.action == "remove" else "added to"
     out.write(f"{', '.join(changed) or 'no game'} {verb} {args.league} (each on its game's record)\n")
     return 0
@@ -24,11 +24,11 @@ def cmd_league(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_standings(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Print the standings: place, player, games, total, average, on time, rating."""
     if args.rebuild:
-        games = gm.game_ids()
+        games = gm.games.game_ids()
         for game_id in games:
-            gm.rebuild(game_id)
+            gm.desk.rebuild(game_id)
         out.write(f"the standings of {len(games)} games were written again from their ledgers\n")
-    rows = gm.standings(args.league, args.sort)
+    rows = gm.club.standings(args.league, args.sort)
     out.write(f"{'#':>3}  {'player':<24} {'games':>5} {'total':>9} {'average':>8} {'on time':>8} {'rating':>7}\n")
     for n, s in enumerate(rows, 1):
         pct = s.reliability.percent
@@ -40,7 +40,7 @@ def cmd_standings(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int
 
 def cmd_ladder(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Print the ladder: the ratings shown, the best first."""
-    for n, r in enumerate(gm.ladder(args.league), 1):
+    for n, r in enumerate(gm.club.ladder(args.league), 1):
         out.write(f"{n:>3}  {r.name[:24]:<24} {r.ordinal:>7.2f}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, {r.games} games)\n")
     return 0
 

@@ -71,7 +71,7 @@ def cmd_open(args: argparse.Namespace, out: TextIO) -> int:
     gm = _gm(args)
     try:
         powers = None if args.powers in (None, "all") else [p.strip() for p in args.powers.split(",") if p.strip()]
-        policy = gm.open_to_bots(args.game, powers, civil_disorder=args.civil_disorder, reason=args.reason or "")
+        policy = gm.bots.open_to_bots(args.game, powers, civil_disorder=args.civil_disorder, reason=args.reason or "")
     except (GMError, StoreError) as exc:
         raise CommandError(str(exc)) from None
     finally:
@@ -86,7 +86,7 @@ def cmd_close(args: argparse.Namespace, out: TextIO) -> int:
     """Close a game to new bots (bots already seated keep their seats)."""
     gm = _gm(args)
     try:
-        gm.open_to_bots(args.game, [], civil_disorder=False, reason=args.reason or "")
+        gm.bots.open_to_bots(args.game, [], civil_disorder=False, reason=args.reason or "")
     except (GMError, StoreError) as exc:
         raise CommandError(str(exc)) from None
     finally:

@@ -94,7 +94,7 @@ def _rule_value(text: str) -> Any:
 
 
 def _tz(gm: Gamesmaster, game: str) -> str:
-    return gm.game(game).settings.schedule.tz
+    return gm.games.game(game).settings.schedule.tz
 
 
 # -- handlers ---------------------------------------------------------------------------
@@ -128,10 +128,10 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     settings = Settings.from_dict(given)
     players, standbys = _names(args.players), _names(args.standby)
     assign = _pairs(args.assign, "--assign") if args.assign else None
-    created = gm.create_game(args.game, title=args.title, variant=args.variant, rules=rules, settings=settings,
+    created = gm.setup.create_game(args.game, title=args.title, variant=args.variant, rules=rules, settings=settings,
                              players=players, standbys=standbys, assign=assign, seed=args.seed,
                              start=not args.no_start)
-    st = gm.game(args.game)
+    st = gm.games.game(args.game)
     out.write(f"Created {args.game}: {st.status}.\n")
     if created.seed is not None:
         out.write(f"Powers drawn by lot, seed {created.seed} (on the record).\n")
@@ -149,30 +149,30 @@ def cmd_new(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 def cmd_join(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Sign a player (or a stand-by) up."""
-    secret = gm.join_game(args.game, args.name, standby=args.standby)
+    secret = gm.setup.join_game(args.game, args.name, standby=args.standby)
     out.write(f"{args.name} joins {args.game}{' as a stand-by' if args.standby else ''}. Credential (shown this once): {secret}\n")
     return 0
 
 
 def cmd_start(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Draw lots (or assign the powers) and start."""
-    created = gm.assign_powers(args.game, _pairs(args.assign, "--assign")) if args.assign else gm.draw_lots(args.game, args.seed)
+    created = gm.setup.assign_powers(args.game, _pairs(args.assign, "--assign")) if args.assign else gm.setup.draw_lots(args.game, args.seed)
     if created.seed is not None:
         out.write(f"Powers drawn by lot with seed {created.seed}:\n")
     for name, powers in created.commands.items():
         out.write(f"  {name:20} {_commands(powers)}\n")
-    out.write(report_status(gm.game(args.game)) + "\n")
+    out.write(report_status(gm.games.game(args.game)) + "\n")
     return 0
 
 
 def cmd_games(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """List the games."""
-    out.write(report_games(gm.games()) + "\n")
-    waiting = gm.unanswered()
+    out.write(report_games(gm.games.games()) + "\n")
+    waiting = gm.questions.unanswered()
     if waiting:
         out.write("Questions waiting for an answer: " + ", ".join(f"{g} {n}" for g, n in waiting.items())
                   + " (gamesmaster question GAME)\n")
-    trouble = report_undelivered(gm.mail_trouble())
+    trouble = report_undelivered(gm.mailroom.mail_trouble())
     if trouble:
         out.write(trouble + "\n")
     return 0
@@ -180,13 +180,13 @@ def cmd_games(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 def cmd_status(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Show a game."""
-    st = gm.game(args.game)
+    st = gm.games.game(args.game)
     if args.json:
         out.write(json.dumps(plain(st), indent=2, ensure_ascii=False) + "\n")
         return 0
     text = report_status(st)
     if st.result:
-        text = text.replace(report_final(st), gm.final_report(args.game))
+        text = text.replace(report_final(st), gm.games.final_report(args.game))
     out.write(text + "\n")
     return 0
 
@@ -195,7 +195,7 @@ def cmd_orders(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Enter, show or withdraw a power's orders."""
     who = {"credential": args.credential} if args.credential else {"by_gm": True}
     if args.show:
-        rows = gm.orders_on_record(args.game, args.power, **who)
+        rows = gm.orders.orders_on_record(args.game, args.power, **who)
         if not rows:
             out.write(f"No orders on record for {args.power.capitalize()}.\n")
         for r in rows:
@@ -208,24 +208,24 @@ def cmd_orders(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
                 out.write("".join(f"  {line}\n" for line in r.conditional.splitlines()))
         return 0
     if args.withdraw:
-        seq = gm.withdraw_orders(args.game, args.power, **who)
+        seq = gm.orders.withdraw_orders(args.game, args.power, **who)
         out.write(f"Orders of {args.power.capitalize()} withdrawn" + (f" (ledger entry {seq}).\n" if seq else ".\n"))
         return 0
     if args.ready is not None:
-        done = gm.set_ready(args.game, args.power, args.ready, **who)
+        done = gm.orders.set_ready(args.game, args.power, args.ready, **who)
         out.write(f"{args.power.capitalize()} is {'ready' if args.ready else 'not ready'}.\n")
         for p in done:
             out.write(f"Every player is ready: {p} processed.\n")
         return 0
     channel = args.channel or ("console" if args.credential else "in-person")
-    sub = gm.submit_orders(args.game, args.power, _read(args.file), channel=channel, phase=args.phase, **who)
+    sub = gm.orders.submit_orders(args.game, args.power, _read(args.file), channel=channel, phase=args.phase, **who)
     out.write(report_submission(sub) + "\n")
     return 0
 
 
 def cmd_process(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Adjudicate due phases."""
-    done = gm.process(args.game, force=args.now) if args.game else gm.process_due()
+    done = gm.deadlines.process(args.game, force=args.now) if args.game else gm.deadlines.process_due()
     out.write(report_processed(done) + "\n")
     return 0
 
@@ -247,16 +247,16 @@ def cmd_worker(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_extend(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Extend the deadline."""
     if args.until:
-        new = gm.extend(args.game, until=parse_time(args.until, _tz(gm, args.game)), reason=args.reason or "")
+        new = gm.deadlines.extend(args.game, until=parse_time(args.until, _tz(gm, args.game)), reason=args.reason or "")
     else:
-        new = gm.extend(args.game, hours=parse_duration(args.by), reason=args.reason or "")
-    out.write(f"{args.game}: orders now due {gm.game(args.game).deadline_text} ({new.isoformat()}).\n")
+        new = gm.deadlines.extend(args.game, hours=parse_duration(args.by), reason=args.reason or "")
+    out.write(f"{args.game}: orders now due {gm.games.game(args.game).deadline_text} ({new.isoformat()}).\n")
     return 0
 
 
 def cmd_pause(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Pause a game."""
-    gm.pause(args.game, reason=args.reason or "")
+    gm.deadlines.pause(args.game, reason=args.reason or "")
     out.write(f"{args.game} is paused.\n")
     return 0
 
@@ -264,21 +264,21 @@ def cmd_pause(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_resume(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Resume a paused game."""
     until = parse_time(args.until, _tz(gm, args.game)) if args.until else None
-    gm.resume(args.game, until=until, reason=args.reason or "")
-    out.write(f"{args.game} resumes: orders due {gm.game(args.game).deadline_text}.\n")
+    gm.deadlines.resume(args.game, until=until, reason=args.reason or "")
+    out.write(f"{args.game} resumes: orders due {gm.games.game(args.game).deadline_text}.\n")
     return 0
 
 
 def cmd_replace(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Put a new player on a power."""
-    secret = gm.replace_player(args.game, args.power, args.name, reason=args.reason or "")
+    secret = gm.players.replace_player(args.game, args.power, args.name, reason=args.reason or "")
     out.write(f"{args.name} now plays {args.power.capitalize()} in {args.game}. Credential (shown this once): {secret}\n")
     return 0
 
 
 def cmd_credential(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Give a player a new credential."""
-    secret = gm.new_credential(args.game, args.who, reason=args.reason or "")
+    secret = gm.players.new_credential(args.game, args.who, reason=args.reason or "")
     out.write(f"A new credential for {args.who} in {args.game} (shown this once; the old one no longer works): "
               f"{secret}\n")
     return 0
@@ -289,9 +289,9 @@ def cmd_correct(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     orders = {power: _read(path) for power, path in (args.orders or [])}
     rules = None
     if args.rule:
-        rules = gm.game(args.game).rules_spec.changed(
+        rules = gm.games.game(args.game).rules_spec.changed(
             {k: _rule_value(v) for k, v in _pairs(",".join(args.rule), "--rule").items()})
-    c = gm.correct(args.game, args.reason, orders=orders or None, rules=rules, phase=args.phase)
+    c = gm.corrections.correct(args.game, args.reason, orders=orders or None, rules=rules, phase=args.phase)
     out.write(report_correction(c) + "\n")
     return 0
 
@@ -299,14 +299,14 @@ def cmd_correct(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_press(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Send or read press."""
     if args.list:
-        for p in gm.press(args.game, args.as_power):
+        for p in gm.press.press(args.game, args.as_power):
             to = "all" if p.to is None else ", ".join(p.to)
             out.write(f"[{p.sent_at:%Y-%m-%d %H:%M}Z] {p.sender} to {to}: {p.text}\n")
         return 0
     if not args.text:
         raise CommandError("press needs a TEXT (or --list to read)")
     text = _read(None) if args.text == "-" else args.text
-    pid = gm.post_press(args.game, text, power=args.sender, to=_names(args.to) or None, anonymous=args.anonymous,
+    pid = gm.press.post_press(args.game, text, power=args.sender, to=_names(args.to) or None, anonymous=args.anonymous,
                         by_gm=True)
     out.write(f"Press {pid} sent by {args.sender.capitalize() if args.sender else 'the gamesmaster'} "
               f"to {args.to or 'everyone'}.\n")
@@ -319,17 +319,17 @@ def cmd_question(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         number, text = args.answer
         if not number.isdigit():
             raise CommandError(f"--answer N TEXT: N is the question's number, not {number!r}")
-        gm.answer_question(args.game, int(number), _read(None) if text == "-" else text, public=args.public)
+        gm.questions.answer_question(args.game, int(number), _read(None) if text == "-" else text, public=args.public)
         out.write(f"Question {number} answered {'for everyone' if args.public else 'to its asker'}.\n")
         return 0
     if args.ask is not None:
         text = _read(None) if args.ask == "-" else args.ask
         if not args.sender:
             raise CommandError("a question handed over needs --from POWER (or --answer N to answer one)")
-        number = gm.ask(args.game, text, power=args.sender, by_gm=True, channel="in-person")
+        number = gm.questions.ask(args.game, text, power=args.sender, by_gm=True, channel="in-person")
         out.write(f"Question {number} from {args.sender.capitalize()} is on the record.\n")
         return 0
-    rows = gm.questions(args.game, args.sender)
+    rows = gm.questions.questions(args.game, args.sender)
     for q in rows:
         state = "answered" if q.answered else "NOT ANSWERED"
         out.write(f"Question {q.number} from {q.power.capitalize()} ({q.phase or '-'}, {q.asked_at:%Y-%m-%d %H:%M}Z, "
@@ -345,21 +345,21 @@ def cmd_question(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 def cmd_draw(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Draws and concessions."""
     if args.declare:
-        gm.declare_draw(args.game, powers=_names(args.powers) or None, reason=args.reason or "")
-        out.write(report_status(gm.game(args.game)) + "\n")
+        gm.press.declare_draw(args.game, powers=_names(args.powers) or None, reason=args.reason or "")
+        out.write(report_status(gm.games.game(args.game)) + "\n")
         return 0
     if args.vote is not None:
         if not args.power or args.yes == args.no:
             raise CommandError("a vote needs --power POWER and one of --yes or --no")
-        status = gm.vote(args.game, args.vote, args.yes, power=args.power, by_gm=True)
+        status = gm.press.vote(args.game, args.vote, args.yes, power=args.power, by_gm=True)
         out.write(f"{args.power.capitalize()} votes {'yes' if args.yes else 'no'} on proposal {args.vote}: {status}.\n")
         return 0
     if args.propose or args.concede_to:
-        pid = gm.propose(args.game, kind="concession" if args.concede_to else "draw", powers=_names(args.powers) or None,
+        pid = gm.press.propose(args.game, kind="concession" if args.concede_to else "draw", powers=_names(args.powers) or None,
                          concede_to=args.concede_to, power=args.power, by_gm=True)
         out.write(f"Proposal {pid} is open.\n")
         return 0
-    rows = gm.proposals(args.game)
+    rows = gm.press.proposals(args.game)
     if not rows:
         out.write("No proposals.\n")
     for r in rows:
@@ -371,7 +371,7 @@ def cmd_draw(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 def cmd_history(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Show the record of a game."""
-    h = gm.history(args.game)
+    h = gm.games.history(args.game)
     if args.json:
         out.write(json.dumps(plain(h), indent=2, ensure_ascii=False) + "\n")
     else:
@@ -394,7 +394,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
             raise CommandError("verify needs a GAME, or --archive FILE (a public record downloaded from the site)")
         gm = _gm(args)
         try:
-            r = gm.verify(args.game, receipts=args.receipt or (), heads=args.head or ())
+            r = gm.record.verify(args.game, receipts=args.receipt or (), heads=args.head or ())
         except (GMError, StoreError) as exc:
             raise CommandError(str(exc)) from None
         finally:
@@ -405,8 +405,8 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_rebuild(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     """Rewrite a game's tables from its ledger."""
-    gm.rebuild(args.game)
-    r = gm.verify(args.game)
+    gm.desk.rebuild(args.game)
+    r = gm.record.verify(args.game)
     out.write(f"{args.game}: the tables were written again from the ledger.\n" + report_verify(r) + "\n")
     return 0 if r.ok else 1
 
@@ -417,7 +417,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     if args.format == "saved-game":
         doc = export_saved_game(gm, args.game)
     else:
-        doc = gm.archive(args.game) if args.public else export_game(gm, args.game)
+        doc = gm.record.archive(args.game) if args.public else export_game(gm, args.game)
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     if args.file and args.file != "-":
         with open(args.file, "w", encoding="utf-8") as f:
@@ -483,14 +483,14 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
     out.write(f"Created {args.game}: a {kind}.\n")
     out.write(f"Periods: diplomacy {cfg.diplomacy_first:g} min first, {cfg.diplomacy:g} min later; writing "
               f"{cfg.writing:g} min; retreats {cfg.retreats:g} min; builds {cfg.adjustments:g} min.\n")
-    out.write(f"Now: {LABELS[st.period]}, {st.left(gm.now()) or 0:.0f} seconds left. "
+    out.write(f"Now: {LABELS[st.period]}, {st.left(gm.desk.now()) or 0:.0f} seconds left. "
               f"Table view: /games/{args.game}/table\n")
     if created.seed is not None:
         out.write(f"Powers drawn by lot, seed {created.seed} (on the record).\n")
     out.write("Credentials (shown this once; give each player theirs):\n")
     for name, secret in created.credentials.items():
         out.write(f"  {name:20} {_commands(created.commands.get(name, ())):10} {secret}\n")
-    out.write(report_status(gm.game(args.game)) + "\n")
+    out.write(report_status(gm.games.game(args.game)) + "\n")
     return 0
 
 

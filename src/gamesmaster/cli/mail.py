@@ -120,8 +120,8 @@ def cmd_outbox(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: M
 
 def cmd_contact(args: argparse.Namespace, out: TextIO, gm: Gamesmaster, config: MailConfig) -> int:
     """Show the players' addresses in a game, or set one (the GM, e.g. before the game starts)."""
-    now = gm.now()
-    players = gm.game(args.game).players()
+    now = gm.desk.now()
+    players = gm.games.game(args.game).players()
     with gm.mailroom.open() as books:
         if args.who:
             if not args.address or "@" not in args.address:

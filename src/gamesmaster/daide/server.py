@@ -274,14 +274,14 @@ class GameDoor:
         self.game_id = game_id
         self.port = port
         self.limits = server.limits
-        self.view: GameView = server.gm.game(game_id)
+        self.view: GameView = server.gm.games.game(game_id)
         self.vocab = Vocabulary(self.view.variant)
         self.seats: list[Seated] = []  # a seat a power (a credential of several powers: several)
-        self.policy: BotPolicy = server.gm.bot_policy(game_id)
+        self.policy: BotPolicy = server.gm.bots.bot_policy(game_id)
         self.clients: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.told = Published(seq=self._head(), announced=self.view.head.seq)
-        self.told.phases = {str(r.phase): r for r in server.gm.results(game_id)}
+        self.told.phases = {str(r.phase): r for r in server.gm.games.results(game_id)}
         self.told.out = {p for p in self.view.variant.powers if self.view.position is not None
                          and p not in alive_in(self.view.position)}
         self.told.ended = self.view.result is not None
@@ -296,7 +296,7 @@ class GameDoor:
         }
 
     def _head(self) -> int:
-        return next((h.head_seq for h in self.gm.heads() if h.id == self.game_id), 0)
+        return next((h.head_seq for h in self.gm.games.heads() if h.id == self.game_id), 0)
 
     async def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Run a Gamesmaster call in a worker thread."""
@@ -407,7 +407,7 @@ class GameDoor:
         await self.refresh()  # seats may have been opened (or taken) since the last look
         view = self.view
         if credential is not None:
-            seat = await self.call(self.gm.identify, self.game_id, credential)
+            seat = await self.call(self.gm.orders.identify, self.game_id, credential)
             if view.status != "forming" and self._free_power(seat.acts_for()) is None:
                 raise GMError(f"every power {seat.name} may order for is already played by a connected bot")
             conn.credential, conn.wants = credential, "seat"
@@ -489,7 +489,7 @@ class GameDoor:
         """Seat a bot that accepted the map: with the credential it gave, or in a seat open to bots."""
         async with self.lock:
             if conn.credential is not None:
-                found = await self.call(self.gm.identify, self.game_id, conn.credential)
+                found = await self.call(self.gm.orders.identify, self.game_id, conn.credential)
                 power = None if self.view.status == "forming" else self._free_power(found.acts_for())
                 if power is None and self.view.status != "forming":
                     raise GMError(f"every power {found.name} may order for is already played by a connected bot")
@@ -500,11 +500,11 @@ class GameDoor:
                 seated.credential = conn.credential
             else:
                 # A name is no key: a bot whose connection dropped comes back with IAM or its credential.
-                made = await self.call(self.gm.seat_bot, self.game_id, conn.name)
+                made = await self.call(self.gm.bots.seat_bot, self.game_id, conn.name)
                 seated = Seated(made.number, made.name, made.credential, made.power, made.role, issued=True)
                 self.seats.append(seated)
                 if made.full:
-                    await self.call(self.gm.draw_lots, self.game_id)
+                    await self.call(self.gm.setup.draw_lots, self.game_id)
             old = seated.client
             if isinstance(old, Connection) and old is not conn:
                 old.off()
@@ -679,7 +679,7 @@ class GameDoor:
         deadline = self.view.deadline
         if deadline is None or self.view.status != "active":
             return None
-        return clamp(max(0, int((deadline - self.gm.now()).total_seconds())))
+        return clamp(max(0, int((deadline - self.gm.desk.now()).total_seconds())))
 
     def _set_alarm(self, conn: Connection, seconds: int) -> None:
         """(Re)arm a TME alarm: TME (seconds) when that many seconds are left before the deadline."""
@@ -689,7 +689,7 @@ class GameDoor:
         deadline = self.view.deadline
         if deadline is None or self.view.status != "active":
             return
-        wait = (deadline - self.gm.now()).total_seconds() - seconds
+        wait = (deadline - self.gm.desk.now()).total_seconds() - seconds
         if wait < 0:
             return
         loop = asyncio.get_running_loop()
@@ -725,7 +725,7 @@ class GameDoor:
         if not written:
             raise r.fail("SUB needs at least one order")
         if phase != position.phase:  # orders for another turn: the gamesmaster refuses them, on the record
-            await self.call(self.gm.submit_orders, self.game_id, seat.power, [w.text for w in written],
+            await self.call(self.gm.orders.submit_orders, self.game_id, seat.power, [w.text for w in written],
                             credential=seat.credential, channel="daide", phase=str(phase))
         book = await self._book(seat, position)
         notes = {i: w.note for i, w in enumerate(written) if w.note is not None}
@@ -777,10 +777,10 @@ class GameDoor:
             if book:
                 await self._submit(seat, position, book)
             else:
-                await self.call(self.gm.withdraw_orders, self.game_id, seat.power, credential=seat.credential,
+                await self.call(self.gm.orders.withdraw_orders, self.game_id, seat.power, credential=seat.credential,
                                 channel="daide")
         except GMError:
-            now = await self.call(self.gm.game, self.game_id)
+            now = await self.call(self.gm.games.game, self.game_id)
             if now.position is not None and now.position.phase == position.phase:
                 raise
 
@@ -800,7 +800,7 @@ class GameDoor:
     async def _submit(self, seat: Seated, position: Position, book: dict[str, board.Written]) -> tuple[Answer, ...]:
         """Submit a book as the power's set of orders; the gamesmaster's answer to each order."""
         assert seat.power is not None  # only a seat that plays a power gets here (GameDoor._seat)
-        done = await self.call(self.gm.submit_orders, self.game_id, seat.power, [w.text for w in book.values()],
+        done = await self.call(self.gm.orders.submit_orders, self.game_id, seat.power, [w.text for w in book.values()],
                                credential=seat.credential, channel="daide", phase=str(position.phase))
         seat.receipt = str(done.receipt)
         return done.answers
@@ -813,7 +813,7 @@ class GameDoor:
             if book:
                 await self._submit(seat, position, book)
             elif old:
-                await self.call(self.gm.withdraw_orders, self.game_id, seat.power, credential=seat.credential,
+                await self.call(self.gm.orders.withdraw_orders, self.game_id, seat.power, credential=seat.credential,
                                 channel="daide")
         seat.book = book
 
@@ -826,7 +826,7 @@ class GameDoor:
             assert seat.power is not None
             if not self.view.power(seat.power).submissions:
                 return book  # nothing on record this phase: no need to ask
-            records = await self.call(self.gm.orders_on_record, self.game_id, seat.power, credential=seat.credential)
+            records = await self.call(self.gm.orders.orders_on_record, self.game_id, seat.power, credential=seat.credential)
             for record in records:
                 if record.author != ("standby" if seat.role == "standby" else "player"):
                     continue
@@ -842,7 +842,7 @@ class GameDoor:
         """Builds (and waives) past those due are refused with NMB, removals past those due with NMR."""
         assert seat.power is not None
         if seat.due is None:
-            legal = await self.call(self.gm.legal_orders, self.game_id, seat.power, credential=seat.credential)
+            legal = await self.call(self.gm.orders.legal_orders, self.game_id, seat.power, credential=seat.credential)
             seat.due = legal.due
         due = seat.due
         counted = 0
@@ -887,7 +887,7 @@ class GameDoor:
         assert seat.power is not None  # only a seat that plays a power gets here (GameDoor._seat)
         if position.phase.is_movement and seat.go and len(missing) == 1 and self.view.settings.early_movement:
             try:
-                await self.call(self.gm.set_ready, self.game_id, seat.power, True, credential=seat.credential)
+                await self.call(self.gm.orders.set_ready, self.game_id, seat.power, True, credential=seat.credential)
             except GMError:
                 pass  # a stand-by cannot mark the absent player ready: the deadline decides
 
@@ -899,7 +899,7 @@ class GameDoor:
         position = self._position()
         await self._book(seat, position)
         if position.phase.is_adjustment and seat.due is None and seat.power in self._to_act():
-            legal = await self.call(self.gm.legal_orders, self.game_id, seat.power, credential=seat.credential)
+            legal = await self.call(self.gm.orders.legal_orders, self.game_id, seat.power, credential=seat.credential)
             seat.due = legal.due
         conn.send(self.missing(seat, position))
 
@@ -922,7 +922,7 @@ class GameDoor:
         seat.go = go
         if position.phase.is_movement and self.view.settings.early_movement:
             try:
-                await self.call(self.gm.set_ready, self.game_id, seat.power, go, credential=seat.credential)
+                await self.call(self.gm.orders.set_ready, self.game_id, seat.power, go, credential=seat.credential)
             except GMError:
                 pass
 
@@ -984,10 +984,10 @@ class GameDoor:
         share = set(powers) if powers else set(self._position().powers_alive())
         proposal = next((p for p in self.view.proposals if p.kind == "draw" and set(p.powers) == share), None)
         if proposal is None:
-            await self.call(self.gm.propose, self.game_id, kind="draw", powers=powers, power=seat.power,
+            await self.call(self.gm.press.propose, self.game_id, kind="draw", powers=powers, power=seat.power,
                             credential=seat.credential)
         elif proposal.votes.get(seat.power or "") is not True:
-            await self.call(self.gm.vote, self.game_id, proposal.id, True, power=seat.power, credential=seat.credential)
+            await self.call(self.gm.press.vote, self.game_id, proposal.id, True, power=seat.power, credential=seat.credential)
         conn.send([T.YES, *bracket(tokens)])
         await self.refresh()
 
@@ -996,7 +996,7 @@ class GameDoor:
         seat = self._seat(conn)
         for proposal in self.view.proposals:
             if proposal.kind == "draw" and proposal.votes.get(seat.power or "") is not False:
-                await self.call(self.gm.vote, self.game_id, proposal.id, False, power=seat.power,
+                await self.call(self.gm.press.vote, self.game_id, proposal.id, False, power=seat.power,
                                 credential=seat.credential)
 
     async def on_snd(self, conn: Connection, tokens: list[int], group: Group) -> None:
@@ -1019,7 +1019,7 @@ class GameDoor:
         words = press.stored(self.vocab, message)
         others = [p for p in self._position().powers_alive() if p != seat.power]
         public = set(recipients) >= set(others)
-        await self.call(self.gm.post_press, self.game_id, words, power=seat.power,
+        await self.call(self.gm.press.post_press, self.game_id, words, power=seat.power,
                         to=None if public else sorted(set(recipients) - {seat.power}), credential=seat.credential)
         conn.send([T.YES, *bracket(tokens)])
         await self.refresh()
@@ -1102,7 +1102,7 @@ class GameDoor:
         if head == self.told.seq:
             return None
         for _ in range(5):
-            changes = self.gm.changes(self.game_id, self.told.seq)
+            changes = self.gm.games.changes(self.game_id, self.told.seq)
             phases = [changes.phases[s] for s in sorted(changes.phases)]
             # A read that is not one snapshot (PostgreSQL's read committed) may find a phase's
             # results but the game still in that phase: read again until the game has moved on.
@@ -1110,7 +1110,7 @@ class GameDoor:
                 break
         self.told.seq = max([head, *(seq for seq, _ in changes.entries)])
         press_items = [changes.press[s] for s in sorted(changes.press)]
-        return changes.game, phases, press_items, self.gm.bot_policy(self.game_id)
+        return changes.game, phases, press_items, self.gm.bots.bot_policy(self.game_id)
 
     def _started(self) -> None:
         """The lot is drawn: each bot that joined the forming game learns its power."""
@@ -1180,7 +1180,7 @@ class GameDoor:
             if status.standby != seated.name or status.player in (seated.instead_of, seated.name):
                 continue
             try:
-                await self.call(self.gm.release_bot, self.game_id, seated.power, "a replacement took the seat")
+                await self.call(self.gm.bots.release_bot, self.game_id, seated.power, "a replacement took the seat")
             except GMError:
                 continue
             self._unseat(seated)
@@ -1244,7 +1244,7 @@ class GameDoor:
                 continue
             conn = reserve.pop(0)
             try:
-                made = await self.call(self.gm.call_bot, self.game_id, power, conn.name)
+                made = await self.call(self.gm.bots.call_bot, self.game_id, power, conn.name)
             except GMError:
                 reserve.insert(0, conn)
                 continue
@@ -1252,7 +1252,7 @@ class GameDoor:
                             instead_of=status.player, home=conn.host, issued=True, bot=conn.name)
             self.seats.append(seated)
             conn.seat, conn.reserve = seated, False
-            self.view = await self.call(self.gm.game, self.game_id)
+            self.view = await self.call(self.gm.games.game, self.game_id)
             self.greet(conn)
 
     def _in_disorder(self) -> list[str]:

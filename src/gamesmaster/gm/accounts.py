@@ -19,7 +19,6 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from functools import cached_property
 from typing import Callable, Mapping
 
 from argon2 import PasswordHasher
@@ -163,27 +162,18 @@ class Errands:
                 self.queue.task_done()
 
 
-class Accounts(Desk):
+class Accounts:
     """Signing up and in: accounts, mailed links, passwords, and the session an account signs in to."""
 
-    @cached_property
-    def link_limits(self) -> MailLimits:
-        """This gamesmaster's limits on mailing links."""
-        return MailLimits()
-
-    @cached_property
-    def password_guesses(self) -> PasswordGuesses:
-        """This gamesmaster's count of wrong passwords per address."""
-        return PasswordGuesses()
-
-    @cached_property
-    def errands(self) -> Errands:
-        """This gamesmaster's work done after the door has answered (mailing links)."""
-        return Errands()
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
+        self.link_limits = MailLimits()  # this gamesmaster's limits on mailing links
+        self.password_guesses = PasswordGuesses()  # its count of wrong passwords per address
+        self.errands = Errands()  # its work done after the door has answered (mailing links)
 
     def account(self, account_id: int) -> Account:
         """An account by its id."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             row = AccountRecords(rec.conn).by_id(account_id)
         if row is None:
             raise Forbidden("that account no longer exists: sign in again")
@@ -204,10 +194,10 @@ class Accounts(Desk):
         self._now_or_later(lambda: self._sign_up(email, name, base_url), later)
 
     def _sign_up(self, email: str, name: str, base_url: str) -> None:
-        now = self.now()
-        with self.store.connect() as conn:
+        now = self._desk.now()
+        with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
-            self._mail_link(ar, account_record(ar, email, name, now), base_url, now)
+            self.mail_link(ar, account_record(ar, email, name, now), base_url, now)
 
     def request_link(self, email: str, base_url: str, *, later: bool = False) -> None:
         """Mail a sign-in link to an address, if it has an account (the answer is the same if not; later: the
@@ -217,12 +207,12 @@ class Accounts(Desk):
         self._now_or_later(lambda: self._request_link(email, base_url), later)
 
     def _request_link(self, email: str, base_url: str) -> None:
-        now = self.now()
-        with self.store.connect() as conn:
+        now = self._desk.now()
+        with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
             row = ar.by_email(email)
             if row is not None:
-                self._mail_link(ar, row, base_url, now)
+                self.mail_link(ar, row, base_url, now)
 
     def _now_or_later(self, work: Callable[[], None], later: bool) -> None:
         if later:
@@ -230,8 +220,9 @@ class Accounts(Desk):
         else:
             work()
 
-    def _mail_link(self, ar: AccountRecords, row: AccountRecord, base_url: str, now: datetime,
-                   game: str | None = None, title: str = "") -> None:
+    def mail_link(self, ar: AccountRecords, row: AccountRecord, base_url: str, now: datetime,
+                  game: str | None = None, title: str = "") -> None:
+        """Write a sign-in link for an account (an invitation to `game` if one is named) and queue its mail."""
         token = LINK_PREFIX + secrets.token_urlsafe(32)
         lifetime = INVITATION_LIFETIME if game else LINK_LIFETIME
         ar.add_link(LinkRecord(token_id(token), row.id, "invitation" if game else "sign-in", game, now, now + lifetime))
@@ -254,8 +245,8 @@ class Accounts(Desk):
         """Use a mailed link (once, before it expires): the account it signs in, and the game it invites to."""
         if not isinstance(token, str) or not _LINK.match(token):
             raise Forbidden("that is not a sign-in link of this site (copy the whole link from the mail)")
-        now = self.now()
-        with self.store.connect() as conn:
+        now = self._desk.now()
+        with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
             link = ar.link(token_id(token))
             if link is None or not ar.use_link(link.id, now):
@@ -276,7 +267,7 @@ class Accounts(Desk):
         except GMError:
             raise Forbidden("that address and password do not match an account") from None
         self.password_guesses.check(email)
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             row = AccountRecords(rec.conn).by_email(email)
         stored = row.password_hash if row is not None else None
         try:
@@ -288,14 +279,14 @@ class Accounts(Desk):
             self.password_guesses.wrong(email)
             raise Forbidden("that address and password do not match an account")
         if HASHER.check_needs_rehash(stored):  # stronger parameters since: rehash while the password is at hand
-            with self.store.connect() as conn:
+            with self._desk.store.connect() as conn:
                 AccountRecords(conn).set_password_hash(row.id, HASHER.hash(given))
         return _account(row)
 
     def set_password(self, account_id: int, password: str | None) -> None:
         """Set (or with None, remove) an account's password."""
         stored = HASHER.hash(password_text(password)) if password else None
-        with self.store.connect() as conn:
+        with self._desk.store.connect() as conn:
             AccountRecords(conn).set_password_hash(account_id, stored)
 
     def rename(self, account_id: int, name: str) -> None:
@@ -303,14 +294,14 @@ class Accounts(Desk):
         name = limits.name(name, "your name")
         if not name:
             raise GMError("enter the name other players will see")
-        with self.store.connect() as conn:
+        with self._desk.store.connect() as conn:
             AccountRecords(conn).rename(account_id, name)
 
     def attach_account(self, token: str, account_id: int) -> None:
         """Sign a session in to an account: it acts in every seat the account holds (as the records say now)."""
         seats = self.account_seats(account_id)
-        now = self.now()
-        with self.store.connect() as conn:
+        now = self._desk.now()
+        with self._desk.store.connect() as conn:
             records = SessionRecords(conn)
             row = live_row(records, token, now)
             mine = {**row.seats, **{g: SessionSeat(s.number, s.key) for g, s in seats.items()}}
@@ -318,17 +309,17 @@ class Accounts(Desk):
 
     def purge_links(self) -> int:
         """Forget sign-in links and invitations a day past their expiry; returns how many."""
-        with self.store.connect() as conn:
-            return AccountRecords(conn).purge_links(self.now() - timedelta(days=1))
+        with self._desk.store.connect() as conn:
+            return AccountRecords(conn).purge_links(self._desk.now() - timedelta(days=1))
 
     def account_seats(self, account_id: int) -> dict[str, Seat]:
         """The seats an account holds now: {game: Seat} (claimed on the game's record, not since given up)."""
         account = self.account(account_id)
         out: dict[str, Seat] = {}
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             for game_id in AccountRecords(rec.conn).games_of(account_id):  # its own games, not every game
                 try:
-                    state = self.snapshot(rec, game_id)
+                    state = self._desk.snapshot(rec, game_id)
                 except NotFound:
                     continue  # a game deleted since
                 for number, ref in state.claims.items():

@@ -27,7 +27,6 @@ from ..rules.position import power_id
 from ..variants import VariantError, load_rules, load_variant
 from .board import Board
 from .errors import GMError
-from .reading import Reading
 from .submissions import legal_orders_in
 from .views import LegalOrders
 
@@ -167,23 +166,6 @@ def what_if_board(position: Position, options: RuleOptions, outcomes: tuple[Outc
     position and the one before it only: a what-if has no history)."""
     return Board("", position, options, control(before + (position,)), f"Analysis: {position.phase.title}, {what}",
                  outcomes, ("analysis", what, tag))
-
-
-class Analysis(Reading):
-    """Boards to analyse: a fresh one of any variant, or one from a game's published position."""
-
-    def analysis_board(self, game_id: str, phase: str | None = None) -> dict[str, Any]:
-        """The board document of a game now (the start of the phase under way) or at the start of a
-        published phase: the published position and the game's rules, and never any order."""
-        view = self.game(game_id)
-        if phase is None or (view.phase is not None and phase.strip().upper() in ("NOW", str(view.phase))):
-            if view.position is None:
-                raise GMError(f"{game_id} has not started: there is no board yet")
-            position = view.position
-        else:
-            position = self.result(game_id, phase).position
-        doc = position.to_dict()
-        return {"variant": doc.pop("variant"), "rules": view.rules_spec.to_json(), **doc}
 
 
 def fresh_board(variant_name: str = "standard") -> dict[str, Any]:

@@ -25,7 +25,6 @@ from . import limits
 from . import values as read
 from .accounts import index_seats
 from .credentials import hash_secret, new_secret
-from .desk import Desk
 from .errors import GMError
 from .fold import FoldError, fold
 from .games import GAME_ID
@@ -50,11 +49,11 @@ class ArchiveDoc(TypedDict):
     credentials: dict[str, str]
 
 
-def export_game(gm: Desk, game_id: str) -> ArchiveDoc:
+def export_game(gm: Gamesmaster, game_id: str) -> ArchiveDoc:
     """The whole game as one JSON document: its ledger and its credentials' hashes."""
-    with gm.reading() as rec:
-        gm.snapshot(rec, game_id)
-        return {"format": FORMAT, "version": VERSION, "exported_at": gm.now().isoformat(), "game": game_id,
+    with gm.desk.reading() as rec:
+        gm.desk.snapshot(rec, game_id)
+        return {"format": FORMAT, "version": VERSION, "exported_at": gm.desk.now().isoformat(), "game": game_id,
                 "ledger": [e.as_dict() for e in rec.entries(game_id)],
                 "credentials": {str(n): h for n, h in sorted(rec.credentials(game_id).items())}}
 
@@ -115,7 +114,7 @@ def read_document(source: BinaryIO, what: str, limit: int = limits.DOCUMENT_BYTE
                       + ("; one saved game a file, please" if exc.msg == "Extra data" else "")) from None
 
 
-def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None, *, seated: bool | None = None) -> str:
+def import_game(gm: Gamesmaster, doc: JSONValue, game_id: str | None = None, *, seated: bool | None = None) -> str:
     """Import an archive (as a new game id, if given); returns the game id.
 
     Under its own id (a restore) the game keeps its seats: the players' credentials and the
@@ -128,17 +127,17 @@ def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None, *, seated:
     keep_seats = new_id == source if seated is None else seated
     if not GAME_ID.match(new_id):
         raise GMError(f"game id {new_id!r}: use lowercase letters, digits, '-' or '_'")
-    with gm.store.connect() as conn:
-        rec = Records(conn, gm.store.is_postgresql)
+    with gm.desk.store.connect() as conn:
+        rec = Records(conn, gm.desk.store.is_postgresql)
         if rec.game(new_id) is not None:
             raise GMError(f"there is already a game {new_id!r}: import it under another id (--as)")
         state, _ = fold(entries[:1], new_id)
         assert state is not None
-        rec.put_game(game_row(state, parse_stamp(state.created), gm.now()), new=True)
+        rec.put_game(game_row(state, parse_stamp(state.created), gm.desk.now()), new=True)
         rec.append(new_id, entries)
         for number, stored in creds.items():
             rec.put_credential(new_id, number, stored)
-        state = rebuild(rec, new_id, gm.now())
+        state = rebuild(rec, new_id, gm.desk.now())
         if keep_seats:
             index_seats(AccountRecords(conn), new_id, state.claims)  # accounts of this site that hold its seats
     if not keep_seats:
@@ -146,9 +145,9 @@ def import_game(gm: Desk, doc: JSONValue, game_id: str | None = None, *, seated:
     return new_id
 
 
-def _unseat(gm: Desk, game_id: str, source: str) -> None:
+def _unseat(gm: Gamesmaster, game_id: str, source: str) -> None:
     """A copy's seats emptied: each gets a new credential nobody is shown, which also ends any account's hold."""
-    with gm.transaction(game_id) as tx:
+    with gm.desk.transaction(game_id) as tx:
         for seat in tx.state.seats:
             if seat.role == "former":
                 continue
@@ -189,19 +188,19 @@ def play_sample(gm: Gamesmaster, game_id: str = "sample-1971",
     """Play the 1971 rulebook's sample game into a new game, paused at Spring 1903."""
     data = sample_data()
     players = data["players"]
-    created = gm.create_game(game_id, title=data["title"], variant=data["variant"], rules=data["rules"],
+    created = gm.setup.create_game(game_id, title=data["title"], variant=data["variant"], rules=data["rules"],
                              players=list(players.values()), assign={name: power for power, name in players.items()})
     for step in data["steps"]:
-        if str(gm.game(game_id).phase) != step["phase"]:
+        if str(gm.games.game(game_id).phase) != step["phase"]:
             raise GMError(f"the sample game went astray: expected {step['phase']}, the game is in "
-                          f"{gm.game(game_id).phase}")
+                          f"{gm.games.game(game_id).phase}")
         for power, orders in step["orders"].items():
-            if str(gm.game(game_id).phase) != step["phase"]:
+            if str(gm.games.game(game_id).phase) != step["phase"]:
                 break  # processed early (retreats and adjustments)
-            gm.submit_orders(game_id, power, "\n".join(orders), by_gm=True, channel="import")
-        if str(gm.game(game_id).phase) == step["phase"]:
-            gm.process(game_id, force=True)
-    gm.pause(game_id, reason=pause_reason)
+            gm.orders.submit_orders(game_id, power, "\n".join(orders), by_gm=True, channel="import")
+        if str(gm.games.game(game_id).phase) == step["phase"]:
+            gm.deadlines.process(game_id, force=True)
+    gm.deadlines.pause(game_id, reason=pause_reason)
     return created
 
 

@@ -51,11 +51,11 @@ class BackupDoc(TypedDict):
 
 def backup(gm: Gamesmaster, data: Path | None = None) -> BackupDoc:
     """The whole site as one JSON-able document."""
-    doc: BackupDoc = {"format": FORMAT, "version": VERSION, "made_at": gm.now().isoformat(), "games": [],
+    doc: BackupDoc = {"format": FORMAT, "version": VERSION, "made_at": gm.desk.now().isoformat(), "games": [],
                       "mail": {}, "data": {}}
-    for g in gm.games():
+    for g in gm.games.games():
         doc["games"].append(export_game(gm, g.id))
-    doc["mail"] = side_rows(gm.store)
+    doc["mail"] = side_rows(gm.desk.store)
     if data is not None:
         for name in DATA_FILES:
             path = data / name
@@ -70,7 +70,7 @@ def restore(gm: Gamesmaster, doc: JSONValue, data: Path | None = None) -> list[s
         raise GMError(f"not a gamesmaster backup (expected \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION:
         raise GMError(f"backup version {doc.get('version')!r} is not supported (this gamesmaster reads {VERSION})")
-    if gm.games():
+    if gm.games.games():
         raise GMError("the store already has games: restore into an empty store (a new database)")
     games = doc.get("games")
     if not isinstance(games, list):
@@ -86,13 +86,13 @@ def restore(gm: Gamesmaster, doc: JSONValue, data: Path | None = None) -> list[s
         restored.append(import_game(gm, archive))
     given = doc.get("mail")
     try:
-        put_side_rows(gm.store, given if isinstance(given, dict) else {})
+        put_side_rows(gm.desk.store, given if isinstance(given, dict) else {})
     except RowsError as exc:
         raise GMError(str(exc)) from None
-    with gm.store.connect() as conn:  # each account's games, which a backup from before gm_account_games lacks
+    with gm.desk.store.connect() as conn:  # each account's games, which a backup from before gm_account_games lacks
         ar = accounts.AccountRecords(conn)
         for game_id in restored:
-            index_seats(ar, game_id, gm.game_state(game_id).claims)
+            index_seats(ar, game_id, gm.joining.game_state(game_id).claims)
     if data is not None:
         data.mkdir(parents=True, exist_ok=True)
         files = doc.get("data")
@@ -103,7 +103,7 @@ def restore(gm: Gamesmaster, doc: JSONValue, data: Path | None = None) -> list[s
                     f.write(content)
     bad = []
     for game in restored:
-        report = gm.verify(game)
+        report = gm.record.verify(game)
         if not report.ok:
             bad.append(f"{game}: {report.problems[0]}")
     if bad:

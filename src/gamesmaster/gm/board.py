@@ -11,12 +11,14 @@ and the site's map of the same season are the same drawing.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..maps import render_map, render_png
 from ..rules import Outcome, Position
 from ..rules.control import control
 from ..rules.options import RuleOptions
+from .desk import Desk
+from .errors import GMError
 from .reading import Reading, parse_phase
 
 
@@ -55,34 +57,50 @@ def drawn_png(svg: str, width: int) -> bytes:
     return render_png(svg, width)
 
 
-class Boards(Reading):
-    """The board of any season of a game, the same for every door."""
+class Boards:
+    """The board of any season of a game, the same for every door, and a game's board to analyse."""
+
+    def __init__(self, desk: Desk, games: Reading) -> None:
+        self._desk = desk
+        self._games = games
 
     def board(self, game_id: str, phase: str | None = None, *, results: bool = True) -> Board:
         """The board now (phase None, or the phase under way), or at the start of a published phase,
         with its orders and results drawn unless `results` is false (worked out once for each head of the game)."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
-        return self.memo.derived(state, f"board {phase} {results}", lambda: self._board(game_id, phase, results))
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
+        return self._desk.memo.derived(state, f"board {phase} {results}", lambda: self._board(game_id, phase, results))
+
+    def analysis_board(self, game_id: str, phase: str | None = None) -> dict[str, Any]:
+        """The board document of a game now (the start of the phase under way) or at the start of a
+        published phase: the published position and the game's rules, and never any order."""
+        view = self._games.game(game_id)
+        if phase is None or (view.phase is not None and phase.strip().upper() in ("NOW", str(view.phase))):
+            if view.position is None:
+                raise GMError(f"{game_id} has not started: there is no board yet")
+            position = view.position
+        else:
+            position = self._games.result(game_id, phase).position
+        doc = position.to_dict()
+        return {"variant": doc.pop("variant"), "rules": view.rules_spec.to_json(), **doc}
 
     def board_after(self, game_id: str, phase: str) -> Board:
         """The board a published phase led to: the start of the next published phase, or the board now."""
-        done = self.result(game_id, phase)
-        later = [r for r in self.results(game_id) if r.seq > done.seq]
+        done = self._games.result(game_id, phase)
+        later = [r for r in self._games.results(game_id) if r.seq > done.seq]
         return self.board(game_id, str(later[0].phase) if later else None, results=False)
 
     def _board(self, game_id: str, phase: str | None, results: bool) -> Board:
-        view = self.game(game_id)
+        view = self._games.game(game_id)
         if phase is None or (view.phase is not None and parse_phase(phase) == str(view.phase)):
             if view.position is None:
-                from .errors import GMError
                 raise GMError(f"{game_id} has not started: there is no map yet")
-            played = [r.position for r in self.results(game_id)]
+            played = [r.position for r in self._games.results(game_id)]
             return Board(game_id, view.position, view.rules, control(played + [view.position]),
                          view.position.phase.title, None,
                          ("now", game_id, view.head.hash, str(view.phase), str(view.rules_spec.to_json())))
-        published = self.result(game_id, phase)
-        before = [r.position for r in self.results(game_id) if r.seq < published.seq]
+        published = self._games.result(game_id, phase)
+        before = [r.position for r in self._games.results(game_id) if r.seq < published.seq]
         shown = results and bool(published.results)
         title = published.title + (": orders and results" if shown else "")
         return Board(game_id, published.position, published.rules, control(before + [published.position]), title,

@@ -93,13 +93,16 @@ def open_seats(state: GameState) -> list[str]:
     return [p for p in state.variant.powers if p in policy.open and state.holder(p) is None and p in alive]
 
 
-class Bots(Desk):
+class Bots:
     """Opening a game to DAIDE bots, seating them, and handing them powers in civil disorder."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def open_to_bots(self, game_id: str, powers: Sequence[str] | None = None, *, civil_disorder: bool = False,
                      reason: str = "") -> BotPolicy:
         """Open powers to bots (None: every power players may hold) and say whether bots stand in for missed seats."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if state.status == "finished":
                 raise GMError(f"{game_id} is over")
@@ -122,12 +125,12 @@ class Bots(Desk):
 
     def bot_policy(self, game_id: str) -> BotPolicy:
         """What the GM allows bots in a game."""
-        with self.reading() as rec:
-            return policy_of(self.snapshot(rec, game_id))
+        with self._desk.reading() as rec:
+            return policy_of(self._desk.snapshot(rec, game_id))
 
     def seat_bot(self, game_id: str, name: str, power: str | None = None) -> BotSeat:
         """Give a bot a seat open to bots (a power, if named); GMError when none is free."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             policy = policy_of(state)
             if not policy.open:
@@ -158,7 +161,7 @@ class Bots(Desk):
 
     def call_bot(self, game_id: str, power: str, name: str) -> BotSeat:
         """Hand a power whose player missed a move to a bot, as a stand-by, until a replacement takes the seat."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             pw = power_of(state, power)
             if not policy_of(state).civil_disorder:
@@ -181,7 +184,7 @@ class Bots(Desk):
 
     def release_bot(self, game_id: str, power: str, reason: str = "a replacement took the seat") -> None:
         """Let a bot standing in for a power go (its player is back, or a replacement was seated)."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             _release(tx, power_of(tx.state, power), reason)
 
 

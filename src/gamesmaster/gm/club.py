@@ -152,24 +152,28 @@ class ClubMemo:
         self.standings: dict[tuple[str | None, str], list[Standing]] = {}  # by league and order
 
 
-class Club(Desk):
+class Club:
     """The club's standings, ladder and players' records (a part of the Gamesmaster)."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
+        self._memo = ClubMemo()
 
     def _club_lines(self) -> tuple[list[Line], dict[str, Rating]]:
         """Every line and the club's ratings: read again only when a game's ledger head has moved
         (every change that alters a game's lines is written with its head, in one transaction)."""
-        memo = self.__dict__.setdefault("_club_memo", ClubMemo())
-        with self.reading() as rec:
+        memo = self._memo
+        with self._desk.reading() as rec:
             records = StandingsRecords(rec.conn)
             mark = records.fingerprint()
             unbuilt = set(rec.game_ids()) - records.games() if mark != memo.fingerprint else set()
         if unbuilt:  # games recorded before the table existed (it starts empty): their lines are written now
-            with self.store.connect() as conn:
-                rec = Records(conn, self.store.is_postgresql)
+            with self._desk.store.connect() as conn:
+                rec = Records(conn, self._desk.store.is_postgresql)
                 for game_id in sorted(unbuilt):
                     write_lines(rec, game_id)
         if mark != memo.fingerprint:
-            with self.reading() as rec:
+            with self._desk.reading() as rec:
                 lines = StandingsRecords(rec.conn).all()
             memo.lines, memo.ratings, memo.standings, memo.fingerprint = lines, rate(lines), {}, mark
         return memo.lines, memo.ratings
@@ -179,7 +183,7 @@ class Club(Desk):
         lines, ratings = self._club_lines()
         if league is not None and not any(league in x.leagues for x in lines):
             raise NotFound(f"no league {league[:LEAGUE_CHARS]!r}")
-        memo: ClubMemo = self.__dict__["_club_memo"]
+        memo = self._memo
         if (league, sort) not in memo.standings:  # kept until a game's head moves (_club_lines)
             memo.standings[(league, sort)] = standings_of(lines, sort, league, ratings if league is None else None)
         return memo.standings[(league, sort)]
@@ -191,7 +195,7 @@ class Club(Desk):
 
     def player_record(self, key: str) -> PlayerRecord:
         """A player's games, reliability and rating (key: an account's ref, or name: and a name)."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             mine = StandingsRecords(rec.conn).of(key[:240])
             account = AccountRecords(rec.conn).by_ref(key[:240]) if not mine else None
         if not mine:
@@ -204,13 +208,13 @@ class Club(Desk):
 
     def reliability(self, key: str) -> Reliability:
         """A player's reliability ({} of a player with no games: all zero)."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             return reliability_of(StandingsRecords(rec.conn).of(key[:240]))
 
     def seat_players(self, game_id: str) -> tuple[SeatPlayer, ...]:
         """Each seat of a game, in seat order, with its player's key and reliability across the club."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
         keys = [(seat, player_key(state, seat.number, seat.name)) for seat in state.seats]
         return tuple(SeatPlayer(seat.name, seat.role, key, self.reliability(key)) for seat, key in keys)
 
@@ -224,15 +228,15 @@ class Club(Desk):
         games = list(dict.fromkeys(str(g) for g in game_ids))
         if not games or len(games) > MAX_GAMES:
             raise GMError(f"name 1 to {MAX_GAMES} games for the league")
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             known = set(rec.game_ids())
         unknown = [g for g in games if g not in known]
         if unknown:
             raise NotFound(f"no game {unknown[0][:64]!r}")
         changed = []
         for game_id in games:
-            with self.transaction(game_id) as tx:
-                with self.reading() as rec:
+            with self._desk.transaction(game_id) as tx:
+                with self._desk.reading() as rec:
                     lines = StandingsRecords(rec.conn).game(game_id)
                 inside = any(name in x.leagues for x in lines)
                 if inside != (not remove):

@@ -54,8 +54,11 @@ def _units(position: Position, power: str) -> list[str]:
     return [str(u) for u in position.units_of(power)]
 
 
-class Corrections(Desk):
+class Corrections:
     """Correcting an error in transcription or ruling, with the correction on the record."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def correct(self, game_id: str, reason: str, *, orders: Mapping[str, str | Sequence[str]] | None = None,
                 rules: RuleSpec | None = None, phase: str | None = None) -> Correction:
@@ -70,7 +73,7 @@ class Corrections(Desk):
         reason = limits.reason(reason)
         if not reason.strip():
             raise GMError("a correction needs a reason")
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if state.last_published is None:
                 raise GMError(f"{game_id}: no phase has been published yet, so there is nothing to correct")

@@ -23,12 +23,15 @@ log = logging.getLogger(__name__)
 LATEST_YEAR = 2200
 
 
-class Deadlines(Desk):
+class Deadlines:
     """Deadlines and the processing of phases when they are due."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def process(self, game_id: str, *, force: bool = False) -> list[Processed]:
         """Process a game's phase if it is due (or at once with force); then any phase due early."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if state.status != "active" and not (force and state.status == "paused"):
                 raise GMError(f"{game_id} is {state.status}: nothing to process")
@@ -51,10 +54,10 @@ class Deadlines(Desk):
         done: list[Processed] = []
         skip: list[str] = []  # games this pass must not claim again: broken, or processed and still due
         while limit is None or len(done) < limit:
-            now = self.now()
+            now = self._desk.now()
             batch = CLAIM if limit is None else max(1, min(CLAIM, limit - len(done)))
-            with self.store.connect() as conn:
-                rec = Records(conn, self.store.is_postgresql)
+            with self._desk.store.connect() as conn:
+                rec = Records(conn, self._desk.store.is_postgresql)
                 rows = rec.claim_due(now, skip=skip, count=batch)
                 if not rows:
                     break
@@ -77,7 +80,7 @@ class Deadlines(Desk):
                reason: str = "") -> datetime:
         """Move the deadline later by hours, or to a given time; every player is told."""
         reason = limits.reason(reason)
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if state.status != "active":
                 raise GMError(f"{game_id} is {state.status}: there is no running deadline to extend"
@@ -101,7 +104,7 @@ class Deadlines(Desk):
     def pause(self, game_id: str, reason: str = "") -> None:
         """Stop the clock: the time left is kept until the game is resumed."""
         reason = limits.reason(reason)
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if state.status != "active":
                 raise GMError(f"{game_id} is {state.status}, not running: it cannot be paused")
@@ -114,7 +117,7 @@ class Deadlines(Desk):
     def resume(self, game_id: str, *, until: datetime | None = None, reason: str = "") -> datetime:
         """Start the clock again: the time that was left, or a new deadline."""
         reason = limits.reason(reason)
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if state.status != "paused":
                 raise GMError(f"{game_id} is {state.status}, not paused")

@@ -1,8 +1,10 @@
 """What every part of the gamesmaster stands on: the clock, transactions, and who is acting.
 
-`Desk` is the base of the `Gamesmaster`'s parts (games, submissions, deadlines,
-corrections, press and votes, players, the record): each opens a `Transaction` on one
-game through `transaction()` and finds out who is asking through `acting()`.
+`Desk` is the core each of the `Gamesmaster`'s services is built with (games, orders,
+deadlines, corrections, press and votes, players, the record, ...): each opens a
+`Transaction` on one game through its desk's `transaction()` and finds out who is asking
+through `acting()`. One desk is shared by all the services of a gamesmaster, so that they
+share its memo of game states.
 """
 
 from __future__ import annotations
@@ -10,13 +12,13 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterator, Self
+from typing import Callable, Iterator
 
-from ..config import Config, TestHooks
+from ..config import TestHooks
 from ..ledger import fingerprint
 from ..rules import PositionError
 from ..rules.position import power_id
-from ..store import Records, Store, default_url
+from ..store import Records, Store
 from ..store.sessions import SessionRecords
 from . import credentials as cred
 from . import keys
@@ -173,7 +175,7 @@ test_hooks.__test__ = False  # type: ignore[attr-defined]  # a hook, not a test
 
 
 class Desk:
-    """The store, the clock and the way into a game's record, shared by every part of the gamesmaster."""
+    """The store, the clock and the way into a game's record, shared by every service of the gamesmaster."""
 
     def __init__(self, store: Store, clock: Clock | None = None, *, hooks: TestHooks | None = None,
                  site_url: str | None = None) -> None:
@@ -182,18 +184,6 @@ class Desk:
         self.memo = Memo()
         self.site_url = site_url  # the site's public address, for links in what the channels send
         use_test_hooks(hooks or TestHooks.from_environ())
-
-    @classmethod
-    def open(cls, url: str | None = None, *, migrate: bool = True, clock: Clock | None = None,
-             config: Config | None = None) -> Self:
-        """The gamesmaster on the store at url (None: the settings' database, $GAMESMASTER_DATABASE_URL, else SQLite
-        in the data directory); config: the settings read where the process started (default: the environment's).
-
-        StoreError names what is wrong with the URL or the database."""
-        paths = config.paths if config is not None else None
-        return cls(Store(url or default_url(paths=paths), migrate=migrate), clock,
-                   hooks=config.hooks if config is not None else None,
-                   site_url=config.site.site_url if config is not None else None)
 
     @property
     def place(self) -> str:

@@ -38,8 +38,11 @@ def with_dispute(check: ReceiptCheck, state: GameState) -> ReceiptCheck:
                    message=f"{check.message}; set #{found.number} is disputed on the record (entry {found.seq})")
 
 
-class Disputes(Desk):
+class Disputes:
     """Disputing a later set of one's own power that one did not send."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def dispute(self, game_id: str, receipt: str, text: str = "", *, credential: str | None) -> Dispute:
         """Dispute the set that replaced the one a receipt names (the player of the power only)."""
@@ -50,7 +53,7 @@ class Disputes(Desk):
         if mine.game != game_id:
             raise GMError(f"this receipt is for game {mine.game}, not {game_id}")
         text = limits.reason(text, "what you say of it")
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, mine.power, credential, False, now=tx.now)
             later = _later_set(tx.rec.entries(game_id), mine)
             if later is None:

@@ -86,8 +86,11 @@ def lot_title(state: GameState, lot: Lot) -> str:
     return named.get(powers) or "/".join(state.variant.powers[p].name for p in powers)
 
 
-class Games(Desk):
-    """Creating games, signing players up and drawing the powers by lot."""
+class Setup:
+    """Setting games up: creating them, signing players up and drawing the powers by lot."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def create_game(self, game_id: str, *, title: str | None = None, variant: str = "standard",
                     rules: str | RuleSpec | None = None, settings: Settings | None = None,
@@ -110,7 +113,7 @@ class Games(Desk):
         if position is not None and not isinstance(position, Position):
             raise GMError(f"position must be a Position (Position.from_dict reads a dict), not {type(position).__name__}")
         sett = settings if settings is not None else Settings.from_dict(None)
-        if sett.end_time is not None and sett.end_time <= self.now():
+        if sett.end_time is not None and sett.end_time <= self._desk.now():
             raise GMError(f"the agreed end of the game ({show_time(sett.end_time, sett.schedule.tz)}) has already passed")
         spec = rules if isinstance(rules, RuleSpec) else RuleSpec(rules)
         if sett.end_year:
@@ -133,7 +136,7 @@ class Games(Desk):
         if position is not None and position.variant.name != var.name:
             raise GMError(f"starting position: a position of {position.variant.name}, not of {var.name}")
         creds: dict[str, str] = {}
-        with self.transaction(game_id, create=True) as tx:
+        with self._desk.transaction(game_id, create=True) as tx:
             tx.record(GameCreated(title=title or game_id, variant=var.name, rules=spec.to_json(),
                                   rule_options=opts.as_dict(), settings=sett.to_dict(),
                                   position=position.to_dict() if position else None, keys=keys.SCHEME))
@@ -149,7 +152,7 @@ class Games(Desk):
 
     def join_game(self, game_id: str, name: str, standby: bool = False) -> str:
         """Sign a player (or a stand-by) up for a game; returns the credential, shown once."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if standby:
                 rank = 1 + max([s.rank for s in state.seats if s.role == STANDBY] or [0])
@@ -165,8 +168,8 @@ class Games(Desk):
         """Draw the powers by lot, recording the seed ('the only element of chance'), and start.
 
         In a game whose players chose their powers on joining (gm.joining), they get those instead."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
         choices = state.joining.choices
         if state.joining.seats == "choice" and choices:
             unchosen = [s.name for s in state.seats if s.role == PLAYER and s.number not in choices]
@@ -183,7 +186,7 @@ class Games(Desk):
         return self._start(game_id, assign=assign)
 
     def _start(self, game_id: str, seed: int | None = None, assign: Mapping[str, str] | None = None) -> Created:
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if state.status != "forming":
                 raise GMError(f"{game_id} has already started")

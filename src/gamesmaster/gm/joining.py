@@ -11,17 +11,18 @@ seat ends the account's hold (gm.fold). The per-power credentials keep working b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from ..store.accounts import AccountRecords
 from . import limits
 from .accounts import Accounts, account_record, email_address, index_seats
 from .club import Club, entry_refusal
-from .desk import Actor, identify
+from .desk import Actor, Desk, identify
 from .keys import CREDENTIAL, Secret
 from .sessions import give_key
 from .errors import GMError
-from .games import add_seat, playable_powers
+from .games import Setup, add_seat, playable_powers
+from .reading import Reading
 from .state import PLAYER, GameState, Seat
 from .tx import Transaction
 from .views import Created, GameView
@@ -96,19 +97,21 @@ def needs(state_view: GameView, powers: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out)) or ("nothing: your orders are in",) if concerned else ("nothing to order now",)
 
 
-class Joining(Accounts, Club):
+class Joining:
     """Open games, joining, claiming seats, invitations, and an account's games."""
 
-    if TYPE_CHECKING:
-        # Games, beside this part in the Gamesmaster, draws the lots: declared so that its call is checked.
-        def draw_lots(self, game_id: str, seed: int | None = None) -> Created:
-            """Start a full game, its powers by lot (Games.draw_lots)."""
+    def __init__(self, desk: Desk, accounts: Accounts, club: Club, setup: Setup, games: Reading) -> None:
+        self._desk = desk
+        self._accounts = accounts
+        self._club = club
+        self._setup = setup
+        self._games = games
 
     def open_seats(self, game_id: str, open_: bool = True, seats: str = "lot") -> None:
         """The GM opens a forming game to players with accounts (or closes it); seats by lot or by choice."""
         if seats not in SEATS:
             raise GMError(f"seats {seats!r}: choose lot (drawn when the game starts) or choice (chosen on joining)")
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             if open_ and tx.state.status != "forming":
                 raise GMError(f"{game_id} has started: only a forming game seeks players")
             tx.record(SeatsOpen(open=bool(open_), seats=seats))
@@ -117,9 +120,9 @@ class Joining(Accounts, Club):
         """Every game seeking players (and the forming games one was invited to), oldest first."""
         out = []
         invited = set(invited)
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             for game_id in rec.game_ids(status="forming"):  # not every game: /account lists these at each look
-                st = self.snapshot(rec, game_id)
+                st = self._desk.snapshot(rec, game_id)
                 if st.status == "forming" and (st.joining.open or game_id in invited):
                     out.append(OpenGame(st.id, st.title, st.variant_name, st.joining.seats,
                                         len([s for s in st.seats if s.role == PLAYER]), len(playable_powers(st)),
@@ -132,9 +135,9 @@ class Joining(Accounts, Club):
 
         With seats by choice the power must be named and free; with seats by lot it is drawn
         with everyone's when the game starts. The game starts when its last place is taken."""
-        account = self.account(account_id)
-        record = self.reliability(account.ref)  # read before the game is held: the standings are another table
-        with self.transaction(game_id) as tx:
+        account = self._accounts.account(account_id)
+        record = self._club.reliability(account.ref)  # read before the game is held: the standings are another table
+        with self._desk.transaction(game_id) as tx:
             st = tx.state
             if st.status != "forming":
                 raise GMError(f"{game_id} has started: it takes no new players")
@@ -176,19 +179,19 @@ class Joining(Accounts, Club):
 
     def start_full(self, game_id: str) -> Created:
         """Start a game whose places are all taken: powers by lot, or as the players chose them (Games.draw_lots)."""
-        return self.draw_lots(game_id)
+        return self._setup.draw_lots(game_id)
 
     def game_state(self, game_id: str) -> GameState:
         """A game's state as its record leaves it."""
-        with self.reading() as rec:
-            return self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            return self._desk.snapshot(rec, game_id)
 
     def claim_seat(self, game_id: str, credential: str, account_id: int, *, token: str | None = None) -> int:
         """An account claims the seat a credential belongs to (the slow check); returns the player's number.
 
         The browser the session token comes from gets a key for the seat on the record (gm.keys)."""
-        account = self.account(account_id)
-        with self.transaction(game_id) as tx:
+        account = self._accounts.account(account_id)
+        with self._desk.transaction(game_id) as tx:
             seat, secret = identify(tx.rec, tx.state, credential, now=tx.now)
             if tx.state.claims.get(str(seat.number)) != account.ref:
                 self._claim(tx, seat.number, account.ref, "credential", None, secret, token)
@@ -217,16 +220,17 @@ class Joining(Accounts, Club):
         if st.status != "forming":
             raise GMError(f"{game_id} has started: replace a player instead of inviting one")
         name = limits.name(name, "the player's name") or email.split("@")[0]
-        now = self.now()
-        with self.store.connect() as conn:
+        now = self._desk.now()
+        with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
-            self._mail_link(ar, account_record(ar, email, name, now), base_url, now, game=game_id, title=st.title)
+            self._accounts.mail_link(ar, account_record(ar, email, name, now), base_url, now, game=game_id,
+                                     title=st.title)
 
     def my_games(self, account_id: int) -> tuple[MyGame, ...]:
         """An account's games, each with what it needs from its player now."""
         out = []
-        for game_id, seat in self.account_seats(account_id).items():
-            view = self.game(game_id)  # type: ignore[attr-defined]
+        for game_id, seat in self._accounts.account_seats(account_id).items():
+            view = self._games.game(game_id)
             powers = seat.acts_for()
             out.append(MyGame(game_id, view.title, view.status, seat.name, powers, view.phase_title,
                               view.deadline_text, needs(view, powers)))

@@ -17,9 +17,8 @@ from typing import Iterable, Iterator, Mapping, Sequence
 from ..store import Connection, Store
 from ..store.accounts import AccountRecord, AccountRecords, NoticeRecord
 from ..store.mailbox import ContactRecord, CursorRecord, DueMail, InboxRecord, MailRecords, OutboxLine, OutboxRecord
-from .desk import Desk
 
-__all__ = ["Mailroom", "MailBooks", "MailDesk", "MailTrouble", "game_address", "AccountRecord", "ContactRecord",
+__all__ = ["Mailroom", "MailBooks", "MailTrouble", "game_address", "AccountRecord", "ContactRecord",
            "CursorRecord", "DueMail", "InboxRecord", "NoticeRecord", "OutboxLine", "OutboxRecord"]
 
 
@@ -176,7 +175,7 @@ class MailTrouble:
 
 
 class Mailroom:
-    """The mail door's way to its books in a store."""
+    """The mail door's way to its books in a store, and the mail that has not gone out, for the GM."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -187,18 +186,9 @@ class Mailroom:
         with self.store.connect(write) as conn:
             yield MailBooks(conn)
 
-
-class MailDesk(Desk):
-    """The gamesmaster's part for the mail door: its books."""
-
-    @property
-    def mailroom(self) -> Mailroom:
-        """The mail door's books in this gamesmaster's store."""
-        return Mailroom(self.store)
-
     def mail_trouble(self, limit: int = 50) -> MailTrouble:
         """Mail the relay has not taken (tried at least once), for the GM's console and before promising a mail."""
-        with self.mailroom.open(write=False) as books:
+        with self.open(write=False) as books:
             pending = books.outbox(["queued", "sending", "failed"], limit)
             last = books.outbox(["sent"], 1)
             sent = books.outbox_counts().get("sent", 0)

@@ -24,10 +24,12 @@ from ..store.accounts import AccountRecords, NewNotice, SettingsRecord
 from ..store.webhooks import WebhookRecords
 from .channels import Channel, GameNews, Herald, Holder, time_left
 from .errors import GMError
-from .joining import Joining
+from .accounts import Accounts
+from .desk import Desk
+from .reading import Reading
 from .state import GM
 from .views import GameView, PhaseResult, PressItem
-from .webhooks import WebhookChannel, Webhooks
+from .webhooks import WebhookChannel
 
 log = logging.getLogger(__name__)
 
@@ -105,29 +107,34 @@ class _Moved(Exception):
     """Another pass moved the cursor first."""
 
 
-class Notifications(Joining, Webhooks):
+class Notifications:
     """Making, listing and reading notifications; each player's settings for them."""
+
+    def __init__(self, desk: Desk, accounts: Accounts, games: Reading) -> None:
+        self._desk = desk
+        self._accounts = accounts
+        self._games = games
 
     @property
     def channels(self) -> tuple[Channel, ...]:
         """Where each pass's news goes: the site (with the mail it marks) and the game's webhook."""
-        return (SiteChannel(), WebhookChannel(self.site_url))
+        return (SiteChannel(), WebhookChannel(self._desk.site_url))
 
     def notice_settings(self, account_id: int, game_id: str) -> NoticeSettings:
         """An account's settings for a game (the defaults until changed)."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             return NoticeSettings.from_record(AccountRecords(rec.conn).settings(account_id, game_id))
 
     def set_notice_settings(self, account_id: int, game_id: str, value: NoticeSettings) -> None:
         """Change an account's settings for a game it plays in."""
-        if game_id not in self.account_seats(account_id):
+        if game_id not in self._accounts.account_seats(account_id):
             raise GMError(f"you hold no seat in {game_id}")
-        with self.store.connect() as conn:
+        with self._desk.store.connect() as conn:
             AccountRecords(conn).put_settings(account_id, game_id, value.to_record())
 
     def notices(self, account_id: int, limit: int = 50) -> list[Notice]:
         """An account's notifications, newest first."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             ar = AccountRecords(rec.conn)
             rows, total = ar.notices(account_id, limit), ar.shown(account_id)
         return [Notice(total - i, r.game_id, r.kind, r.subject, r.text, r.url, r.created_at, r.read_at)
@@ -135,23 +142,23 @@ class Notifications(Joining, Webhooks):
 
     def unread(self, account_id: int) -> int:
         """How many of an account's notifications are unread."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             return AccountRecords(rec.conn).unread(account_id)
 
     def mark_read(self, account_id: int, upto: int | None = None) -> int:
         """Mark an account's notifications read (up to its own number `upto`, or all)."""
-        with self.store.connect() as conn:
+        with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
             last = None  # every one
             if upto is not None and upto <= ar.shown(account_id):
                 last = ar.shown_id(account_id, upto) or 0  # 0: none (there is no notification 0)
-            return ar.mark_read(account_id, self.now(), last)
+            return ar.mark_read(account_id, self._desk.now(), last)
 
     def notify(self, game_ids: Iterable[str] | None = None) -> int:
         """One pass over every game (or these): make the notifications due. Returns how many were made."""
         made = 0
         # A player's look reads its own games only: the badge is polled by every signed-in page.
-        heads = self.heads() if game_ids is None else self.heads_of(game_ids)  # type: ignore[attr-defined]
+        heads = self._games.heads() if game_ids is None else self._games.heads_of(game_ids)
         for head in heads:
             try:
                 made += self._notify_game(head.id, head.head_seq)
@@ -163,8 +170,8 @@ class Notifications(Joining, Webhooks):
 
     def seat_addresses(self, game_id: str) -> dict[int, str]:
         """The address of the account holding each seat of a game that one holds: {player number: address}."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
             ar = AccountRecords(rec.conn)
             out = {}
             for number, ref in state.claims.items():
@@ -175,12 +182,12 @@ class Notifications(Joining, Webhooks):
 
     def _notify_game(self, game_id: str, head_seq: int) -> int:
         """Read one game's news once, after its cursor; keep what every channel made of it, moving the cursor."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             ar = AccountRecords(rec.conn)
             cursor = ar.cursor(game_id)
             if cursor is None:
                 return 0
-            state = self.snapshot(rec, game_id)
+            state = self._desk.snapshot(rec, game_id)
             hooked = WebhookRecords(rec.conn).hook(game_id) is not None
             if not (state.claims or hooked):
                 return 0
@@ -190,15 +197,15 @@ class Notifications(Joining, Webhooks):
                 if seat is not None and seat.role != "former" and account is not None:
                     holders.append(Holder(seat, account, NoticeSettings.from_record(ar.settings(account.id, game_id))))
         if head_seq > cursor:
-            changes = self.changes(game_id, cursor)  # type: ignore[attr-defined]
-            news = GameNews(changes.game, tuple(holders), changes.entries, changes.phases, changes.press, self.now(),
+            changes = self._games.changes(game_id, cursor)
+            news = GameNews(changes.game, tuple(holders), changes.entries, changes.phases, changes.press, self._desk.now(),
                             hooked)
         else:
-            news = GameNews(self.game(game_id), tuple(holders), (), {}, {}, self.now(), hooked)  # type: ignore[attr-defined]
+            news = GameNews(self._games.game(game_id), tuple(holders), (), {}, {}, self._desk.now(), hooked)
         made = [d for channel in self.channels for d in channel.deliver(news)]
         if not made and head_seq <= cursor:
             return 0
-        with self.store.connect() as conn:
+        with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
             if head_seq > cursor and not ar.put_cursor(game_id, cursor, head_seq):
                 raise _Moved(game_id)

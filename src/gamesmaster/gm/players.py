@@ -14,8 +14,11 @@ from .state import STANDBY
 from .events import CredentialReplaced, PlayerResigned
 
 
-class Players(Desk):
+class Players:
     """Who plays which power, after the start, and their credentials."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def new_credential(self, game_id: str, who: str, *, reason: str = "") -> str:
         """A new credential for a player (named, or by the power played): the old one stops working at once.
@@ -23,7 +26,7 @@ class Players(Desk):
         For a player who lost theirs, or whose credential someone else has learnt. Returns
         the new credential, shown once; the record keeps its fingerprint and the reason."""
         reason = limits.reason(reason)
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             seat = state.seat_named(limits.name(who, "the player"))
             if seat is None:
@@ -47,7 +50,7 @@ class Players(Desk):
 
         Returns the new player's credential, shown once."""
         reason = limits.reason(reason)
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             pw = power_of(tx.state, power)
             if tx.state.status == "finished":
                 raise GMError(f"{game_id} is over")
@@ -63,7 +66,7 @@ class Players(Desk):
     def resign(self, game_id: str, power: str, successor: str | None = None, *, credential: str | None = None,
                by_gm: bool = False) -> str | None:
         """A player resigns, naming a successor (Brobdingnag); returns the successor's credential."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             pw = actor.power or ""
             holder = tx.state.holder(pw)

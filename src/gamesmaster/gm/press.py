@@ -65,8 +65,11 @@ def public_press_of(rows: Sequence[PressRow]) -> tuple[PressItem, ...]:
     return tuple(press_item(p, "", n) for n, p in enumerate((p for p in rows if p.recipients is None), 1))
 
 
-class Press(Desk):
+class Press:
     """Press releases, letters and GM notices; draw and concession votes."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def post_press(self, game_id: str, text: str, *, power: str | None = None, to: Sequence[str] | None = None,
                    anonymous: bool = False, credential: str | None = None, by_gm: bool = False) -> int:
@@ -75,7 +78,7 @@ class Press(Desk):
         text = limits.clean(text, "the press release", limits.PRESS_CHARS)
         if not text.strip():
             raise GMError("the press release is empty")
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             actor = acting(tx.rec, state, power, credential, by_gm, now=tx.now)
             sender = actor.power or GM
@@ -105,31 +108,31 @@ class Press(Desk):
         """The press a viewer may read: the GM (no viewer, no credential) reads everything; a viewer
         named without a credential is taken at its word (for the GM's own tools). With a credential
         and no viewer, what any of the powers the credential's player commands may read."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
             readers: tuple[str, ...] = (GM,)
             if credential is not None and viewer is None:
-                seat = authenticate(rec, state, credential, now=self.now())
+                seat = authenticate(rec, state, credential, now=self._desk.now())
                 readers = seat.acts_for()
                 if not readers:
                     raise Forbidden(f"{seat.name} plays no power in {state.id}")
             elif credential is not None:
-                readers = (acting(rec, state, viewer, credential, False, now=self.now()).power or GM,)
+                readers = (acting(rec, state, viewer, credential, False, now=self._desk.now()).power or GM,)
             elif viewer is not None:
                 readers = (power_of(state, viewer),)
             return readable_press(rec.press(game_id), readers)
 
     def public_press(self, game_id: str) -> tuple[PressItem, ...]:
         """The press everyone may read: public releases and GM notices, anonymous senders hidden."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
-            return self.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id)))
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
+            return self._desk.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id)))
 
     def propose(self, game_id: str, *, kind: str = "draw", powers: Sequence[str] | None = None,
                 concede_to: str | None = None, power: str | None = None, credential: str | None = None,
                 by_gm: bool = False) -> int:
         """Propose a draw (among the survivors, or the powers named) or a concession to one power."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if state.status not in ("active", "paused"):
                 raise GMError(f"{game_id} is {state.status}: no proposals")
@@ -170,7 +173,7 @@ class Press(Desk):
     def vote(self, game_id: str, proposal: int, yes: bool, *, power: str | None = None,
              credential: str | None = None, by_gm: bool = False) -> str:
         """A survivor votes on a proposal; returns its status (open, passed, rejected)."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             actor = acting(tx.rec, state, power, credential, by_gm, now=tx.now)
             if actor.power is None:
@@ -186,7 +189,7 @@ class Press(Desk):
 
     def declare_draw(self, game_id: str, *, powers: Sequence[str] | None = None, reason: str = "") -> None:
         """The GM declares a draw (the deadlock rule 'ask-gm', or with every survivor's agreement given in person)."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             if state.status not in ("active", "paused"):
                 raise GMError(f"{game_id} is {state.status}")
@@ -199,8 +202,8 @@ class Press(Desk):
 
     def proposals(self, game_id: str) -> tuple[Proposal, ...]:
         """Every draw and concession proposal of a game."""
-        with self.reading() as rec:
-            return self.snapshot(rec, game_id).proposals
+        with self._desk.reading() as rec:
+            return self._desk.snapshot(rec, game_id).proposals
 
 
 def _proposal(state: GameState, number: int) -> Proposal:

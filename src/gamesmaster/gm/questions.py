@@ -71,8 +71,11 @@ def questions_of(state: GameState, rows: Sequence[PressRow], who: str) -> tuple[
     return tuple(out)
 
 
-class Questions(Desk):
+class Questions:
     """Players' questions to the gamesmaster and the GM's answers, on the record."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def ask(self, game_id: str, text: str, *, power: str | None = None, credential: str | None = None,
             by_gm: bool = False, channel: str = "web") -> int:
@@ -80,7 +83,7 @@ class Questions(Desk):
         text = limits.clean(text, "the question", limits.PRESS_CHARS).strip()
         if not text:
             raise GMError("the question is empty")
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             return record_question(tx, actor, text, channel)
 
@@ -90,7 +93,7 @@ class Questions(Desk):
         text = limits.clean(text, "the answer", limits.PRESS_CHARS).strip()
         if not text:
             raise GMError("the answer is empty")
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             state = tx.state
             q = _question(state, number)
             asked = next((p for p in tx.rec.press(game_id) if p.number == q.press), None)
@@ -106,18 +109,18 @@ class Questions(Desk):
     def unanswered(self) -> dict[str, int]:
         """For the GM's console: how many questions wait for an answer, by game (games with none left out)."""
         out = {}
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             for game_id in rec.game_ids():
-                waiting = sum(1 for q in self.snapshot(rec, game_id).questions if not q.answers)
+                waiting = sum(1 for q in self._desk.snapshot(rec, game_id).questions if not q.answers)
                 if waiting:
                     out[game_id] = waiting
         return out
 
     def questions(self, game_id: str, power: str | None = None, *, credential: str | None = None) -> tuple[QuestionView, ...]:
         """The questions a reader may see: the GM (no power, no credential) every one; a power its own."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
             who = GM
             if credential is not None or power is not None:
-                who = acting(rec, state, power, credential, credential is None, now=self.now()).power or GM
+                who = acting(rec, state, power, credential, credential is None, now=self._desk.now()).power or GM
             return questions_of(state, rec.press(game_id), who)

@@ -148,42 +148,45 @@ class Changes:
     press: Mapping[int, PressItem]  # by the entry that recorded them, as the GM sees it
 
 
-class Reading(Desk):
+class Reading:
     """What players, the GM and the public may look at."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def game(self, game_id: str) -> GameView:
         """A game at a glance: position, rules, seats, schedule, who has ordered (never what)."""
-        with self.reading() as rec:
-            return kept_view(self.memo, self.snapshot(rec, game_id))
+        with self._desk.reading() as rec:
+            return kept_view(self._desk.memo, self._desk.snapshot(rec, game_id))
 
     def game_page(self, game_id: str) -> GamePage:
         """A game's public page in one look at the game: the view, the published phases and the public press
         (each worked out once for each head of the game)."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
-            return GamePage(kept_view(self.memo, state), kept_results(self.memo, rec, state),
-                            self.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id))))
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
+            return GamePage(kept_view(self._desk.memo, state), kept_results(self._desk.memo, rec, state),
+                            self._desk.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id))))
 
     def game_ids(self) -> list[str]:
         """Every game's id, oldest first."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             return rec.game_ids()
 
     def heads(self) -> tuple[GameHead, ...]:
         """Every game's status, ledger head and deadline (a cheap listing for background passes)."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             return tuple(GameHead(r.id, r.status, r.head_seq, r.deadline) for r in rec.games())
 
     def heads_of(self, game_ids: Iterable[str]) -> tuple[GameHead, ...]:
         """These games' status, ledger head and deadline (those that exist), each read by its id."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             rows = [rec.game(game_id) for game_id in sorted(set(game_ids))]
             return tuple(GameHead(r.id, r.status, r.head_seq, r.deadline) for r in rows if r is not None)
 
     def changes(self, game_id: str, after: int) -> Changes:
         """What happened in a game after ledger entry `after` (for the mail door's dispatcher)."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
             entries = tuple((e.seq, e.kind) for e in rec.entries(game_id, after=after))
             phases = {r.ledger_seq: phase_result(r) for r in rec.phases(game_id, current_only=False)
                       if r.ledger_seq > after}
@@ -193,13 +196,13 @@ class Reading(Desk):
     def games(self) -> tuple[GameView, ...]:
         """Every game, oldest first."""
         from .tx import state_of
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             return tuple(game_view(state_of(row)) for row in rec.games())
 
     def results(self, game_id: str) -> tuple[PhaseResult, ...]:
         """The published phases (current revisions), in order: what every player may see."""
-        with self.reading() as rec:
-            return kept_results(self.memo, rec, self.snapshot(rec, game_id))
+        with self._desk.reading() as rec:
+            return kept_results(self._desk.memo, rec, self._desk.snapshot(rec, game_id))
 
     def result(self, game_id: str, phase: str) -> PhaseResult:
         """One published phase (its current revision; of a retreat phase played in rounds, the last)."""
@@ -212,8 +215,8 @@ class Reading(Desk):
 
     def history(self, game_id: str) -> History:
         """The whole record as the GM sees it: phases (with corrections), press, the ledger."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
             return History(game_view(state), tuple(phase_result(r) for r in rec.phases(game_id, current_only=False)),
                            tuple(press_item(p, GM) for p in rec.press(game_id)), tuple(rec.entries(game_id)))
 

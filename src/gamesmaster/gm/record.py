@@ -205,23 +205,26 @@ def verify_archive(doc: JSONValue, receipts: Sequence[str] = (), heads: Sequence
     return verify_entries(game, entries, receipts=receipts, heads=[*heads, *extra])
 
 
-class Record(Desk):
+class Record:
     """The record as players and the public may check it, and `verify` for the GM."""
 
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
+
     def _entries(self, rec: Records, game_id: str) -> tuple[GameState, list[Entry]]:
-        state = self.snapshot(rec, game_id)
+        state = self._desk.snapshot(rec, game_id)
         return state, rec.entries(game_id)
 
     def public_record(self, game_id: str) -> tuple[RecordEntry, ...]:
         """Every entry anyone may see now, private ones sealed."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             _, entries = self._entries(rec, game_id)
             return tuple(record_entry(e) for e in public_copy(entries))
 
     def phase_record(self, game_id: str, phase: str) -> PhaseRecord:
         """A published phase's whole record: every entry of that phase (letters sealed), in ledger order."""
         wanted = parse_phase(phase)
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             state, entries = self._entries(rec, game_id)
             copy = public_copy(entries)
         result = [e for e in copy if not e.sealed and e.kind in PUBLISHED
@@ -237,7 +240,7 @@ class Record(Desk):
 
     def archive(self, game_id: str) -> JSONObject:
         """The public record as one JSON document (what `verify --archive` reads)."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             state, entries = self._entries(rec, game_id)
             return archive_doc(state, entries)
 
@@ -246,11 +249,11 @@ class Record(Desk):
         """What the record says of a receipt. Anyone may check one once its phase is published; before,
         the power itself (with its credential) or the GM."""
         text = limits.clean(text, "the receipt", limits.RECEIPT_CHARS).strip()
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             state, entries = self._entries(rec, game_id)
             private = by_gm
             if credential:
-                seat = authenticate(rec, state, credential, now=self.now())
+                seat = authenticate(rec, state, credential, now=self._desk.now())
                 try:
                     private = Receipt.parse(text).power in seat.acts_for()
                 except ValueError:
@@ -260,7 +263,7 @@ class Record(Desk):
 
     def verify(self, game_id: str, receipts: Sequence[str] = (), heads: Sequence[str] = ()) -> VerifyReport:
         """Replay the game from its ledger, audit every ruling, check receipts and heads, compare every cache."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             row = rec.game(game_id)
             entries = rec.entries(game_id)
             if row is None and not entries:

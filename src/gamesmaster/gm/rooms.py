@@ -34,22 +34,25 @@ class NotCommanded(Forbidden):
     """A seat asked for the war room of a power it does not command (its credential holds)."""
 
 
-class Rooms(Desk):
+class Rooms:
     """The war room: everything a seat sees of its power, in one call."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def war_room(self, game_id: str, credential: str, wanted: str | None = None) -> WarRoom:
         """A seat's war room, open at the power `wanted` (one it commands; default its first).
 
         Forbidden if the credential (or sign-in) is not a seat's of the game, or the seat does not
         command the power asked for."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
-            seat, secret = identify(rec, state, credential, now=self.now())
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
+            seat, secret = identify(rec, state, credential, now=self._desk.now())
             power = acting_power(seat, wanted)
             if wanted and power is None:
                 raise NotCommanded(f"{seat.name} does not command {wanted[:40]!r} in {game_id}")
             power = power or acting_power(seat)
-            view = kept_view(self.memo, state)
+            view = kept_view(self._desk.memo, state)
             commands = _commanded(view, seat, power)
             cannot_act = None if not state.keyed or live(state, seat.number, secret) else no_key_words(state, seat)
             if power is None:
@@ -57,7 +60,7 @@ class Rooms(Desk):
             room = WarRoom(view, seat, power, commands)
             author = STANDBY if seat.role == STANDBY else PLAYER
             records = self._records(state, power, author, room.can_order)
-            options = self.memo.derived(state, f"options {power}", lambda: _options(state, power)) \
+            options = self._desk.memo.derived(state, f"options {power}", lambda: _options(state, power)) \
                 if room.can_order else ()
             rows = rec.press(game_id)  # read once for the letters and the questions
             press = readable_press(rows, seat.acts_for())
@@ -66,12 +69,12 @@ class Rooms(Desk):
 
     def gm_room(self, game_id: str) -> GMRoom:
         """A game as the GM console shows it, in one call (the caller has checked the GM credential)."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
-            view = kept_view(self.memo, state)
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
+            view = kept_view(self._desk.memo, state)
             rows = rec.press(game_id)
-            page = GamePage(view, kept_results(self.memo, rec, state),
-                            self.memo.derived(state, "public press", lambda: public_press_of(rows)))
+            page = GamePage(view, kept_results(self._desk.memo, rec, state),
+                            self._desk.memo.derived(state, "public press", lambda: public_press_of(rows)))
             received = tuple(r for p in view.powers if p.ordered or p.standby_ordered
                              for r in on_record(state, p.power, None)) if view.phase is not None else ()
             return GMRoom(page, received, state.proposals, readable_press(rows, (GM,)), questions_of(state, rows, GM))
@@ -84,7 +87,7 @@ class Rooms(Desk):
             checking = None
             if answered and state.position is not None:
                 text = record_text(r.orders, r.conditional)
-                checking = self.memo.derived(state, checked_name(power, text), lambda: check_text(state, power, text))
+                checking = self._desk.memo.derived(state, checked_name(power, text), lambda: check_text(state, power, text))
             out.append(RecordAnswered(r, checking))
         return tuple(out)
 

@@ -405,22 +405,22 @@ def import_saved_game(gm: Gamesmaster, doc: JSONValue, game_id: str | None = Non
     players = {p: f"{variant.powers[p].name} (imported)" for p in variant.powers}
     start = None if board_of(first) == board_of(Position.initial(variant)) and first.phase == variant.start \
         else first
-    gm.create_game(new_id, title=f"{source} (imported saved game)", rules=spec,
+    gm.setup.create_game(new_id, title=f"{source} (imported saved game)", rules=spec,
                    settings=Settings.from_dict({"press": press}), players=list(players.values()),
                    assign={name: power for power, name in players.items()}, position=start)
     notes: list[str] = []
     try:
         replayed, stopped = _replay(gm, new_id, phases, notes)
     except GMError as exc:  # the game made so far stays, as far as it got, and says why it stopped
-        replayed, stopped = len(gm.results(new_id)), f"the gamesmaster refused part of the file: {exc}"
+        replayed, stopped = len(gm.games.results(new_id)), f"the gamesmaster refused part of the file: {exc}"
     differing = compare_file(phases, options)
     if stopped is not None:
-        gm.post_press(new_id, f"The import stops following the saved game here: {stopped}", by_gm=True)
+        gm.press.post_press(new_id, f"The import stops following the saved game here: {stopped}", by_gm=True)
     elif phases[-1].position is None:
         notes.append("the saved game is over (COMPLETED); the imported game is paused where it ended")
-    view = gm.game(new_id)
+    view = gm.games.game(new_id)
     if view.status == "active":
-        gm.pause(new_id, reason="imported from a saved game; resume it to play on")
+        gm.deadlines.pause(new_id, reason="imported from a saved game; resume it to play on")
     return ImportReport(new_id, len(phases), replayed, stopped, messages, tuple(differing), tuple(notes))
 
 
@@ -428,7 +428,7 @@ def _replay(gm: Gamesmaster, game_id: str, phases: Sequence[FilePhase], notes: l
     """Follow the file phase by phase while this engine reaches the file's positions; (phases adjudicated, why stopped)."""
     replayed = 0
     for i, phase in enumerate(phases):
-        view = gm.game(game_id)
+        view = gm.games.game(game_id)
         if phase.position is None or view.status == "finished":
             return replayed, None
         here = view.position
@@ -446,11 +446,11 @@ def _replay(gm: Gamesmaster, game_id: str, phases: Sequence[FilePhase], notes: l
         to_act = set(powers_to_act(here))
         for power, orders in phase.orders.items():
             if power in to_act and orders:
-                gm.submit_orders(game_id, power, "\n".join(orders), by_gm=True, channel="import")
+                gm.orders.submit_orders(game_id, power, "\n".join(orders), by_gm=True, channel="import")
             elif orders and power in here.variant.powers:
                 notes.append(f"{phase.name}: orders for {power.capitalize()}, which had nothing to order, were left out")
-        if str(gm.game(game_id).phase) == phase.name:
-            gm.process(game_id, force=True)
+        if str(gm.games.game(game_id).phase) == phase.name:
+            gm.deadlines.process(game_id, force=True)
         replayed += 1
     return replayed, None
 
@@ -468,9 +468,9 @@ def _post(gm: Gamesmaster, game_id: str, phase: FilePhase, notes: list[str]) -> 
         to = None if recipient in (GLOBAL, "") else [recipient]
         if sender == SYSTEM or sender not in variant.powers or (to and to[0] not in variant.powers) or to == [sender]:
             heard = "everyone" if to is None else recipient.capitalize()
-            gm.post_press(game_id, f"({sender.capitalize() or 'unknown'} to {heard}) {text}"[:MAX_PRESS], by_gm=True)
+            gm.press.post_press(game_id, f"({sender.capitalize() or 'unknown'} to {heard}) {text}"[:MAX_PRESS], by_gm=True)
             continue
-        gm.post_press(game_id, text, power=sender, to=to, by_gm=True)
+        gm.press.post_press(game_id, text, power=sender, to=to, by_gm=True)
 
 
 def describe(report: ImportReport) -> str:
@@ -493,7 +493,7 @@ def describe(report: ImportReport) -> str:
 
 def export_saved_game(gm: Gamesmaster, game_id: str) -> JSONObject:
     """A game in the store, in the saved-game format."""
-    return saved_game(gm.game(game_id), gm.results(game_id), gm.press(game_id))
+    return saved_game(gm.games.game(game_id), gm.games.results(game_id), gm.press.press(game_id))
 
 
 def is_saved_game(doc: JSONValue) -> bool:

@@ -52,8 +52,11 @@ def _session(row: SessionRow) -> Session:
     return Session(seats, row.gm_key, dict(row.data), row.expires_at, row.account)
 
 
-class Sessions(Desk):
+class Sessions:
     """Sessions for the doors: open, read, sign in to a game, sign out, end."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def new_session_token(self) -> str:
         """A fresh token (nothing is stored until the session is saved)."""
@@ -67,9 +70,9 @@ class Sessions(Desk):
         """The session a token opens (None: unknown, ended or expired)."""
         if not is_token(token):
             return None
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             row = SessionRecords(rec.conn).get(token_id(token))
-        if row is None or row.expires_at <= self.now():
+        if row is None or row.expires_at <= self._desk.now():
             return None
         return _session(row)
 
@@ -77,8 +80,8 @@ class Sessions(Desk):
         """Create or update a session's data (and its GM mark: a fingerprint, None to drop it, False to keep)."""
         if not is_token(token):
             raise GMError("not a session token")
-        now = self.now()
-        with self.store.connect() as conn:
+        now = self._desk.now()
+        with self._desk.store.connect() as conn:
             records = SessionRecords(conn)
             row = live_row(records, token, now)
             if data is not None:
@@ -92,7 +95,7 @@ class Sessions(Desk):
         """Check a player's credential (the one slow check) and sign the session in to that game as that seat."""
         if is_token(credential):
             raise Forbidden("sign in with the credential you were given, not with a session")
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             seat, secret = identify(tx.rec, tx.state, credential, now=tx.now)
             give_key(tx, seat, secret, token, "sign-in")
             records = SessionRecords(tx.rec.conn)
@@ -104,9 +107,9 @@ class Sessions(Desk):
 
     def cannot_act(self, game_id: str, credential: str) -> str | None:
         """Why a signed-in seat can act on nothing from this browser (no key of it on the record), or None."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
-            seat, secret = identify(rec, state, credential, now=self.now())
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
+            seat, secret = identify(rec, state, credential, now=self._desk.now())
         if not state.keyed or live(state, seat.number, secret):
             return None
         return no_key_words(state, seat)
@@ -115,8 +118,8 @@ class Sessions(Desk):
         """A new token for a session (its sign-ins and GM mark carried over, the old token ended): a token
         that was known before a sign-in is never the one trusted after it."""
         new = self.new_session_token()
-        now = self.now()
-        with self.store.connect() as conn:
+        now = self._desk.now()
+        with self._desk.store.connect() as conn:
             records = SessionRecords(conn)
             old = records.get(token_id(token)) if is_token(token) else None
             if old is not None and old.expires_at > now:
@@ -130,7 +133,7 @@ class Sessions(Desk):
         """Sign a session out of one game (or end it: game None)."""
         if not is_token(token):
             return
-        with self.store.connect() as conn:
+        with self._desk.store.connect() as conn:
             records = SessionRecords(conn)
             row = records.get(token_id(token))
             if row is None:
@@ -147,8 +150,8 @@ class Sessions(Desk):
 
     def purge_sessions(self) -> int:
         """Forget expired sessions; returns how many."""
-        with self.store.connect() as conn:
-            return SessionRecords(conn).purge(self.now())
+        with self._desk.store.connect() as conn:
+            return SessionRecords(conn).purge(self._desk.now())
 
 
 def give_key(tx: Transaction, seat: Seat, credential: Secret | None, token: str, how: str) -> None:

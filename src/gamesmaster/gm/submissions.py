@@ -197,8 +197,11 @@ def on_record(state: GameState, power: str, author: str | None) -> tuple[OrdersO
     return tuple(out)
 
 
-class Submissions(Desk):
+class Submissions:
     """Taking each power's orders before the deadline, and answering them order by order."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     def submit_orders(self, game_id: str, power: str | None, text: str | Sequence[str], *, credential: str | None = None,
                       by_gm: bool = False, channel: str = "console", phase: str | None = None,
@@ -220,7 +223,7 @@ class Submissions(Desk):
             text = "\n".join(text)
         text = limits.orders_text(text)
         refusal = None
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             refusal = _refusal(tx, actor, phase, channel, text, written_at, answering)
             if refusal is None:
@@ -231,7 +234,7 @@ class Submissions(Desk):
         if refusal is not None:
             raise refusal
         if not submission.processed:  # the war room shown next answers this set from this reading
-            self.memo.derived(tx.state, checked_name(submission.power, record_text(checked.lines, checked.conditional)),
+            self._desk.memo.derived(tx.state, checked_name(submission.power, record_text(checked.lines, checked.conditional)),
                               lambda: checked)
         return submission
 
@@ -263,7 +266,7 @@ class Submissions(Desk):
         Conditional orders installed for the phase are replaced by an empty set instead, so
         that withdrawing them does not leave the power in civil disorder."""
         refusal = None
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             refusal = _refusal(tx, actor, None, channel, None)
             if refusal is None:
@@ -297,26 +300,26 @@ class Submissions(Desk):
     def orders_on_record(self, game_id: str, power: str, *, credential: str | None = None,
                          by_gm: bool = False) -> tuple[OrdersOnRecord, ...]:
         """A power's orders for the current phase: only the power itself (or its stand-by) and the GM may look."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
-            actor = acting(rec, state, power, credential, by_gm, now=self.now())
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
+            actor = acting(rec, state, power, credential, by_gm, now=self._desk.now())
             return on_record(state, actor.power or "", None if by_gm else actor.author)
 
     def check(self, game_id: str, power: str, text: str, *, credential: str | None = None,
               by_gm: bool = False) -> Checking:
         """How these orders would be read now, order by order (nothing is recorded)."""
         text = limits.orders_text(text)
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
-            actor = acting(rec, state, power, credential, by_gm, now=self.now())
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
+            actor = acting(rec, state, power, credential, by_gm, now=self._desk.now())
             return check_text(state, actor.power or "", text)
 
     def legal_orders(self, game_id: str, power: str, *, credential: str | None = None,
                      by_gm: bool = False) -> LegalOrders:
         """Every legal order of the power now, by unit (builds and removals under 'adjust')."""
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)
-            actor = acting(rec, state, power, credential, by_gm, now=self.now())
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)
+            actor = acting(rec, state, power, credential, by_gm, now=self._desk.now())
             position = state.position
             if position is None:
                 raise GMError(f"{game_id} has not started")
@@ -325,7 +328,7 @@ class Submissions(Desk):
     def set_ready(self, game_id: str, power: str, ready: bool = True, *, credential: str | None = None,
                   by_gm: bool = False) -> list[str]:
         """Mark a power ready (or not) for early processing of a movement phase; returns phases processed."""
-        with self.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             if tx.state.holder(actor.power or "") is None:
                 raise GMError(f"{(actor.power or '').capitalize()} has no player")
@@ -335,6 +338,6 @@ class Submissions(Desk):
 
     def identify(self, game_id: str, credential: str) -> Seat:
         """Whose a credential is (for the doors' sign-in)."""
-        with self.reading() as rec:
-            return authenticate(rec, self.snapshot(rec, game_id), credential, now=self.now())
+        with self._desk.reading() as rec:
+            return authenticate(rec, self._desk.snapshot(rec, game_id), credential, now=self._desk.now())
 

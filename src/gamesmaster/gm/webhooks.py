@@ -198,22 +198,25 @@ class WebhookChannel:
         return self._post(news, PostKind.WARNING, f"{view.phase}:{w:g}", text, silent=news.opened)
 
 
-class Webhooks(Desk):
+class Webhooks:
     """The GM's webhook for a game: setting it, its status, and the posts due to go."""
 
     backoff = Backoff()
 
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
+
     def set_webhook(self, game_id: str, url: str | None) -> WebhookStatus | None:
         """Set the game's webhook (None or empty: remove it); GMError says what is wrong with a URL."""
         checked = check_url(url) if url and url.strip() else None
-        with self.reading() as rec:
-            state = self.snapshot(rec, game_id)  # NotFound for a game that is not
-        with self.store.connect() as conn:
+        with self._desk.reading() as rec:
+            state = self._desk.snapshot(rec, game_id)  # NotFound for a game that is not
+        with self._desk.store.connect() as conn:
             books = WebhookRecords(conn)
             if checked is None:
                 books.remove_hook(game_id)
                 return None
-            books.set_hook(game_id, checked, self.now())
+            books.set_hook(game_id, checked, self._desk.now())
             # A game no account plays in has no notification cursor yet: it starts at the head (the webhook is
             # told what happens from now on, not the game's past).
             cursors = AccountRecords(conn)
@@ -225,22 +228,22 @@ class Webhooks(Desk):
 
     def webhook(self, game_id: str) -> WebhookStatus | None:
         """How the game's webhook fares (None: the GM set none)."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             books = WebhookRecords(rec.conn)
             hook = books.hook(game_id)
             return WebhookStatus.of(hook, books.queued(game_id)) if hook is not None else None
 
     def hooked_games(self) -> list[str]:
         """The games whose GM set a webhook."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             return WebhookRecords(rec.conn).hooked()
 
     def webhook_posts_due(self, limit: int = 20) -> list[Post]:
         """The posts due now, with where each goes."""
-        with self.reading() as rec:
+        with self._desk.reading() as rec:
             books = WebhookRecords(rec.conn)
             out = []
-            for p in books.due(self.now(), limit):
+            for p in books.due(self._desk.now(), limit):
                 hook = books.hook(p.game_id)
                 if hook is not None:
                     out.append(Post(p, hook.url))
@@ -249,8 +252,8 @@ class Webhooks(Desk):
     def webhook_posted(self, post: Post, error: str | None, *, final: bool = False) -> None:
         """What became of a post: None delivered; else why not, tried again later unless `final` (a refusal that
         will not change) or tried out."""
-        now = self.now()
-        with self.store.connect() as conn:
+        now = self._desk.now()
+        with self._desk.store.connect() as conn:
             books = WebhookRecords(conn)
             if error is None:
                 books.delivered(post.record, now)

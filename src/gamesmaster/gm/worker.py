@@ -45,11 +45,11 @@ class Pass:
         self.purged_at: datetime | None = None
 
     def __call__(self) -> list[Processed]:
-        done = self.gm.process_due()
-        now = self.gm.now()
+        done = self.gm.deadlines.process_due()
+        now = self.gm.desk.now()
         if self.purged_at is None or now - self.purged_at >= PURGE_EVERY:
-            self.gm.purge_sessions()
-            self.gm.purge_links()
+            self.gm.sessions.purge_sessions()
+            self.gm.accounts.purge_links()
             self.purged_at = now
         return done
 

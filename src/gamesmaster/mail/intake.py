@@ -92,7 +92,7 @@ class _Session:
     # -- sign-on ----------------------------------------------------------------------------
 
     def _game_ids(self) -> set[str]:
-        return set(self.gm.game_ids())
+        return set(self.gm.games.game_ids())
 
     def signon(self, st: Statement) -> None:
         self.flush()
@@ -122,7 +122,7 @@ class _Session:
         if self.authenticate(st.echo):
             who = section.who
             assert who is not None
-            game = self.gm.game(section.game or "")
+            game = self.gm.games.game(section.game or "")
             power = section.power or "-"
             mine = who.acts_for()
             as_what = (f"playing {'/'.join(texts.cap(p) for p in mine)}; what follows is for {texts.cap(power)} "
@@ -174,14 +174,14 @@ class _Session:
             s.failed = "no credential: write SIGNON GAME POWER CREDENTIAL"
         if s.failed is None:
             target = f"{s.game}:{(s.credential or '').split('.', 1)[0]}"
-            wait = 0 if self.gm.credential_known(s.game or "", s.credential or "") else \
+            wait = 0 if self.gm.sessions.credential_known(s.game or "", s.credential or "") else \
                 self.limits.signons.wait(self.reply_to, target)
             if wait:
                 s.failed = (f"too many sign-ons with a wrong credential from {self.reply_to}: the next credential is "
                             f"checked in {max(1, wait // 60)} minute{'s' if wait >= 120 else ''}")
         if s.failed is None:
             try:
-                s.who = self.gm.identify(s.game or "", s.credential or "")
+                s.who = self.gm.orders.identify(s.game or "", s.credential or "")
             except (NotFound, Forbidden, GMError) as exc:
                 s.failed = str(exc)
                 if isinstance(exc, Forbidden):
@@ -290,7 +290,7 @@ class _Session:
 
     def _variant(self, game: str) -> Any:
         if game not in self._variants:
-            self._variants[game] = self.gm.game(game).variant
+            self._variants[game] = self.gm.games.game(game).variant
         return self._variants[game]
 
     def switch_power(self, st: Statement, power: str) -> None:
@@ -341,7 +341,7 @@ class _Session:
         try:
             if not earlier and self._kept_as_question(lines, echo, slot):
                 return
-            sub = self.gm.submit_orders(s.game or "", s.power, "\n".join(lines), credential=s.credential,
+            sub = self.gm.orders.submit_orders(s.game or "", s.power, "\n".join(lines), credential=s.credential,
                                         channel="mail", phase=s.phase, written_at=self.written_at,
                                         answering=headers.results_answered(self.answers, s.game or ""))
             self.did_something = True
@@ -363,7 +363,7 @@ class _Session:
         s = self.section
         assert s.orders is not None
         maybe = [s.orders[i] for i in s.courtesy]
-        checking = self.gm.check(s.game or "", s.power or "", "\n".join(maybe), credential=s.credential)
+        checking = self.gm.orders.check(s.game or "", s.power or "", "\n".join(maybe), credential=s.credential)
         def bare(text: str) -> str:
             return text.strip().rstrip(",.!;:").strip()
 
@@ -381,13 +381,13 @@ class _Session:
         the set on record; it is kept as a question to the gamesmaster, and answered with the problems."""
         s = self.section
         game, power = s.game or "", s.power or ""
-        checking = self.gm.check(game, power, "\n".join(lines), credential=s.credential)
+        checking = self.gm.orders.check(game, power, "\n".join(lines), credential=s.credential)
         if not checking.unreadable:
             return False
-        number = self.gm.ask(game, "\n".join(lines), power=power, credential=s.credential, channel="mail")
+        number = self.gm.questions.ask(game, "\n".join(lines), power=power, credential=s.credential, channel="mail")
         self.did_something = True
         problems = "\n".join(f"  '{a.text}': {a.message}" for a in checking.answers)
-        rows = self.gm.orders_on_record(game, power, credential=s.credential)
+        rows = self.gm.orders.orders_on_record(game, power, credential=s.credential)
         stands = (f"Your orders on record stand (set {rows[-1].receipt.number}, {len(rows[-1].orders)} orders; "
                   "send LIST to see them)." if rows else "You have no orders on record for this phase.")
         self.say(echo, f"Not one of these lines reads as an order, so they were not taken as a set of orders:\n"
@@ -459,14 +459,14 @@ class _Session:
         elif kind == "answer":
             self.do_answer(st)
         elif kind == "questions" and s.is_gm:
-            self.say([st.echo], _questions(self.gm.questions(s.game or ""), s.game or ""))
+            self.say([st.echo], _questions(self.gm.questions.questions(s.game or ""), s.game or ""))
         elif kind == "proposals":
             game = s.game or self.default_game
             if not game:
                 self.say([st.echo], "Not carried out: which game? Sign on first, or write PROPOSALS after SIGNON.")
                 return
-            rows = [p for p in self.gm.proposals(game) if p.status == "open"]
-            shown = s.is_gm or self.gm.game(game).settings.votes == "open"
+            rows = [p for p in self.gm.press.proposals(game) if p.status == "open"]
+            shown = s.is_gm or self.gm.games.game(game).settings.votes == "open"
             self.say([st.echo], "\n".join(_proposal(p, shown) for p in rows) or f"No open proposals in {game}.")
         else:
             if not self._need(st):
@@ -480,15 +480,15 @@ class _Session:
         if power is None:
             return
         s = self.section
-        rows = self.gm.orders_on_record(s.game or "", power, credential=s.credential)
-        self.say([st.echo], texts.on_record(rows, power, self.gm.game(s.game or "").phase_title or "-"))
+        rows = self.gm.orders.orders_on_record(s.game or "", power, credential=s.credential)
+        self.say([st.echo], texts.on_record(rows, power, self.gm.games.game(s.game or "").phase_title or "-"))
 
     def do_withdraw(self, st: Statement) -> None:
         power = self._power(st)
         if power is None:
             return
         s = self.section
-        seq = self.gm.withdraw_orders(s.game or "", power, credential=s.credential, channel="mail")
+        seq = self.gm.orders.withdraw_orders(s.game or "", power, credential=s.credential, channel="mail")
         s.submitted = []
         self.did_something = True
         self.say([st.echo], f"The orders of {texts.cap(power)} are withdrawn" + (f" (ledger entry {seq})." if seq else "."))
@@ -496,7 +496,7 @@ class _Session:
     def do_dispute(self, st: Statement) -> None:
         """DISPUTE RECEIPT [WHY]: the set that replaced the receipt's was not the player's own (gm.disputes)."""
         s = self.section
-        d = self.gm.dispute(s.game or "", st.args.get("receipt") or "", st.args.get("text") or "",
+        d = self.gm.disputes.dispute(s.game or "", st.args.get("receipt") or "", st.args.get("text") or "",
                             credential=s.credential)
         self.did_something = True
         self.say([st.echo], f"Your dispute of {texts.cap(d.power)}'s set #{d.number} for {d.phase} is on the record "
@@ -507,7 +507,7 @@ class _Session:
         if power is None:
             return
         s = self.section
-        done = self.gm.set_ready(s.game or "", power, ready, credential=s.credential)
+        done = self.gm.orders.set_ready(s.game or "", power, ready, credential=s.credential)
         self.did_something = True
         text = f"{texts.cap(power)} is {'ready' if ready else 'not ready'}."
         for p in done:
@@ -523,7 +523,7 @@ class _Session:
         if not text.strip():
             self.say([st.echo], "Not sent: the press has no text (write it on the lines after PRESS, then ENDPRESS).")
             return
-        pid = self.gm.post_press(s.game or "", text, power=s.power, to=st.args.get("to"),
+        pid = self.gm.press.post_press(s.game or "", text, power=s.power, to=st.args.get("to"),
                                  anonymous=bool(st.args.get("anonymous")), credential=s.credential)
         self.did_something = True
         to = st.args.get("to")
@@ -535,7 +535,7 @@ class _Session:
 
     def do_questions(self, st: Statement) -> None:
         s = self.section
-        self.say([st.echo], _questions(self.gm.questions(s.game or "", credential=s.credential), s.game or ""))
+        self.say([st.echo], _questions(self.gm.questions.questions(s.game or "", credential=s.credential), s.game or ""))
 
     def do_answer(self, st: Statement) -> None:
         s = self.section
@@ -547,7 +547,7 @@ class _Session:
             self.say([st.echo], "Not sent: the answer has no text (write it on the lines after ANSWER N, then END).")
             return
         number, public = st.args["question"], bool(st.args.get("public"))
-        self.gm.answer_question(s.game or "", number, text, public=public)
+        self.gm.questions.answer_question(s.game or "", number, text, public=public)
         self.did_something = True
         self.say([st.echo], f"Question {number} is answered " + ("for everyone (its asker not named)." if public
                                                                  else "to its asker."))
@@ -562,7 +562,7 @@ class _Session:
         power = self._power(st)
         if power is None:
             return
-        number = self.gm.ask(s.game or "", text, power=power, credential=s.credential, channel="mail")
+        number = self.gm.questions.ask(s.game or "", text, power=power, credential=s.credential, channel="mail")
         self.did_something = True
         note = "" if not st.args.get("unended") else " (no END: the question ran to the end of your mail)"
         self.say([st.echo], f"Question {number} is with the gamesmaster{note}; only you and the gamesmaster can "
@@ -571,17 +571,17 @@ class _Session:
 
     def do_draw(self, st: Statement) -> None:
         s = self.section
-        pid = self.gm.propose(s.game or "", kind="draw", powers=st.args.get("powers"), power=s.power,
+        pid = self.gm.press.propose(s.game or "", kind="draw", powers=st.args.get("powers"), power=s.power,
                               credential=s.credential)
         self.did_something = True
-        row = next((p for p in self.gm.proposals(s.game or "") if p.id == pid), None)
-        shown = s.is_gm or self.gm.game(s.game or "").settings.votes == "open"
+        row = next((p for p in self.gm.press.proposals(s.game or "") if p.id == pid), None)
+        shown = s.is_gm or self.gm.games.game(s.game or "").settings.votes == "open"
         self.say([st.echo], f"Proposal {pid} is made: " + (_proposal(row, shown) if row else "a draw") +
                  ". Every survivor votes with VOTE " + str(pid) + " YES or NO.")
 
     def do_concede(self, st: Statement) -> None:
         s = self.section
-        pid = self.gm.propose(s.game or "", kind="concession", concede_to=st.args["to"], power=s.power,
+        pid = self.gm.press.propose(s.game or "", kind="concession", concede_to=st.args["to"], power=s.power,
                               credential=s.credential)
         self.did_something = True
         self.say([st.echo], f"Proposal {pid} is made: concede the game to {texts.cap(st.args['to'])}. "
@@ -591,14 +591,14 @@ class _Session:
         s = self.section
         pid = st.args.get("proposal")
         if pid is None:
-            open_ = [p for p in self.gm.proposals(s.game or "") if p.status == "open"]
+            open_ = [p for p in self.gm.press.proposals(s.game or "") if p.status == "open"]
             if len(open_) != 1:
                 self.say([st.echo], "Not carried out: " + ("there is no open proposal" if not open_ else
                          f"{len(open_)} proposals are open ({', '.join(str(p.id) for p in open_)}): "
                          "write VOTE N YES or VOTE N NO"))
                 return
             pid = open_[0].id
-        status = self.gm.vote(s.game or "", pid, st.args["yes"], power=s.power, credential=s.credential)
+        status = self.gm.press.vote(s.game or "", pid, st.args["yes"], power=s.power, credential=s.credential)
         self.did_something = True
         self.say([st.echo], f"{texts.cap(s.power or '')} votes {'yes' if st.args['yes'] else 'no'} on proposal {pid}: "
                  f"the proposal is {status}.")
@@ -612,7 +612,7 @@ class _Session:
         successor = st.args.get("successor")
         if successor and self._names_power(successor) == power:
             successor = None  # 'RESIGN England': the power resigned, not a successor's name
-        secret = self.gm.resign(s.game or "", power, successor, credential=s.credential)
+        secret = self.gm.players.resign(s.game or "", power, successor, credential=s.credential)
         self.did_something = True
         if secret:
             self.say([st.echo], f"You have resigned {texts.cap(power)}; {successor} plays it now. "
@@ -629,7 +629,7 @@ class _Session:
             self.say([st.echo], "Which game? Write STATUS GAME.\n" + _games(self.gm))
             return
         try:
-            stt = self.gm.game(game)
+            stt = self.gm.games.game(game)
         except NotFound as exc:
             self.say([st.echo], f"{exc}")
             return
@@ -637,7 +637,7 @@ class _Session:
         if s.who is not None and s.game == game and s.power:
             power = s.power
             try:
-                ordered = bool(self.gm.orders_on_record(game, power, credential=s.credential))
+                ordered = bool(self.gm.orders.orders_on_record(game, power, credential=s.credential))
             except GMError:
                 ordered = None
         self.say([st.echo], texts.status(stt, power, ordered))
@@ -652,12 +652,12 @@ class _Session:
         if not game:
             self.say([st.echo], "Which game? Write HISTORY GAME.")
             return
-        stt = self.gm.game(game)
-        phases = self.gm.results(game)
+        stt = self.gm.games.game(game)
+        phases = self.gm.games.results(game)
         if s.who is not None and s.game == game and s.power:
-            press = self.gm.press(game, s.power, credential=s.credential)
+            press = self.gm.press.press(game, s.power, credential=s.credential)
         else:
-            press = self.gm.public_press(game)
+            press = self.gm.press.public_press(game)
         self.say([st.echo], texts.history(game, stt.title, phases, press, stt.settings.schedule.tz, only))
 
     def receipt(self, st: Statement) -> None:
@@ -670,7 +670,7 @@ class _Session:
                      "RECEIPT club/S1901M/FRANCE/2:9f3a...")
             return
         credential = s.credential if s.who is not None and s.game == game else None
-        check = self.gm.check_receipt(game, text, credential=credential)
+        check = self.gm.record.check_receipt(game, text, credential=credential)
         self.say([st.echo], texts.receipt_check(check))
 
     def record(self, st: Statement) -> None:
@@ -682,17 +682,17 @@ class _Session:
         if not game:
             self.say([st.echo], "Which game? Write RECORD GAME PHASE (e.g. RECORD club S1901M).")
             return
-        view = self.gm.game(game)
+        view = self.gm.games.game(game)
         if only is None:
-            published = self.gm.results(game)
+            published = self.gm.games.results(game)
             if not published:
                 self.say([st.echo], f"Nothing of {game} has been published yet: its record is public phase by phase, "
                          "once each phase's results are out.")
                 return
             only = str(published[-1].phase)
-        text = texts.phase_record(self.gm.phase_record(game, only), view.settings.schedule.tz)
+        text = texts.phase_record(self.gm.record.phase_record(game, only), view.settings.schedule.tz)
         self.say([st.echo], text)
-        doc = json.dumps(self.gm.archive(game), ensure_ascii=False, indent=1).encode("utf-8")
+        doc = json.dumps(self.gm.record.archive(game), ensure_ascii=False, indent=1).encode("utf-8")
         self.attachments.append(Attachment(f"{game}-record.json", doc, "application", "json"))
 
 
@@ -715,7 +715,7 @@ def _proposal(p: Proposal, open_votes: bool) -> str:
 
 
 def _games(gm: Gamesmaster) -> str:
-    ids = gm.game_ids()
+    ids = gm.games.game_ids()
     return "Games: " + (", ".join(ids) if ids else "none yet")
 
 
@@ -760,7 +760,7 @@ class Intake:
         self.limits = limits or MailLimits()
 
     def now(self) -> datetime:
-        return self.gm.now()
+        return self.gm.desk.now()
 
     def game_of(self, recipients: Sequence[str]) -> str | None:
         for r in recipients:
@@ -854,7 +854,7 @@ class Intake:
     def _contacts(self, books: MailBooks, session: _Session, address: str, now: datetime) -> None:
         """Record the address the players who signed on wrote from; tell an old address it changed."""
         for game, number in dict.fromkeys(session.contacts):
-            seat = next((x for x in self.gm.game(game).seats if x.number == number), None)
+            seat = next((x for x in self.gm.games.game(game).seats if x.number == number), None)
             if seat is None:
                 continue
             name = seat.name

@@ -85,7 +85,7 @@ class Dispatcher:
     def run_once(self) -> dict[str, int]:
         """One pass over every game, then the notifications of players with accounts."""
         counts = {"results": 0, "press": 0, "reminders": 0, "accounts": 0}
-        for head in self.gm.heads():
+        for head in self.gm.games.heads():
             try:
                 for k, v in self._game(head).items():
                     counts[k] += v
@@ -94,7 +94,7 @@ class Dispatcher:
             except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' mail
                 log.exception("mail for game %s: this pass failed; it is tried again at the next", head.id)
         try:
-            self.gm.notify()
+            self.gm.notices.notify()
             counts["accounts"] = self._accounts()
         except Exception:  # noqa: BLE001 - tried again at the next pass
             log.exception("players' notifications: this pass failed; it is tried again at the next")
@@ -128,7 +128,7 @@ class Dispatcher:
             if not parts:
                 continue
             parts.sort(key=lambda p: p[0].kind != "results")  # the results lead a digest
-            now = self.gm.now()
+            now = self.gm.desk.now()
             with mailroom.open() as books:
                 taken = [p for p in parts
                          if books.notice_mailed(p[0].id, forget_text=p[0].kind in ("sign-in", "invitation"))]
@@ -150,7 +150,7 @@ class Dispatcher:
 
     def _mailed_as_contact(self, game: str | None, account: AccountRecord) -> bool:
         """Whether the account's seat in a game has this same address as its mail contact (mailed by _game)."""
-        seat = self.gm.seat_of(game, account.ref) if game else None
+        seat = self.gm.joining.seat_of(game, account.ref) if game else None
         if game is None or seat is None:
             return False
         with self.gm.mailroom.open(write=False) as books:
@@ -163,10 +163,10 @@ class Dispatcher:
                   + (f": {self.config.site_url}/account" if self.config.site_url else "") + ".\n")
         if n.kind == "results" and n.game_id and n.seq is not None:
             game = n.game_id
-            row = self.gm.changes(game, n.seq - 1).phases.get(n.seq)
+            row = self.gm.games.changes(game, n.seq - 1).phases.get(n.seq)
             if row is not None:
-                st = self.gm.game(game)
-                seat = self.gm.seat_of(game, account.ref)
+                st = self.gm.games.game(game)
+                seat = self.gm.joining.seat_of(game, account.ref)
                 mine = seat.acts_for() if seat is not None else ()
                 ended = st.result if st.result is not None and st.result.phase == str(row.phase) else None
                 body = texts.results(game, st.title, row, st.settings.schedule.tz, mine,
@@ -185,7 +185,7 @@ class Dispatcher:
     def _game(self, head: GameHead) -> dict[str, int]:
         counts = {"results": 0, "press": 0, "reminders": 0}
         game = head.id
-        now = self.gm.now()
+        now = self.gm.desk.now()
         with self.gm.mailroom.open(write=False) as books:
             cur = books.cursor(game)
         if cur is None:
@@ -199,7 +199,7 @@ class Dispatcher:
         if head.head_seq <= old_seq and not window:
             return counts  # nothing new, and no reminder due: no need to look further
         mails: list[_Mail] = []
-        news = self.gm.changes(game, old_seq)
+        news = self.gm.games.changes(game, old_seq)
         st = news.game
         with self.gm.mailroom.open(write=False) as books:
             contacts = books.contacts(game)
@@ -247,7 +247,7 @@ class Dispatcher:
         if asked and self.config.gm_email:
             mails.append(self._questions_to_gm(game, st, asked))
         # A player whose site account holds the seat at this same address has the warnings chosen there instead
-        held = self.gm.seat_addresses(game)
+        held = self.gm.notices.seat_addresses(game)
         own = [(p, a) for p, a in readers if held.get(p.number, "").lower() != a.lower()]
         new_reminded, reminders = self._reminders(game, st, own, reminded, now)
         if opened:
@@ -303,8 +303,8 @@ class Dispatcher:
         drawn): the gm's boards of those seasons, the same drawings as the site's maps of them."""
         try:
             phase, nxt = str(row.phase), str(row.next.phase)
-            first = self.gm.board(row.game, phase).png()
-            second = self.gm.board_after(row.game, phase).png()
+            first = self.gm.boards.board(row.game, phase).png()
+            second = self.gm.boards.board_after(row.game, phase).png()
             return (Attachment(f"{phase}-results.png", first), Attachment(f"{nxt}-position.png", second))
         except Exception as exc:  # noqa: BLE001 - a map that cannot be drawn must not hold up the results
             log.warning("the map of %s could not be drawn: %s", row.phase, exc)
@@ -342,7 +342,7 @@ class Dispatcher:
 
     def _questions_to_gm(self, game: str, st: GameView, asked: list[PressItem]) -> _Mail:
         """One mail telling the GM of the questions asked since the last pass, with how to answer each."""
-        numbers = {(q.power, q.asked_at, q.text): q.number for q in self.gm.questions(game)}
+        numbers = {(q.power, q.asked_at, q.text): q.number for q in self.gm.questions.questions(game)}
         parts = []
         for item in asked:
             n = numbers.get((item.sender, item.sent_at, item.text))

@@ -90,7 +90,7 @@ class MailServer:
         self.gm = gm
         self.config = config
         self.host = host
-        self.sender = Sender(gm.mailroom, config, gm.now)
+        self.sender = Sender(gm.mailroom, config, gm.desk.now)
         self.dispatcher = Dispatcher(gm, config)
         self.loops: list[_Loop] = []
         self.send_loop = _Loop("mail-sender", self.sender.send_due, config.interval) if send else None

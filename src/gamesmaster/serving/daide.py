@@ -18,7 +18,7 @@ def serve(gm: Gamesmaster, games: Sequence[tuple[str, int]], host: str, *, poll:
     OSError: a port cannot be listened on."""
     from ..daide.server import Limits, start
     for game, _ in games:
-        gm.game(game)
+        gm.games.game(game)
     running = start(gm, list(games), host, limits=Limits(), poll=poll)
     for game, port in running.ports.items():
         print(f"DAIDE: {game} on {host}:{port}", file=out, flush=True)

@@ -69,13 +69,13 @@ def serve(gm: Gamesmaster, settings: MailConfig, host: str | None, port: int | N
 def send_due(gm: Gamesmaster, settings: MailConfig) -> dict[str, int]:
     """Deliver the outbox's mail that is due now: how many were sent, are to be retried, failed."""
     from ..mail.outbox import Sender
-    return Sender(gm.mailroom, settings, gm.now).send_due()
+    return Sender(gm.mailroom, settings, gm.desk.now).send_due()
 
 
 def retry(gm: Gamesmaster, mail_ids: Sequence[int] | None) -> int:
     """Queue failed mail (or these mails) to be sent again; how many were queued."""
     from ..mail.outbox import retry as queue_again
-    return queue_again(gm.mailroom, mail_ids, gm.now())
+    return queue_again(gm.mailroom, mail_ids, gm.desk.now())
 
 
 def receive(gm: Gamesmaster, settings: MailConfig, raw: bytes, sender: str | None, to: str | None) -> Received:

@@ -268,14 +268,14 @@ def serve(opts: Options, out: TextIO = sys.stdout) -> int:
     gm = Gamesmaster.open(database_url(data, config.paths), config=config)
     secrets = load_secrets(data, renew_gm=opts.new_gm_credential, site=config.site)
     demo = None
-    if opts.demo and not gm.game_ids():
+    if opts.demo and not gm.games.game_ids():
         print("Loading the demo: the 1971 rulebook's sample game ...", file=out, flush=True)
         demo = load_demo(gm)
     sock = bind(opts.host, opts.port)
     host = opts.host if ":" not in opts.host else f"[{opts.host}]"
     port = sock.getsockname()[1]
     url = f"http://{host}:{port}"
-    print(f"gamesmaster is serving {url}  (games kept in {gm.place})", file=out)
+    print(f"gamesmaster is serving {url}  (games kept in {gm.desk.place})", file=out)
     if demo:
         print(f"Demo game: {url}/games/{DEMO_GAME}", file=out)
     if secrets.new_gm_credential or demo:

@@ -77,13 +77,13 @@ def send(post: Post, timeout: float = TIMEOUT) -> Outcome:
 def one_pass(gm: Gamesmaster, timeout: float = TIMEOUT) -> int:
     """Read the news of the games with a webhook into the channels, then send the posts due now; returns how many
     were delivered."""
-    hooked = gm.hooked_games()
+    hooked = gm.webhooks.hooked_games()
     if hooked:
-        gm.notify(hooked)
+        gm.notices.notify(hooked)
     delivered = 0
-    for post in gm.webhook_posts_due():
+    for post in gm.webhooks.webhook_posts_due():
         outcome = send(post, timeout)
-        gm.webhook_posted(post, outcome.error, final=outcome.final)
+        gm.webhooks.webhook_posted(post, outcome.error, final=outcome.final)
         delivered += outcome.error is None
     return delivered
 

@@ -73,19 +73,19 @@ def _signed_in(request: Request, account_id: int) -> None:
     """Renew the session's token and sign it in to the account and its seats."""
     gm = _gm(request)
     token = _renew(request)
-    gm.attach_account(token, account_id)
+    gm.accounts.attach_account(token, account_id)
     session = web_session(request)
     session.account = account_id
-    session.games = tuple(sorted({*session.games, *gm.account_seats(account_id)}))
+    session.games = tuple(sorted({*session.games, *gm.accounts.account_seats(account_id)}))
 
 
 def _refresh_seats(request: Request, account_id: int) -> None:
     """Sign the session in to seats the account took since (in another browser, or by a claim)."""
     gm = _gm(request)
-    seats = gm.account_seats(account_id)
+    seats = gm.accounts.account_seats(account_id)
     session = web_session(request)
     if session.token is not None and not set(seats) <= set(session.games):
-        gm.attach_account(session.token, account_id)
+        gm.accounts.attach_account(session.token, account_id)
         session.games = tuple(sorted({*session.games, *seats}))
 
 
@@ -96,7 +96,7 @@ def _promise(request: Request, what: str, to: str, then: str) -> tuple[str, str]
     """What to tell a person of a mail just queued (text, flash kind): 'on its way' only when mail is going out.
 
     what: 'A sign-in link'; then: what to do with it once it comes."""
-    trouble = _gm(request).mail_trouble(10)
+    trouble = _gm(request).mailroom.mail_trouble(10)
     if trouble.failing:
         since = f"{trouble.since:%d %b %H:%M} UTC" if trouble.since else "a while"
         return (f"{what} for {to} is waiting in the gamesmaster's outbox: mail is not going out just now "
@@ -116,15 +116,15 @@ def account_page(request: Request) -> HTMLResponse:
         return _render(request, "account_sign_in.html", {})
     gm = _gm(request)
     try:
-        account = gm.account(account_id)
+        account = gm.accounts.account(account_id)
     except Forbidden:
         return _render(request, "account_sign_in.html", {})
     _refresh_seats(request, account_id)
-    gm.notify(gm.account_seats(account_id))
-    games = gm.my_games(account_id)
-    settings = {g.id: gm.notice_settings(account_id, g.id) for g in games}
+    gm.notices.notify(gm.accounts.account_seats(account_id))
+    games = gm.joining.my_games(account_id)
+    settings = {g.id: gm.notices.notice_settings(account_id, g.id) for g in games}
     return _render(request, "account.html", {"account": account, "games": games, "settings": settings,
-                                             "kinds": KINDS, "open": gm.open_games(),
+                                             "kinds": KINDS, "open": gm.joining.open_games(),
                                              "unkeyed": _unkeyed(request, [g.id for g in games])})
 
 
@@ -134,7 +134,7 @@ def _unkeyed(request: Request, games: list[str]) -> set[str]:
     for game in games:
         token = player_token(request, game)
         try:
-            if token is not None and _gm(request).cannot_act(game, token):
+            if token is not None and _gm(request).sessions.cannot_act(game, token):
                 out.add(game)
         except GMError:  # a seat the account no longer holds: my_games says so
             continue
@@ -146,7 +146,7 @@ def sign_up(request: Request, data: FormData = Depends(form)) -> Response:
     _mail_limit(request)
     email = _field(data, "email")
     try:
-        _gm(request).sign_up(email, _field(data, "name"), site_url(request), later=True)
+        _gm(request).accounts.sign_up(email, _field(data, "name"), site_url(request), later=True)
     except Limited as exc:
         raise WebError(429, str(exc)) from None
     _flash(request, *_promise(request, "A sign-in link", email, ": open it within 30 minutes to sign in."))
@@ -158,7 +158,7 @@ def send_link(request: Request, data: FormData = Depends(form)) -> Response:
     _mail_limit(request)
     email = _field(data, "email")
     try:
-        _gm(request).request_link(email, site_url(request), later=True)
+        _gm(request).accounts.request_link(email, site_url(request), later=True)
     except Limited as exc:
         raise WebError(429, str(exc)) from None
     text, kind = _promise(request, "A sign-in link", email, ": open it within 30 minutes.")
@@ -175,7 +175,7 @@ def link_page(request: Request, t: str = "") -> HTMLResponse:
 @router.post("/account/link")
 def use_link(request: Request, data: FormData = Depends(form)) -> Response:
     gm = _gm(request)
-    used = gm.use_link(_field(data, "t"))
+    used = gm.accounts.use_link(_field(data, "t"))
     _signed_in(request, used.account.id)
     if used.game:
         invited = [g for g in web_session(request).get("invited", []) if g != used.game][-9:]
@@ -193,7 +193,7 @@ def password_sign_in(request: Request, data: FormData = Depends(form)) -> Respon
     _limit(request, target)
     try:
         password = data.get("password")
-        account = _gm(request).password_sign_in(email, password if isinstance(password, str) else "")
+        account = _gm(request).accounts.password_sign_in(email, password if isinstance(password, str) else "")
     except Forbidden as exc:
         request.app.state.limits.failed(_address(request), target)
         _flash(request, str(exc), "error")
@@ -209,7 +209,7 @@ def password_sign_in(request: Request, data: FormData = Depends(form)) -> Respon
 def sign_out(request: Request, data: FormData = Depends(form)) -> Response:
     session = web_session(request)
     if session.token is not None:
-        _gm(request).sign_out(session.token)  # the session ends for every copy of the cookie
+        _gm(request).sessions.sign_out(session.token)  # the session ends for every copy of the cookie
     session.account, session.games, session.gm_key = None, (), None
     return _back("/")
 
@@ -221,7 +221,7 @@ def set_password(request: Request, data: FormData = Depends(form)) -> Response:
     sent = data.get("password")
     password = sent if isinstance(sent, str) else ""
     try:
-        _gm(request).set_password(account_id, None if remove else password)
+        _gm(request).accounts.set_password(account_id, None if remove else password)
         _flash(request, "Password removed: sign in by the mailed link." if remove else "Password set.")
     except GMError as exc:
         _flash(request, str(exc), "error")
@@ -232,7 +232,7 @@ def set_password(request: Request, data: FormData = Depends(form)) -> Response:
 def rename(request: Request, data: FormData = Depends(form)) -> Response:
     account_id = _require_account(request)
     try:
-        _gm(request).rename(account_id, _field(data, "name"))
+        _gm(request).accounts.rename(account_id, _field(data, "name"))
         _flash(request, "Name changed (for games you join from now on).")
     except GMError as exc:
         _flash(request, str(exc), "error")
@@ -249,10 +249,10 @@ def claim(request: Request, data: FormData = Depends(form)) -> Response:
     game, credential = _field(data, "game"), _field(data, "credential")
     if not game or not credential:
         raise WebError(400, "give the game's id and the seat's credential (the ID.SECRET you were given)")
-    if not gm.credential_known(game, credential):
+    if not gm.sessions.credential_known(game, credential):
         _limit(request, target_of(game, credential))
     try:
-        gm.claim_seat(game, credential, account_id, token=web_session(request).acting_token(gm.new_browser_key))
+        gm.joining.claim_seat(game, credential, account_id, token=web_session(request).acting_token(gm.sessions.new_browser_key))
     except Forbidden as exc:
         request.app.state.limits.failed(_address(request), target_of(game, credential))
         _flash(request, str(exc), "error")
@@ -265,7 +265,7 @@ def claim(request: Request, data: FormData = Depends(form)) -> Response:
 @router.get("/games/open", response_class=HTMLResponse)
 def open_games_page(request: Request) -> HTMLResponse:
     invited = web_session(request).get("invited", [])
-    return _render(request, "open_games.html", {"games": _gm(request).open_games(invited),
+    return _render(request, "open_games.html", {"games": _gm(request).joining.open_games(invited),
                                                 "account": account_of(request), "invited": invited})
 
 
@@ -275,8 +275,8 @@ def join(game: str, request: Request, data: FormData = Depends(form)) -> Respons
     gm = _gm(request)
     invited = game in web_session(request).get("invited", [])
     try:
-        joined = gm.join_open(game, account_id, _field(data, "power") or None, invited=invited,
-                              token=web_session(request).acting_token(gm.new_browser_key))
+        joined = gm.joining.join_open(game, account_id, _field(data, "power") or None, invited=invited,
+                              token=web_session(request).acting_token(gm.sessions.new_browser_key))
     except GMError as exc:
         _flash(request, str(exc), "error")
         return _back("/games/open")
@@ -299,8 +299,8 @@ def join(game: str, request: Request, data: FormData = Depends(form)) -> Respons
 def notifications_page(request: Request) -> HTMLResponse:
     account_id = _require_account(request)
     gm = _gm(request)
-    gm.notify(gm.account_seats(account_id))
-    return _render(request, "notifications.html", {"notices": gm.notices(account_id)})
+    gm.notices.notify(gm.accounts.account_seats(account_id))
+    return _render(request, "notifications.html", {"notices": gm.notices.notices(account_id)})
 
 
 @router.post("/account/notifications/read")
@@ -310,7 +310,7 @@ def notifications_read(request: Request, data: FormData = Depends(form)) -> Resp
     number = site.whole(upto) if upto else None
     if upto and number is None:
         raise WebError(400, "upto: the number of a notification")
-    _gm(request).mark_read(account_id, number)
+    _gm(request).notices.mark_read(account_id, number)
     return _back("/account/notifications")
 
 
@@ -325,10 +325,10 @@ async def notifications_json(request: Request) -> JSONResponse:
 
 def _latest(request: Request, account_id: int) -> dict[str, Any]:
     gm = _gm(request)
-    gm.notify(gm.account_seats(account_id))
+    gm.notices.notify(gm.accounts.account_seats(account_id))
     latest = [{"number": n.number, "game": n.game_id, "kind": n.kind, "subject": n.subject, "url": n.url, "read": n.read}
-              for n in gm.notices(account_id, 10)]
-    return {"unread": gm.unread(account_id), "latest": latest, "signed_in": True}
+              for n in gm.notices.notices(account_id, 10)]
+    return {"unread": gm.notices.unread(account_id), "latest": latest, "signed_in": True}
 
 
 @router.post("/account/games/{game}/settings")
@@ -337,7 +337,7 @@ def notice_settings(game: str, request: Request, data: FormData = Depends(form))
     mail = [k for k in data.getlist("mail") if isinstance(k, str)]
     try:
         value = NoticeSettings.parse(mail, _field(data, "warnings"))
-        _gm(request).set_notice_settings(account_id, game, value)
+        _gm(request).notices.set_notice_settings(account_id, game, value)
         _flash(request, f"Notifications for {game} saved.")
     except GMError as exc:
         _flash(request, str(exc), "error")
@@ -352,7 +352,7 @@ def gm_open_seats(game: str, request: Request, data: FormData = Depends(form)) -
     _require_gm(request)
     open_ = _field(data, "open", "1") == "1"
     try:
-        _gm(request).open_seats(game, open_, _field(data, "seats") or "lot")
+        _gm(request).joining.open_seats(game, open_, _field(data, "seats") or "lot")
         _flash(request, f"{game} is open to players with accounts." if open_ else f"{game} is closed to new players.")
     except GMError as exc:
         _flash(request, str(exc), "error")
@@ -364,7 +364,7 @@ def gm_invite(game: str, request: Request, data: FormData = Depends(form)) -> Re
     _require_gm(request)
     email = _field(data, "email")
     try:
-        _gm(request).invite(game, email, _field(data, "name"), site_url(request))
+        _gm(request).joining.invite(game, email, _field(data, "name"), site_url(request))
         _flash(request, *_promise(request, f"An invitation to {game}", email, "."))
     except GMError as exc:
         _flash(request, str(exc), "error")

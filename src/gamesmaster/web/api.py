@@ -72,7 +72,7 @@ async def caller(request: Request, auth: HTTPAuthorizationCredentials | None = D
     game = request.path_params.get("game")
     player_form = split_credential(credential) is not None or is_token(credential)
     known = (secrets_.known_gm(credential) if not player_form else
-             _gm(request).credential_known(game, credential) if game else is_token(credential))
+             _gm(request).sessions.credential_known(game, credential) if game else is_token(credential))
     if not known:
         _limit(request, target_of(game, credential))
     is_gm = not player_form and (secrets_.known_gm(credential) or await run_in_threadpool(secrets_.check_gm, credential))
@@ -286,12 +286,12 @@ def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) 
     if body.rules:
         rules = rules_for(body.variant, body.preset, {k: site.rule_value(v) for k, v in body.rules.items()})
     settings = site.build_settings(**body.settings.model_dump())
-    created = gm.create_game(body.id, title=body.title, variant=body.variant, rules=rules, settings=settings,
+    created = gm.setup.create_game(body.id, title=body.title, variant=body.variant, rules=rules, settings=settings,
                              players=site.names(body.players), standbys=site.names(body.standbys), assign=body.assign,
                              seed=body.seed, start=body.start)
     return {"game": created.game, "credentials": dict(created.credentials), "powers": dict(created.powers),
             "commands": {n: list(ps) for n, ps in created.commands.items()},
-            "seed": created.seed, "status": site.summary(gm.game(created.game))}
+            "seed": created.seed, "status": site.summary(gm.games.game(created.game))}
 
 
 @router.post("/score", response_model=schemas.ScoresOut, tags=["games"],
@@ -314,9 +314,9 @@ def get_game(game: str, request: Request) -> Response:
             response_class=JSONResponse)
 def get_position(game: str, request: Request, phase: str | None = None) -> Response:
     gm = _gm(request)
-    if phase is None or parse_phase(phase) == str(gm.game(game).phase):
+    if phase is None or parse_phase(phase) == str(gm.games.game(game).phase):
         return Response(site.position_json(gm, game), media_type="application/json")
-    return JSONResponse(gm.result(game, phase).position.to_dict())
+    return JSONResponse(gm.games.result(game, phase).position.to_dict())
 
 
 @router.get("/games/{game}/map.svg", tags=["games"], summary="The map (SVG): now, or a published phase with its results",
@@ -348,7 +348,7 @@ def get_result(game: str, phase: str, request: Request) -> dict[str, Any]:
 @router.get("/games/{game}/history", response_model=schemas.HistoryOut,
             tags=["games"], summary="The phases published, and the centre counts by year")
 def get_history(game: str, request: Request) -> dict[str, Any]:
-    page = _gm(request).game_page(game)
+    page = _gm(request).games.game_page(game)
     st, rows = page.game, page.published
     return {"id": game, "phases": [{"phase": str(r.phase), "title": r.title, "revision": r.revision,
                                     "record": {"seq": r.seq, "hash": r.entry_hash}} for r in rows],
@@ -360,13 +360,13 @@ def get_history(game: str, request: Request) -> dict[str, Any]:
             summary="The public record: the ledger up to the last publication, private entries sealed "
                     "(what `gamesmaster verify --archive` checks)")
 def get_record_archive(game: str, request: Request) -> dict[str, Any]:
-    return _gm(request).archive(game)
+    return _gm(request).record.archive(game)
 
 
 @router.get("/games/{game}/record/{phase}", response_model=schemas.PhaseRecordOut, tags=["record"],
             summary="A published phase's whole record: every set of orders as sent, with times, salts and commitments")
 def get_phase_record(game: str, phase: str, request: Request) -> dict[str, Any]:
-    return site.phase_record_view(_gm(request).phase_record(game, phase))
+    return site.phase_record_view(_gm(request).record.phase_record(game, phase))
 
 
 @router.get("/games/{game}/receipt", response_model=schemas.ReceiptOut, tags=["record"],
@@ -375,9 +375,9 @@ def get_receipt(game: str, request: Request, r: str = Query(..., max_length=300,
                 who: Caller = Depends(caller)) -> dict[str, Any]:
     gm = _gm(request)
     if who.is_gm:
-        check = gm.check_receipt(game, r, by_gm=True)
+        check = gm.record.check_receipt(game, r, by_gm=True)
     else:
-        check = gm.check_receipt(game, r, credential=who.credential)
+        check = gm.record.check_receipt(game, r, credential=who.credential)
     return site.receipt_view(check)
 
 
@@ -386,7 +386,7 @@ def get_receipt(game: str, request: Request, r: str = Query(..., max_length=300,
 def post_dispute(game: str, body: DisputeIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     if who.is_gm:
         raise WebError(403, "only the power's player can dispute a set of its orders")
-    return site.dispute_view(_gm(request).dispute(game, body.receipt, body.text, credential=who.credential))
+    return site.dispute_view(_gm(request).disputes.dispute(game, body.receipt, body.text, credential=who.credential))
 
 
 @router.get("/games/{game}/rules", response_model=schemas.RulesOut,
@@ -410,7 +410,7 @@ def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[s
         return {"name": "the gamesmaster", "role": "gm", "power": None, "powers": [], "standby_for": None}
     if not who.credential:
         raise WebError(401, "a credential is needed: send 'Authorization: Bearer CREDENTIAL'")
-    seat = _gm(request).identify(game, who.credential)
+    seat = _gm(request).orders.identify(game, who.credential)
     return {"name": seat.name, "role": seat.role, "power": seat.power, "powers": list(seat.powers),
             "standby_for": seat.standby_for, "number": seat.number}
 
@@ -418,7 +418,7 @@ def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[s
 @router.get("/games/{game}/powers/{power}/orders", response_model=schemas.many(schemas.OrdersOnRecordOut), tags=["powers"],
             summary="A power's orders on record, with the answer to each (only the power itself or the GM)")
 def get_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
-    rows = _gm(request).orders_on_record(game, power, **who.acting())
+    rows = _gm(request).orders.orders_on_record(game, power, **who.acting())
     return [plain_object(r) for r in rows]
 
 
@@ -430,29 +430,29 @@ def post_orders(game: str, power: str, body: OrdersIn, request: Request, who: Ca
     channel = (body.channel or "in-person") if who.is_gm else "web"
     if body.channel and not who.is_gm and body.channel != "web":
         raise WebError(403, "only the GM names another channel: a player's orders through the API are 'web'")
-    sub = gm.submit_orders(game, power, _text(body.orders), channel=channel, phase=body.phase, **kwargs)
+    sub = gm.orders.submit_orders(game, power, _text(body.orders), channel=channel, phase=body.phase, **kwargs)
     return plain_object(sub)
 
 
 @router.delete("/games/{game}/powers/{power}/orders", response_model=schemas.WithdrawnOut,
                tags=["powers"], summary="Withdraw a power's orders")
 def delete_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
-    seq = _gm(request).withdraw_orders(game, power, channel="web", **who.acting())
+    seq = _gm(request).orders.withdraw_orders(game, power, channel="web", **who.acting())
     return {"withdrawn": True, "ledger_seq": seq}
 
 
 @router.post("/games/{game}/powers/{power}/check", response_model=schemas.CheckingOut, tags=["powers"],
              summary="How these orders would be read now (nothing is recorded)")
 def check_orders(game: str, power: str, body: CheckIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
-    return site.answers(_gm(request).check(game, power, _text(body.orders), **who.acting()))
+    return site.answers(_gm(request).orders.check(game, power, _text(body.orders), **who.acting()))
 
 
 @router.get("/games/{game}/powers/{power}/options", response_model=schemas.many(schemas.UnitOptionsOut),
             tags=["powers"], summary="Every legal order of the power now")
 def get_options(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
-    legal = gm.legal_orders(game, power, **who.acting())
-    position = gm.game(game).position
+    legal = gm.orders.legal_orders(game, power, **who.acting())
+    position = gm.games.game(game).position
     assert position is not None
     return site.legal_options(position, legal)
 
@@ -460,7 +460,7 @@ def get_options(game: str, power: str, request: Request, who: Caller = Depends(c
 @router.post("/games/{game}/powers/{power}/ready", response_model=schemas.ReadyOut,
              tags=["powers"], summary="Mark the power ready (early movement)")
 def post_ready(game: str, power: str, body: ReadyIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
-    done = _gm(request).set_ready(game, power, body.ready, **who.acting())
+    done = _gm(request).orders.set_ready(game, power, body.ready, **who.acting())
     return {"ready": body.ready, "processed": done}
 
 
@@ -472,9 +472,9 @@ def post_ready(game: str, power: str, body: ReadyIn, request: Request, who: Call
 def get_press(game: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
     if who.is_gm:
-        rows = gm.press(game)
+        rows = gm.press.press(game)
     elif who.credential:
-        rows = gm.press(game, None, credential=who.credential)
+        rows = gm.press.press(game, None, credential=who.credential)
     else:
         return site.public_press(gm, game)
     return [site.press_item(p) for p in rows]
@@ -485,11 +485,11 @@ def get_press(game: str, request: Request, who: Caller = Depends(caller)) -> lis
 def post_press(game: str, body: PressIn, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     gm = _gm(request)
     if who.is_gm:
-        pid = gm.post_press(game, body.text, power=body.power, to=body.to, anonymous=body.anonymous, by_gm=True)
+        pid = gm.press.post_press(game, body.text, power=body.power, to=body.to, anonymous=body.anonymous, by_gm=True)
     else:
         if body.power is not None:
             raise WebError(403, "a player sends press as its own power: leave out 'power'")
-        pid = gm.post_press(game, body.text, to=body.to, anonymous=body.anonymous, **who.acting())
+        pid = gm.press.post_press(game, body.text, to=body.to, anonymous=body.anonymous, **who.acting())
     return {"id": pid}
 
 
@@ -497,7 +497,7 @@ def post_press(game: str, body: PressIn, request: Request, who: Caller = Depends
             summary="Questions to the GM and their answers: a player's own; every one for the GM")
 def get_questions(game: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
-    rows = gm.questions(game) if who.is_gm else gm.questions(game, credential=who.acting()["credential"])
+    rows = gm.questions.questions(game) if who.is_gm else gm.questions.questions(game, credential=who.acting()["credential"])
     return [site.question_item(q) for q in rows]
 
 
@@ -508,11 +508,11 @@ def post_question(game: str, body: QuestionIn, request: Request, who: Caller = D
     if who.is_gm:
         if body.power is None:
             raise WebError(400, "the GM enters a question for a power: give 'power'")
-        number = gm.ask(game, body.text, power=body.power, by_gm=True, channel="web")
+        number = gm.questions.ask(game, body.text, power=body.power, by_gm=True, channel="web")
     else:
         if body.power is not None:
             raise WebError(403, "a player asks for its own power: leave out 'power'")
-        number = gm.ask(game, body.text, channel="web", **who.acting())
+        number = gm.questions.ask(game, body.text, channel="web", **who.acting())
     return {"id": number}
 
 
@@ -520,15 +520,15 @@ def post_question(game: str, body: QuestionIn, request: Request, who: Caller = D
              summary="Answer a question: to its asker, or to everyone (public)")
 def post_answer(game: str, number: int, body: AnswerIn, request: Request,
                 who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    return {"press": _gm(request).answer_question(game, number, body.text, public=body.public)}
+    return {"press": _gm(request).questions.answer_question(game, number, body.text, public=body.public)}
 
 
 @router.get("/games/{game}/proposals", response_model=list[schemas.ProposalOut],
             tags=["press"], summary="Open draw and concession proposals")
 def get_proposals(game: str, request: Request) -> list[dict[str, Any]]:
     gm = _gm(request)
-    open_votes = gm.game(game).settings.votes == "open"
-    return [site.public_proposal(p, open_votes) for p in gm.proposals(game) if p.status == "open"]
+    open_votes = gm.games.game(game).settings.votes == "open"
+    return [site.public_proposal(p, open_votes) for p in gm.press.proposals(game) if p.status == "open"]
 
 
 @router.post("/games/{game}/proposals", response_model=schemas.IdOut,
@@ -538,7 +538,7 @@ def post_proposal(game: str, body: ProposalIn, request: Request, who: Caller = D
     if body.power is not None and not who.is_gm:
         raise WebError(403, "a player proposes as its own power: leave out 'power'")
     kwargs = {"power": body.power, "by_gm": True} if who.is_gm else who.acting()
-    pid = gm.propose(game, kind=body.kind, powers=body.powers, concede_to=body.concede_to, **kwargs)
+    pid = gm.press.propose(game, kind=body.kind, powers=body.powers, concede_to=body.concede_to, **kwargs)
     return {"id": pid}
 
 
@@ -549,7 +549,7 @@ def post_vote(game: str, proposal: int, body: VoteIn, request: Request, who: Cal
     if body.power is not None and not who.is_gm:
         raise WebError(403, "a player votes as its own power: leave out 'power'")
     kwargs = {"power": body.power, "by_gm": True} if who.is_gm else who.acting()
-    return {"status": gm.vote(game, proposal, body.yes, **kwargs)}
+    return {"status": gm.press.vote(game, proposal, body.yes, **kwargs)}
 
 
 # -- GM actions -------------------------------------------------------------------------
@@ -558,14 +558,14 @@ def post_vote(game: str, proposal: int, body: VoteIn, request: Request, who: Cal
 @router.post("/games/{game}/players", response_model=schemas.JoinedOut,
              tags=["GM"], status_code=201, summary="Sign a player or a stand-by up")
 def post_player(game: str, body: JoinIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    return {"name": body.name, "credential": _gm(request).join_game(game, body.name, standby=body.standby)}
+    return {"name": body.name, "credential": _gm(request).setup.join_game(game, body.name, standby=body.standby)}
 
 
 @router.post("/games/{game}/start", response_model=schemas.StartedOut,
              tags=["GM"], summary="Draw the powers by lot (or assign them) and start")
 def post_start(game: str, body: StartIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
-    created = gm.assign_powers(game, body.assign) if body.assign else gm.draw_lots(game, body.seed)
+    created = gm.setup.assign_powers(game, body.assign) if body.assign else gm.setup.draw_lots(game, body.seed)
     return {"powers": created.powers, "commands": {n: list(ps) for n, ps in created.commands.items()},
             "seed": created.seed}
 
@@ -577,39 +577,39 @@ def _processed(p: Any) -> dict[str, Any]:
 @router.post("/games/{game}/process", response_model=list[schemas.ProcessedOut],
              tags=["GM"], summary="Process the phase now (deadline or not)")
 def post_process(game: str, request: Request, who: Caller = Depends(gm_only)) -> list[dict[str, Any]]:
-    return [_processed(p) for p in _gm(request).process(game, force=True)]
+    return [_processed(p) for p in _gm(request).deadlines.process(game, force=True)]
 
 
 @router.post("/games/{game}/extend", response_model=schemas.DeadlineOut,
              tags=["GM"], summary="Extend the deadline by hours or to a time")
 def post_extend(game: str, body: ExtendIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    new = _gm(request).extend(game, hours=body.hours, until=_aware(body.until), reason=body.reason)
+    new = _gm(request).deadlines.extend(game, hours=body.hours, until=_aware(body.until), reason=body.reason)
     return {"deadline": new.isoformat()}
 
 
 @router.get("/games/{game}/webhook", response_model=schemas.WebhookOut, tags=["GM"],
             summary="How the game's webhook fares (its URL shown by host only)")
 def get_webhook(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    status = _gm(request).webhook(game)
+    status = _gm(request).webhooks.webhook(game)
     return {"webhook": plain_object(status) if status is not None else None}
 
 
 @router.put("/games/{game}/webhook", response_model=schemas.WebhookOut, tags=["GM"],
             summary="Set (or, with an empty url, remove) the game's webhook: results, warnings and notices posted")
 def put_webhook(game: str, body: WebhookIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    status = _gm(request).set_webhook(game, body.url)
+    status = _gm(request).webhooks.set_webhook(game, body.url)
     return {"webhook": plain_object(status) if status is not None else None}
 
 
 @router.post("/games/{game}/pause", response_model=schemas.StatusOut, tags=["GM"], summary="Stop the clock")
 def post_pause(game: str, body: ReasonIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    _gm(request).pause(game, reason=body.reason)
+    _gm(request).deadlines.pause(game, reason=body.reason)
     return {"status": "paused"}
 
 
 @router.post("/games/{game}/resume", response_model=schemas.ResumedOut, tags=["GM"], summary="Start the clock again")
 def post_resume(game: str, body: ResumeIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    new = _gm(request).resume(game, until=_aware(body.until), reason=body.reason)
+    new = _gm(request).deadlines.resume(game, until=_aware(body.until), reason=body.reason)
     return {"status": "active", "deadline": new.isoformat()}
 
 
@@ -617,7 +617,7 @@ def post_resume(game: str, body: ResumeIn, request: Request, who: Caller = Depen
              tags=["GM"], summary="Put a new player on a power; returns the credential once")
 def post_replace(game: str, body: ReplaceIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     return {"power": body.power, "name": body.name,
-            "credential": _gm(request).replace_player(game, body.power, body.name, reason=body.reason)}
+            "credential": _gm(request).players.replace_player(game, body.power, body.name, reason=body.reason)}
 
 
 @router.post("/games/{game}/correct", response_model=schemas.CorrectionOut,
@@ -626,9 +626,9 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
     gm = _gm(request)
     rules = None
     if body.rules:
-        rules = gm.game(game).rules_spec.changed({k: site.rule_value(v) for k, v in body.rules.items()})
+        rules = gm.games.game(game).rules_spec.changed({k: site.rule_value(v) for k, v in body.rules.items()})
     orders = {p: _text(o) for p, o in (body.orders or {}).items()} or None
-    c = gm.correct(game, body.reason, orders=orders, rules=rules, phase=body.phase)
+    c = gm.corrections.correct(game, body.reason, orders=orders, rules=rules, phase=body.phase)
     return {"phase": c.phase, "reason": c.reason, "differences": list(c.differences), "next_phase": c.next_phase}
 
 
@@ -636,18 +636,18 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
             tags=["GM"], summary="Verify the record: chain, receipts, replay")
 def get_verify(game: str, request: Request, receipt: list[str] = Query(default=[]),
                who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    r = _gm(request).verify(game, receipts=receipt)
+    r = _gm(request).record.verify(game, receipts=receipt)
     return {**plain_object(r), "ok": r.ok}
 
 
 @router.post("/games/{game}/draw", response_model=schemas.DrawnOut, tags=["GM"], summary="The GM declares a draw")
 def post_draw(game: str, body: DrawIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
-    gm.declare_draw(game, powers=body.powers, reason=body.reason)
-    return {"result": plain(gm.game(game).result)}
+    gm.press.declare_draw(game, powers=body.powers, reason=body.reason)
+    return {"result": plain(gm.games.game(game).result)}
 
 
 @router.get("/games/{game}/history/full", response_model=schemas.FullHistoryOut, tags=["GM"],
             summary="The whole record as the GM sees it (phases with corrections, all press, the whole ledger)")
 def get_record(game: str, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    return plain_object(_gm(request).history(game))
+    return plain_object(_gm(request).games.history(game))

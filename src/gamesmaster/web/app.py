@@ -256,7 +256,7 @@ def create_app(gm: Gamesmaster, secrets: SiteSecrets, *, title: str = "gamesmast
             ctx["account_signed_in"] = True
             ctx["poll_seconds"] = app.state.poll_seconds
             try:
-                ctx["unread"] = gm.unread(account)
+                ctx["unread"] = gm.notices.unread(account)
             except Exception:  # noqa: BLE001 - the store away: the page (often the error page saying so) goes on
                 ctx["unread"] = None
         ctx.update(context)

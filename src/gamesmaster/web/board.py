@@ -127,13 +127,13 @@ async def post_board(request: Request) -> Response:
             summary="A game's published position (now, or the start of a published phase) as a board")
 def get_game_board(game: str, request: Request, phase: str | None = None) -> dict[str, Any]:
     """The board of a game's published position, with its rules: never anyone's orders."""
-    return _gm(request).analysis_board(game, phase)
+    return _gm(request).boards.analysis_board(game, phase)
 
 
 @router.get("/games/{game}/board", include_in_schema=False)
 def game_board(game: str, request: Request, phase: str | None = None) -> RedirectResponse:
     """Open the analysis board on a game's published position."""
-    return RedirectResponse(link(_gm(request).analysis_board(game, phase)), status_code=303)
+    return RedirectResponse(link(_gm(request).boards.analysis_board(game, phase)), status_code=303)
 
 
 @router.get("/board", response_class=HTMLResponse, include_in_schema=False)

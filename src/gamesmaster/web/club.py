@@ -76,22 +76,22 @@ def get_standings(request: Request, league: str | None = League, sort: SortKey =
 
 def _standings(gm: Gamesmaster, league: str | None, sort: str, page: int) -> dict[str, Any]:
     """A page of the standings, as the page and the API show it."""
-    rows = gm.standings(league, sort)
+    rows = gm.club.standings(league, sort)
     first = (page - 1) * PER_PAGE
-    return {"league": league, "sort": sort, "leagues": gm.leagues(), "page": page,
+    return {"league": league, "sort": sort, "leagues": gm.club.leagues(), "page": page,
             "pages": max(1, -(-len(rows) // PER_PAGE)), "count": len(rows), "first_place": first + 1,
             "players": [standing_view(s) for s in rows[first:first + PER_PAGE]]}
 
 
 @api.get("/ladder", response_model=schemas.LadderOut, summary="The ratings shown, the best first")
 def get_ladder(request: Request, league: str | None = League) -> dict[str, Any]:
-    rows = _gm(request).ladder(league)
+    rows = _gm(request).club.ladder(league)
     return {"league": league, "rated_after": SHOWN_AFTER, "ratings": [rating_view(r) for r in rows]}
 
 
 @api.get("/players/{key}", response_model=schemas.ClubPlayerOut, summary="A player's games, reliability and rating")
 def get_player(request: Request, key: str = Key) -> dict[str, Any]:
-    return player_view(_gm(request).player_record(key))
+    return player_view(_gm(request).club.player_record(key))
 
 
 @pages.get("/standings", response_class=HTMLResponse)
@@ -103,20 +103,20 @@ def standings_page(request: Request, league: str | None = League, sort: SortKey 
 @pages.get("/ladder", response_class=HTMLResponse)
 def ladder_page(request: Request, league: str | None = League) -> HTMLResponse:
     gm = _gm(request)
-    rows = [rating_view(r) for r in gm.ladder(league)]
+    rows = [rating_view(r) for r in gm.club.ladder(league)]
     return _render(request, "ladder.html", {"rows": rows, "league": league, "rated_after": SHOWN_AFTER,
-                                            "leagues": gm.leagues()})
+                                            "leagues": gm.club.leagues()})
 
 
 @pages.get("/players/{key}", response_class=HTMLResponse)
 def player_page(request: Request, key: str = Key) -> HTMLResponse:
-    return _render(request, "player.html", {"p": player_view(_gm(request).player_record(key))})
+    return _render(request, "player.html", {"p": player_view(_gm(request).club.player_record(key))})
 
 
 def seat_records(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
     """Each seat's player with their reliability across the club, for the GM choosing or replacing players."""
     return [{"name": s.name, "role": s.role, "key": s.key, "reliability": reliability_view(s.reliability)}
-            for s in gm.seat_players(game_id)]
+            for s in gm.club.seat_players(game_id)]
 
 
 @pages.post("/gm/games/{game}/league", response_class=HTMLResponse)
@@ -126,7 +126,7 @@ def gm_league(game: str, request: Request, data: FormData = Depends(form)) -> Re
     remove = _field(data, "remove") == "1"
     try:
         league = _field(data, "league")
-        changed = _gm(request).add_to_league(league, [game], remove=remove)
+        changed = _gm(request).club.add_to_league(league, [game], remove=remove)
         _flash(request, f"{game} {'taken out of' if remove else 'added to'} {league}" if changed else
                f"{game} was {'not in' if remove else 'already in'} {league}")
     except GMError as exc:

@@ -67,7 +67,7 @@ def table_state(gm: Gamesmaster, game: str, tick: bool = True) -> dict[str, Any]
     if tick:
         table.tick(game)
     live = table.get(game)
-    st = gm.game(game)
+    st = gm.games.game(game)
     g = site.summary(st)
     out: dict[str, Any] = {"game": game, "title": st.title, "status": st.status, "phase": g["phase"],
                            "phase_title": st.phase_title, "live": live is not None}
@@ -75,7 +75,7 @@ def table_state(gm: Gamesmaster, game: str, tick: bool = True) -> dict[str, Any]
     voters: list[str] = []
     if live is not None:
         cfg, ls = live
-        now = gm.now()
+        now = gm.desk.now()
         agreed = list(ls.agreed)
         voters = table.voters_of(game) if ls.period == "diplomacy" else []
         left = ls.left(now)
@@ -101,7 +101,7 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
     phase = state.get("readout_phase")
     if state.get("period") != "readout" or not phase:
         return None
-    row = next((r for r in gm.results(game) if str(r.phase) == phase), None)
+    row = next((r for r in gm.games.results(game) if str(r.phase) == phase), None)
     if row is None:
         return None
     variant = row.variant
@@ -156,8 +156,8 @@ def _readout_map(gm: Gamesmaster, row: PhaseResult, stage: str, shown: list[str]
     the game's history, as everywhere), the orders or the results of the powers read out so far."""
     def make() -> str:
         if stage == "after":
-            return gm.board_after(row.game, str(row.phase)).svg()
-        board = gm.board(row.game, str(row.phase), results=False)
+            return gm.boards.board_after(row.game, str(row.phase)).svg()
+        board = gm.boards.board(row.game, str(row.phase), results=False)
         if stage == "orders":
             orders = {p: list(u.texts) for p, u in row.orders.items() if u.texts}
             return board.svg(orders=orders or None)

@@ -79,7 +79,7 @@ def games_page(request: Request) -> HTMLResponse:
 @router.get("/games/{game}", response_class=HTMLResponse)
 def game_page(game: str, request: Request) -> HTMLResponse:
     gm = _gm(request)
-    view = site.game(gm.game_page(game))
+    view = site.game(gm.games.game_page(game))
     svg = site.inline_svg(site.map_svg(gm, game)) if view["phase"] else None
     return _render(request, "game.html", {"g": view, "map": svg})
 
@@ -87,7 +87,7 @@ def game_page(game: str, request: Request) -> HTMLResponse:
 @router.get("/games/{game}/history", response_class=HTMLResponse)
 def history_page(game: str, request: Request, phase: str | None = None) -> HTMLResponse:
     gm = _gm(request)
-    page = gm.game_page(game)
+    page = gm.games.game_page(game)
     st, rows = page.game, page.published
     steps = list(dict.fromkeys(str(r.phase) for r in rows))  # a retreat phase played in rounds is one step
     current = str(st.phase) if st.status != "forming" and st.phase else None
@@ -98,7 +98,7 @@ def history_page(game: str, request: Request, phase: str | None = None) -> HTMLR
         shown = wanted if wanted in steps else None
     else:
         shown = steps[-1] if steps and (phase is None) else None
-    record = site.phase_record(gm.result(game, shown)) if shown else None
+    record = site.phase_record(gm.games.result(game, shown)) if shown else None
     keys = steps + (["now"] if current and current not in steps else [])
     here = shown or "now"
     i = keys.index(here) if here in keys else len(keys) - 1
@@ -114,19 +114,19 @@ def history_page(game: str, request: Request, phase: str | None = None) -> HTMLR
 @router.get("/games/{game}/rules", response_class=HTMLResponse)
 def rules_page(game: str, request: Request) -> HTMLResponse:
     gm = _gm(request)
-    return _render(request, "rules.html", {"r": site.rules_view(gm, game), "g": site.summary(gm.game(game))})
+    return _render(request, "rules.html", {"r": site.rules_view(gm, game), "g": site.summary(gm.games.game(game))})
 
 
 def _record_page(request: Request, game: str, phase: str | None = None, receipt: str | None = None) -> HTMLResponse:
     gm = _gm(request)
-    view = gm.game(game)
+    view = gm.games.game(game)
     check = None
     if receipt is not None:
         if len(receipt) > 300:
             raise WebError(400, "that is not a receipt (too long)")
-        check = gm.check_receipt(game, receipt.strip(), credential=_credential(request, game))
-    record = site.phase_record_view(gm.phase_record(game, phase)) if phase else None
-    phases = [{"phase": str(r.phase), "title": r.title, "revision": r.revision, "seq": r.seq} for r in gm.results(game)]
+        check = gm.record.check_receipt(game, receipt.strip(), credential=_credential(request, game))
+    record = site.phase_record_view(gm.record.phase_record(game, phase)) if phase else None
+    phases = [{"phase": str(r.phase), "title": r.title, "revision": r.revision, "seq": r.seq} for r in gm.games.results(game)]
     # Something that is not a receipt at all is the asker's mistake (400), not a verdict on the record.
     status = 400 if check is not None and check.status == "unreadable" else 200
     # A player signed in to the game may dispute the set that replaced its receipt's (gm.disputes).
@@ -144,7 +144,7 @@ def record_page(game: str, request: Request) -> HTMLResponse:
 
 @router.get("/games/{game}/record.json")
 def record_download(game: str, request: Request) -> Response:
-    doc = _gm(request).archive(game)
+    doc = _gm(request).record.archive(game)
     return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="{game}-record.json"',
                                       "Cache-Control": "no-cache"})
 
@@ -163,7 +163,7 @@ def receipt_page(game: str, request: Request, r: str = Query("")) -> HTMLRespons
 def dispute(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     receipt = _field(data, "receipt") or ""
     try:
-        d = _gm(request).dispute(game, receipt, _field(data, "text") or "", credential=_credential(request, game))
+        d = _gm(request).disputes.dispute(game, receipt, _field(data, "text") or "", credential=_credential(request, game))
         _flash(request, f"Your dispute of {d.power.capitalize()}'s set #{d.number} for {d.phase} is on the record "
                         f"(entry {d.seq}), and every player has been told.")
     except GMError as exc:
@@ -201,9 +201,9 @@ def _limit(request: Request, target: str | None) -> None:
 def _renew(request: Request) -> str:
     """A new session token at sign-in, carrying the session's sign-ins and data over; the old one ends."""
     session = web_session(request)
-    new = _gm(request).renew_session(session.token, dict(session))
+    new = _gm(request).sessions.renew_session(session.token, dict(session))
     session.renew(lambda: new)
-    return session.acting_token(_gm(request).new_browser_key) or new
+    return session.acting_token(_gm(request).sessions.new_browser_key) or new
 
 
 def _credential(request: Request, game: str) -> str | None:
@@ -216,17 +216,17 @@ def war_room_page(game: str, request: Request) -> HTMLResponse:
     gm = _gm(request)
     credential = _credential(request, game)
     if credential is None:
-        return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
+        return _render(request, "sign_in.html", {"g": site.summary(gm.games.game(game))})
     wanted = request.query_params.get("power")
     try:
-        room = gm.war_room(game, credential, wanted[:40] if wanted else None)
+        room = gm.rooms.war_room(game, credential, wanted[:40] if wanted else None)
     except NotCommanded as exc:
         raise WebError(403, str(exc)) from None
     except Forbidden as exc:
-        gm.sign_out(credential, game)
+        gm.sessions.sign_out(credential, game)
         web_session(request).games = tuple(g for g in web_session(request).games if g != game)
         _flash(request, f"{exc}.", "error")
-        return _render(request, "sign_in.html", {"g": site.summary(gm.game(game))})
+        return _render(request, "sign_in.html", {"g": site.summary(gm.games.game(game))})
     view = site.war_room(room)
     unsent = _unsent(request, game, room.power)
     if unsent is not None:
@@ -249,15 +249,15 @@ def sign_in(game: str, request: Request, data: FormData = Depends(form)) -> Resp
     credential = _field(data, "credential")
     if not credential:
         raise WebError(400, "enter your credential (the ID.SECRET you were given when the game was set up)")
-    if not gm.credential_known(game, credential):
+    if not gm.sessions.credential_known(game, credential):
         _limit(request, target_of(game, credential))
     try:
-        seat = gm.identify(game, credential)
+        seat = gm.orders.identify(game, credential)
     except Forbidden as exc:
         request.app.state.limits.failed(_address(request), target_of(game, credential))
         _flash(request, str(exc), "error")
         return _back(_game_url(game, "/war-room"))
-    gm.sign_in(_renew(request), game, credential)
+    gm.sessions.sign_in(_renew(request), game, credential)
     web_session(request).games = tuple(sorted({*web_session(request).games, game}))
     powers = "/".join(p.capitalize() for p in seat.acts_for())
     _flash(request, f"Signed in as {seat.name}" + (f", {powers}." if powers else "."))
@@ -268,7 +268,7 @@ def sign_in(game: str, request: Request, data: FormData = Depends(form)) -> Resp
 def sign_out(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     token = web_session(request).token
     if token is not None:
-        _gm(request).sign_out(token, game)  # every copy of the cookie is signed out with it
+        _gm(request).sessions.sign_out(token, game)  # every copy of the cookie is signed out with it
     web_session(request).games = tuple(g for g in web_session(request).games if g != game)
     _flash(request, "Signed out.")
     return _back(_game_url(game))
@@ -280,7 +280,7 @@ def _player(request: Request, game: str, wanted: str | None = None) -> tuple[str
     credential = _credential(request, game)
     if credential is None:
         raise WebError(401, f"sign in to the war room of {game} first")
-    seat = _gm(request).identify(game, credential)
+    seat = _gm(request).orders.identify(game, credential)
     power = site.acts_for(seat, wanted[:40] if wanted else None)
     if not power:
         if wanted:
@@ -314,7 +314,7 @@ def war_room_orders(game: str, request: Request, data: FormData = Depends(form))
     text = _field(data, "orders")
     phase = _field(data, "phase") or None
     try:  # the gamesmaster checks the credential, once, and takes the seat's first power unless one is named
-        sub = _gm(request).submit_orders(game, wanted, text, credential=credential, channel="web", phase=phase)
+        sub = _gm(request).orders.submit_orders(game, wanted, text, credential=credential, channel="web", phase=phase)
     except GMError as exc:  # back to the war room, the set kept as typed to be mended
         power = _player(request, game, wanted)[1]  # a sign-in that does not hold, or no such power: 401/403
         _flash(request, f"{exc} (the refusal is on the record)" if isinstance(exc, Refused) else str(exc), "error")
@@ -353,9 +353,9 @@ def _check(request: Request, game: str, text: str, wanted: str | None = None, wi
     """The answers; with_map: and the map with the orders as read drawn on it (before they are sent)."""
     credential, power = _player(request, game, wanted)
     gm = _gm(request)
-    checking = gm.check(game, power, text, credential=credential)
+    checking = gm.orders.check(game, power, text, credential=credential)
     out = site.answers(checking)
-    if with_map and gm.game(game).position is not None:
+    if with_map and gm.games.game(game).position is not None:
         read = [a.order for a in checking.answers if a.order]
         out["map"] = site.inline_svg(site.map_svg(gm, game, orders={power: read} if read else None, highlight=power))
     return out
@@ -365,7 +365,7 @@ def _check(request: Request, game: str, text: str, wanted: str | None = None, wi
 def war_room_withdraw(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     credential, power = _player(request, game, _field(data, "power"))
     try:
-        _gm(request).withdraw_orders(game, power, credential=credential, channel="web")
+        _gm(request).orders.withdraw_orders(game, power, credential=credential, channel="web")
         _flash(request, "Your orders are withdrawn: the units will hold unless you send new ones.")
     except GMError as exc:
         _flash(request, str(exc), "error")
@@ -377,7 +377,7 @@ def war_room_ready(game: str, request: Request, data: FormData = Depends(form)) 
     credential, power = _player(request, game, _field(data, "power"))
     ready = _field(data, "ready") == "1"
     try:
-        done = _gm(request).set_ready(game, power, ready, credential=credential)
+        done = _gm(request).orders.set_ready(game, power, ready, credential=credential)
         _flash(request, ("Marked ready." if ready else "No longer ready.")
                + (f" Everyone is ready: {', '.join(phase_title(p) for p in done)} processed." if done else ""))
     except GMError as exc:
@@ -390,7 +390,7 @@ def war_room_press(game: str, request: Request, data: FormData = Depends(form)) 
     credential, power = _player(request, game, _field(data, "power"))
     to = [p for p in data.getlist("to") if isinstance(p, str) and p]
     try:
-        _gm(request).post_press(game, _field(data, "text"), to=to or None, anonymous=_field(data, "anonymous") == "1",
+        _gm(request).press.post_press(game, _field(data, "text"), to=to or None, anonymous=_field(data, "anonymous") == "1",
                                 power=power, credential=credential)
         _flash(request, "Sent " + ("to " + ", ".join(p.capitalize() for p in to) if to else "to everyone") + ".")
     except GMError as exc:
@@ -402,7 +402,7 @@ def war_room_press(game: str, request: Request, data: FormData = Depends(form)) 
 def war_room_question(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     credential, power = _player(request, game)
     try:
-        number = _gm(request).ask(game, _field(data, "text"), credential=credential, channel="web")
+        number = _gm(request).questions.ask(game, _field(data, "text"), credential=credential, channel="web")
         _flash(request, f"Question {number} is with the gamesmaster; the answer appears here (and by mail).")
     except GMError as exc:
         _flash(request, str(exc), "error")
@@ -415,7 +415,7 @@ def war_room_propose(game: str, request: Request, data: FormData = Depends(form)
     kind = _field(data, "kind") or "draw"
     powers = [p for p in data.getlist("powers") if isinstance(p, str) and p]
     try:
-        pid = _gm(request).propose(game, kind=kind, powers=powers or None, concede_to=_field(data, "concede_to") or None,
+        pid = _gm(request).press.propose(game, kind=kind, powers=powers or None, concede_to=_field(data, "concede_to") or None,
                                    power=power, credential=credential)
         _flash(request, f"Proposal {pid} is open; you have voted yes.")
     except GMError as exc:
@@ -432,7 +432,7 @@ def war_room_vote(game: str, request: Request, data: FormData = Depends(form)) -
         raise WebError(400, "which proposal? (a number)") from None
     yes = _field(data, "vote") == "yes"
     try:
-        status = _gm(request).vote(game, proposal, yes, power=power, credential=credential)
+        status = _gm(request).press.vote(game, proposal, yes, power=power, credential=credential)
         _flash(request, f"You voted {'yes' if yes else 'no'} on proposal {proposal}: it is {status}.")
     except GMError as exc:
         _flash(request, str(exc), "error")
@@ -453,7 +453,7 @@ def gm_page(request: Request) -> HTMLResponse:
         return _render(request, "gm_sign_in.html", {})
     gm = _gm(request)
     return _render(request, "gm_console.html", {"games": site.games(gm), "cat": site.catalogue(), "form": {},
-                                                "questions": gm.unanswered(), "mail": gm.mail_trouble()})
+                                                "questions": gm.questions.unanswered(), "mail": gm.mailroom.mail_trouble()})
 
 
 @router.post("/gm/sign-in")
@@ -464,7 +464,7 @@ def gm_sign_in(request: Request, data: FormData = Depends(form)) -> Response:
         _limit(request, "gm")
     if secrets_.check_gm(credential):
         token = _renew(request)
-        _gm(request).save_session(token, dict(web_session(request)), gm_key=secrets_.gm_key)
+        _gm(request).sessions.save_session(token, dict(web_session(request)), gm_key=secrets_.gm_key)
         web_session(request).gm_key = secrets_.gm_key
         _flash(request, "Signed in as the gamesmaster.")
     else:
@@ -477,7 +477,7 @@ def gm_sign_in(request: Request, data: FormData = Depends(form)) -> Response:
 def gm_sign_out(request: Request, data: FormData = Depends(form)) -> Response:
     token = web_session(request).token
     if token is not None:
-        _gm(request).save_session(token, gm_key=None)
+        _gm(request).sessions.save_session(token, gm_key=None)
     web_session(request).gm_key = None
     _flash(request, "Signed out of the GM console.")
     return _back("/")
@@ -525,7 +525,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
         problems.append(str(exc))
     if not problems:
         try:
-            created = gm.create_game(game_id, title=_field(data, "title") or None, variant=variant, rules=rules,
+            created = gm.setup.create_game(game_id, title=_field(data, "title") or None, variant=variant, rules=rules,
                                      settings=settings, players=site.names(_field(data, "players")),
                                      standbys=site.names(_field(data, "standbys")), seed=site.whole(seed, signed=True) if seed else None,
                                      start=_field(data, "start", "1") == "1")
@@ -546,7 +546,7 @@ def gm_create(request: Request, data: FormData = Depends(form)) -> Response:
 def gm_game_page(game: str, request: Request) -> HTMLResponse:
     _require_gm(request)
     gm = _gm(request)
-    room = gm.gm_room(game)
+    room = gm.rooms.gm_room(game)
     st, view = room.page.game, site.game(room.page)
     # what each power has handed in, for the GM's eyes only: listed, and drawn on the map
     received = list(room.received)
@@ -558,7 +558,7 @@ def gm_game_page(game: str, request: Request) -> HTMLResponse:
                                              "tz": st.settings.schedule.tz,
                                              "press": list(room.press)[-30:],
                                              "questions": [site.question_item(q) for q in room.questions],
-                                             "records": _seat_records(gm, game), "webhook": gm.webhook(game)})
+                                             "records": _seat_records(gm, game), "webhook": gm.webhooks.webhook(game)})
 
 
 def _seat_records(gm: Gamesmaster, game: str) -> list[dict[str, Any]]:
@@ -576,55 +576,55 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
     try:
         if action == "start":
             seed = _field(data, "seed")
-            created = gm.draw_lots(game, site.whole(seed, signed=True))
+            created = gm.setup.draw_lots(game, site.whole(seed, signed=True))
             _flash(request, f"Lots drawn with seed {created.seed}: " +
                    ", ".join(f"{n} {'/'.join(p.capitalize() for p in ps)}" for n, ps in created.commands.items()))
         elif action in ("join", "standby"):
             name = _field(data, "name")
-            secret = gm.join_game(game, name, standby=action == "standby")
+            secret = gm.setup.join_game(game, name, standby=action == "standby")
             return _render(request, "gm_shown_once.html", {
                 "title": f"{name} joins {game}", "game": game, "lines": [],
                 "credentials": [{"name": name, "power": "stand-by" if action == "standby" else None, "credential": secret}]})
         elif action == "replace":
             name, power = _field(data, "name"), _field(data, "power")
-            secret = gm.replace_player(game, power, name, reason=reason)
+            secret = gm.players.replace_player(game, power, name, reason=reason)
             return _render(request, "gm_shown_once.html", {
                 "title": f"{name} now plays {power.capitalize()}", "game": game, "lines": [],
                 "credentials": [{"name": name, "power": power.upper(), "credential": secret}]})
         elif action == "credential":
             who = _field(data, "who")
-            secret = gm.new_credential(game, who, reason=reason)
+            secret = gm.players.new_credential(game, who, reason=reason)
             return _render(request, "gm_shown_once.html", {
                 "title": f"A new credential for {who}", "game": game,
                 "lines": ["The old credential no longer works; the record says a new one was issued, and why."],
                 "credentials": [{"name": who, "power": None, "credential": secret}]})
         elif action == "orders":
             power = _field(data, "power")
-            sub = gm.submit_orders(game, power, _field(data, "orders"), by_gm=True,
+            sub = gm.orders.submit_orders(game, power, _field(data, "orders"), by_gm=True,
                                    channel=_field(data, "channel") or "in-person")
             lines = [f"{a.text}: {a.message}" + ("; " + "; ".join(a.notes) if a.notes else "") for a in sub.answers]
             _flash(request, f"Orders of {sub.power.capitalize()} entered ({len(lines)} orders). Receipt: {sub.receipt}. "
                    + " | ".join(lines[:12]) + ("" if not sub.warnings else " | " + "; ".join(sub.warnings)))
         elif action == "process":
-            done = gm.process(game, force=True)
+            done = gm.deadlines.process(game, force=True)
             _flash(request, "; ".join(f"{phase_title(p.phase)} {p.action}" +
                                       (f", next {phase_title(p.next_phase)}" if p.next_phase else "") for p in done))
         elif action == "extend":
             until = _field(data, "until")
-            tz = gm.game(game).settings.schedule.tz
+            tz = gm.games.game(game).settings.schedule.tz
             if until:
-                gm.extend(game, until=parse_time(until, tz), reason=reason)
+                gm.deadlines.extend(game, until=parse_time(until, tz), reason=reason)
             else:
-                gm.extend(game, hours=parse_duration(_field(data, "by") or "24h"), reason=reason)
-            _flash(request, f"Deadline extended to {gm.game(game).deadline_text}.")
+                gm.deadlines.extend(game, hours=parse_duration(_field(data, "by") or "24h"), reason=reason)
+            _flash(request, f"Deadline extended to {gm.games.game(game).deadline_text}.")
         elif action == "pause":
-            gm.pause(game, reason=reason)
+            gm.deadlines.pause(game, reason=reason)
             _flash(request, "The game is paused.")
         elif action == "resume":
             until = _field(data, "until")
-            tz = gm.game(game).settings.schedule.tz
-            gm.resume(game, until=parse_time(until, tz) if until else None, reason=reason)
-            _flash(request, f"The game resumes: orders due {gm.game(game).deadline_text}.")
+            tz = gm.games.game(game).settings.schedule.tz
+            gm.deadlines.resume(game, until=parse_time(until, tz) if until else None, reason=reason)
+            _flash(request, f"The game resumes: orders due {gm.games.game(game).deadline_text}.")
         elif action == "correct":
             power, text, rule = _field(data, "power"), _field(data, "orders"), _field(data, "rule")
             orders = {power: text} if power else None
@@ -633,16 +633,16 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
                 name, eq, value = rule.partition("=")
                 if not eq:
                     raise GMError("a corrected rule is written OPTION=VALUE, e.g. koning=false")
-                rules = gm.game(game).rules_spec.changed({name.strip(): site.rule_value(value)})
-            c = gm.correct(game, reason, orders=orders, rules=rules, phase=_field(data, "phase")[:16] or None)
+                rules = gm.games.game(game).rules_spec.changed({name.strip(): site.rule_value(value)})
+            c = gm.corrections.correct(game, reason, orders=orders, rules=rules, phase=_field(data, "phase")[:16] or None)
             _flash(request, f"{phase_title(c.phase)} corrected: " + ("; ".join(c.differences) or "results unchanged"))
         elif action == "verify":
             receipts = [r.strip() for r in _field(data, "receipts").splitlines() if r.strip()]
-            r = gm.verify(game, receipts=receipts)
+            r = gm.record.verify(game, receipts=receipts)
             return _render(request, "gm_verify.html", {"r": r, "game": game})
         elif action == "press":
             sender = _field(data, "power") or None
-            gm.post_press(game, _field(data, "text"), power=sender, by_gm=True)
+            gm.press.post_press(game, _field(data, "text"), power=sender, by_gm=True)
             _flash(request, "Notice published." if not sender else f"{sender.capitalize()}'s release entered.")
         elif action == "answer":
             number = _field(data, "question")
@@ -650,13 +650,13 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             if asked is None:
                 raise GMError("which question? (its number)")
             public = _field(data, "public") == "1"
-            gm.answer_question(game, asked, _field(data, "text"), public=public)
+            gm.questions.answer_question(game, asked, _field(data, "text"), public=public)
             _flash(request, f"Question {number} answered " + ("for everyone." if public else "to its asker."))
         elif action == "webhook":
-            status = gm.set_webhook(game, None if _field(data, "remove") == "1" else _field(data, "url")[:1000])
+            status = gm.webhooks.set_webhook(game, None if _field(data, "remove") == "1" else _field(data, "url")[:1000])
             _flash(request, f"Webhook set: posting to {status.shown}." if status else "No webhook now.")
         elif action == "draw":
-            gm.declare_draw(game, reason=reason)
+            gm.press.declare_draw(game, reason=reason)
             _flash(request, "The game is declared drawn.")
         else:
             raise WebError(404, f"the GM console has no action {action!r}")

@@ -204,7 +204,7 @@ class SessionMiddleware:
         found = None
         if token and len(token) <= 100:
             try:
-                found = await run_in_threadpool(self.gm.session, token)
+                found = await run_in_threadpool(self.gm.sessions.session, token)
             except Exception:  # noqa: BLE001 - the store away: a fresh session, the page says what is wrong
                 found = None
         visitor = _cookie(scope, CSRF_COOKIE)
@@ -225,8 +225,8 @@ class SessionMiddleware:
                 headers = list(message.get("headers", []))
                 flags = "; Path=/; HttpOnly; SameSite=Lax" + ("; Secure" if secure else "")
                 if session.dirty and (session.token is not None or dict(session)):
-                    tok = session.ensure_token(self.gm.new_session_token)
-                    await run_in_threadpool(self.gm.save_session, tok, dict(session))
+                    tok = session.ensure_token(self.gm.sessions.new_session_token)
+                    await run_in_threadpool(self.gm.sessions.save_session, tok, dict(session))
                 if session.token is not None and (session.new or session.token != token):
                     headers.append((b"set-cookie",
                                     f"{SESSION_COOKIE}={session.token}; Max-Age={self.max_age}{flags}".encode()))
@@ -266,7 +266,7 @@ def player_token(request: Any, game: str) -> str | None:
     session = request.scope.get("session")
     if not isinstance(session, WebSession) or game not in session.games:
         return None
-    return session.acting_token(request.app.state.gm.new_browser_key)
+    return session.acting_token(request.app.state.gm.sessions.new_browser_key)
 
 
 _CSRF_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}")

@@ -101,18 +101,18 @@ def summary(view: GameView) -> dict[str, Any]:
 
 def games(gm: Gamesmaster) -> list[dict[str, Any]]:
     """Every game, with variant, season, deadline, powers and centre counts."""
-    return [summary(v) for v in gm.games()]
+    return [summary(v) for v in gm.games.games()]
 
 
 def game_json(gm: Gamesmaster, game_id: str) -> bytes:
     """The game's public document (game() as JSON), written once for each state of the game."""
-    view = gm.game(game_id)
-    return written(("game", game_id, view.version), lambda: game(gm.game_page(game_id)))
+    view = gm.games.game(game_id)
+    return written(("game", game_id, view.version), lambda: game(gm.games.game_page(game_id)))
 
 
 def position_json(gm: Gamesmaster, game_id: str) -> bytes:
     """The position now as JSON, written once for each state of the game."""
-    view = gm.game(game_id)
+    view = gm.games.game(game_id)
     if view.position is None:
         raise GMError(f"{game_id} has not started: there is no position yet")
     return written(("position", game_id, view.version), view.position.to_dict)
@@ -187,7 +187,7 @@ def question_item(q: QuestionView) -> dict[str, Any]:
 
 def public_press(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
     """The press everyone may read: public releases and GM notices (anonymous senders hidden)."""
-    return [press_item(p) for p in gm.public_press(game_id)]
+    return [press_item(p) for p in gm.press.public_press(game_id)]
 
 
 def phase_record(r: PhaseResult) -> dict[str, Any]:
@@ -215,12 +215,12 @@ def phase_record(r: PhaseResult) -> dict[str, Any]:
 
 def results(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
     """Every published phase, in order."""
-    return [phase_record(r) for r in gm.results(game_id)]
+    return [phase_record(r) for r in gm.games.results(game_id)]
 
 
 def result_of(gm: Gamesmaster, game_id: str, phase: str) -> dict[str, Any]:
     """One published phase."""
-    return phase_record(gm.result(game_id, phase))
+    return phase_record(gm.games.result(game_id, phase))
 
 
 def chart_svg(chart: CentreChart, width: int = 380, height: int = 230) -> str:
@@ -405,7 +405,7 @@ def map_svg(gm: Gamesmaster, game_id: str, phase: str | None = None, *, results:
     """The map of a game now (phase None) or of a published phase with its orders and results:
     the gm's board of that season (the same the mail door draws), with any orders (as written, or as the
     gamesmaster read them) and highlight."""
-    board = gm.board(game_id, phase, results=results)
+    board = gm.boards.board(game_id, phase, results=results)
     # orders as read are named by what was read: the drawing of a set is the same whichever way it came
     named = {p: [o if isinstance(o, str) else f"{o.text}\n{o.order!r}\n{o.error}" for o in os]
              for p, os in orders.items()} if orders else orders
@@ -474,7 +474,7 @@ def dispute_view(d: Dispute) -> dict[str, Any]:
 
 def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
     """The game's rule options in words, and how it is run (press, deadlines, NMR, replacement)."""
-    view = gm.game(game_id)
+    view = gm.games.game(game_id)
     variant = view.variant
     options = view.rules
     cat = choices()
