@@ -39,8 +39,8 @@ from .reading import GameHead, parse_phase
 from .record import verify_archive
 from .report import (correction as report_correction, final as report_final, games as report_games,
                      history as report_history, phase_title, processed as report_processed, source_words,
-                     status as report_status, submission as report_submission, undelivered as report_undelivered,
-                     verify as report_verify)
+                     standby_note, status as report_status, submission as report_submission,
+                     undelivered as report_undelivered, verify as report_verify, warnings_and_conditional)
 from .savedgame import describe as describe_import, export_saved_game, import_saved_game, is_saved_game
 from .scoring import SYSTEMS, ScoringName, by_player, describe_scoring, score_board
 from .service import Gamesmaster
@@ -88,7 +88,7 @@ __all__ = [
     "Mailroom", "MailBooks", "AccountRecord", "NoticeRecord", "OutboxRecord", "game_address",
     # the console's words for the views
     "report_correction", "report_final", "report_games", "report_history", "report_processed", "report_status",
-    "report_submission", "report_undelivered", "report_verify",
+    "report_submission", "report_undelivered", "report_verify", "standby_note", "warnings_and_conditional",
     # whole games in and out, and the worker
     "Document", "read_document", "export_game", "import_game", "import_sample", "play_sample", "verify_archive",
     "backup", "restore", "describe_import", "export_saved_game", "import_saved_game", "is_saved_game", "run_worker",

@@ -46,13 +46,26 @@ def source_words(source: str) -> str:
     return SOURCES.get(source, source)
 
 
+def standby_note(sub: Submission) -> str:
+    """' (from the stand-by, <who>)' when a stand-by's orders stand for the power, else ''."""
+    return f" (from the stand-by, {sub.entered_by})" if sub.author == "standby" else ""
+
+
+def warnings_and_conditional(sub: Submission) -> list[str]:
+    """A submission's warnings and its conditional orders, in the lines the console and the mail both write."""
+    lines = [f"  note: {w}" for w in sub.warnings]
+    if sub.conditional:
+        lines.append("Conditional orders for later phases (chosen when each phase opens):")
+        lines.extend(f"  {c}" for c in sub.conditional)
+    return lines
+
+
 def submission(sub: Submission) -> str:
     """A power's orders as received: each answered, the warnings, the receipt."""
     how = "" if sub.entered_by != "GM" else " (entered by the gamesmaster"
     if how:
         how += f", {sub.channel})" if sub.channel != "console" else ")"
-    if sub.author == "standby":
-        how = f" (from the stand-by, {sub.entered_by})"
+    how = standby_note(sub) or how
     lines = [f"Orders of {sub.power.capitalize()} for {sub.phase_title}{how}:"]
     if not sub.answers:
         lines.append("  (no orders)")
@@ -61,11 +74,7 @@ def submission(sub: Submission) -> str:
         if a.notes:
             text += "; " + "; ".join(a.notes)
         lines.append(text)
-    for w in sub.warnings:
-        lines.append(f"  note: {w}")
-    if sub.conditional:
-        lines.append("Conditional orders for later phases (chosen when each phase opens):")
-        lines.extend(f"  {c}" for c in sub.conditional)
+    lines.extend(warnings_and_conditional(sub))
     lines.append(f"Due {sub.deadline_text}. Only the last set sent before the deadline counts.")
     lines.append(f"Receipt: {sub.receipt}")
     lines.append("  (keep it: once the results are out, anyone can check it against the public record)")

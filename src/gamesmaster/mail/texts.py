@@ -9,7 +9,8 @@ from typing import Sequence
 
 from ..gm import (Build, Dislodgement, Ending, GameView, LedgerHead, LegalOrders, OrderResult, OrdersOnRecord,
                   PhaseRecord, PhaseResult, Position, PressItem, ReceiptCheck, Remove, Retreat, Submission,
-                  legal_orders_in, phase_title as title, show_time, source_words)
+                  legal_orders_in, phase_title as title, show_time, source_words, standby_note,
+                  warnings_and_conditional)
 
 
 def cap(power: str) -> str:
@@ -19,10 +20,7 @@ def cap(power: str) -> str:
 
 def submission(sub: Submission) -> str:
     """A power's orders as read: each order, notes and warnings, the deadline and the receipt."""
-    how = ""
-    if sub.author == "standby":
-        how = f" (from the stand-by, {sub.entered_by})"
-    lines = [f"Orders of {cap(sub.power)} for {sub.phase_title} in {sub.game}{how}:"]
+    lines = [f"Orders of {cap(sub.power)} for {sub.phase_title} in {sub.game}{standby_note(sub)}:"]
     if not sub.answers:
         lines.append("  (no orders: every unit will hold, or the rules' default applies)")
     for a in sub.answers:
@@ -33,11 +31,7 @@ def submission(sub: Submission) -> str:
         if a.notes:
             text += " (" + "; ".join(a.notes) + ")"
         lines.append(text)
-    for w in sub.warnings:
-        lines.append(f"  note: {w}")
-    if sub.conditional:
-        lines.append("Conditional orders for later phases (chosen when each phase opens):")
-        lines.extend(f"  {c}" for c in sub.conditional)
+    lines.extend(warnings_and_conditional(sub))
     lines.append(f"Due {sub.deadline_text}. Only the last set sent before the deadline counts: "
                  "a new set replaces this one.")
     lines.append(f"Receipt: {sub.receipt}")
