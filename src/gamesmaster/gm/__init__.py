@@ -35,6 +35,7 @@ from .mailroom import AccountRecord, MailBooks, Mailroom, NoticeRecord, OutboxRe
 from .notices import KINDS, NoticeSettings
 from .ratelimit import RateLimiter
 from .ratings import SHOWN_AFTER, Rating
+from ..ledger import Entry as LedgerEntry
 from .reading import GameHead, parse_phase
 from .record import verify_archive
 from .report import (correction as report_correction, final as report_final, games as report_games,
@@ -66,7 +67,7 @@ __all__ = [
     # the views it answers with
     "Answer", "Checking", "Correction", "Created", "GameView", "LedgerHead", "LegalOrders", "OrderResult",
     "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionView", "Receipt",
-    "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport", "plain", "plain_object",
+    "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport", "plain", "plain_object", "LedgerEntry",
     "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower", "UnitOptions", "OrderOption", "CentreChart",
     "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN", "OMIT_NONE",
     "GM", "Seat", "Dispute", "Ending", "Proposal", "GameHead", "Board", "Fate", "Analysed", "LiveConfig", "LABELS",

@@ -18,8 +18,8 @@ from typing import Any, Mapping, Sequence, Union, get_args, get_origin, get_type
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, Checking, LedgerHead, OrderOption, OrdersOnRecord, Phase, Receipt,
-                  Submission, UnitOptions, VerifyReport)
+from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, Checking, LedgerEntry, LedgerHead, OrderOption, OrdersOnRecord,
+                  Phase, Receipt, Submission, UnitOptions, VerifyReport)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 RulesSpec = str | dict[str, Any] | None
@@ -805,16 +805,7 @@ class PressRecordOut(Out):
     seq: int
 
 
-class LedgerEntryOut(Out):
-    """A ledger entry as stored."""
-
-    seq: int
-    at: str
-    kind: str
-    payload_text: str | None
-    prev_hash: str
-    hash: str
-    sealed_digest: str | None
+LedgerEntryOut = model_of(LedgerEntry, name="LedgerEntryOut")  # the ledger's own Entry, its fields as stored
 
 
 class FullHistoryOut(Out):
