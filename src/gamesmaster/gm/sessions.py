@@ -28,19 +28,14 @@ from .events import KeyAdded
 LIFETIME = timedelta(days=14)
 
 
-@dataclass(frozen=True)
-class SeatKey:
-    """The seat a session signed in as in one game, and the fingerprint of the credential it used."""
-
-    player: int
-    key: str
-
-
+# A game's seat in a session is the store's SessionSeat as it is (player, credential fingerprint): gm has
+# nothing to add to it. The Session is gm's own: what the doors are told of a row, without the row's key
+# (the token's hash) or its creation time.
 @dataclass(frozen=True)
 class Session:
     """A sign-in session: the games it is signed in to, whether it is the GM's, and the site's data."""
 
-    seats: Mapping[str, SeatKey]
+    seats: Mapping[str, SessionSeat]
     gm_key: str | None
     data: JSONObject
     expires_at: datetime
@@ -48,8 +43,7 @@ class Session:
 
 
 def _session(row: SessionRow) -> Session:
-    seats = {g: SeatKey(v.player, v.key) for g, v in row.seats.items()}
-    return Session(seats, row.gm_key, dict(row.data), row.expires_at, row.account)
+    return Session(dict(row.seats), row.gm_key, dict(row.data), row.expires_at, row.account)
 
 
 class Sessions:
