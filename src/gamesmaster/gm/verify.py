@@ -820,39 +820,44 @@ def _compare_phases(r: Replay, stored: Sequence[PhaseRow]) -> list[str]:
                     want[key] = PhaseRow(**{**old.__dict__, "current": False})
         elif isinstance(row, PhaseRow):
             want[(row.number, row.revision)] = row
-    out = []
     have = {(row.number, row.revision): row for row in stored}
-    for key, row in want.items():
-        got = have.get(key)
-        if got is None:
-            out.append(f"ledger entry {row.ledger_seq}: the published {row.phase} (revision {key[1]}) is missing from "
-                       "the phases table")
-            continue
-        diff = _differing(got, row)
-        if diff:
-            out.append(f"ledger entry {row.ledger_seq}: the phases table's row for {row.phase} (revision {key[1]}) "
-                       f"differs from what this entry published ({', '.join(diff)})")
-    for key in sorted(set(have) - set(want)):
-        out.append(f"ledger entry {have[key].ledger_seq}: the phases table holds {have[key].phase} (revision {key[1]}), which "
-                   "the ledger never published")
-    return out
+    return _compare_table(
+        want, have, lambda row, got: bool(_differing(got, row)),
+        missing=lambda key, row: f"ledger entry {row.ledger_seq}: the published {row.phase} (revision {key[1]}) is "
+                                 "missing from the phases table",
+        differs=lambda key, row, got: f"ledger entry {row.ledger_seq}: the phases table's row for {row.phase} (revision "
+                                      f"{key[1]}) differs from what this entry published "
+                                      f"({', '.join(_differing(got, row))})",
+        extra=lambda key, row: f"ledger entry {row.ledger_seq}: the phases table holds {row.phase} (revision {key[1]}), "
+                               "which the ledger never published")
 
 
 def _compare_press(r: Replay, stored: Sequence[PressRow]) -> list[str]:
     want = {row.number: row for row in r.rows if isinstance(row, PressRow)}
     have = {row.number: row for row in stored}
+    return _compare_table(
+        want, have,
+        lambda row, got: got != row and canonical(_jsonable(got.__dict__)) != canonical(_jsonable(row.__dict__)),
+        missing=lambda number, row: f"ledger entry {row.ledger_seq} (press): press item {number} is missing from the "
+                                    "press table",
+        differs=lambda number, row, got: f"ledger entry {row.ledger_seq} (press): the press table's item {number} "
+                                         f"differs from this entry ({', '.join(_differing(got, row))})",
+        extra=lambda number, row: f"ledger entry {row.ledger_seq}: the press table holds item {number}, which the "
+                                  "ledger never recorded")
+
+
+def _compare_table(want: Mapping[Any, Any], have: Mapping[Any, Any], differ: Callable[[Any, Any], bool], *,
+                   missing: Callable[[Any, Any], str], differs: Callable[[Any, Any, Any], str],
+                   extra: Callable[[Any, Any], str]) -> list[str]:
+    # One walk for every table the ledger rebuilds: what it wants and is missing, what differs, what it never wrote.
     out = []
-    for number, row in want.items():
-        got = have.get(number)
+    for key, row in want.items():
+        got = have.get(key)
         if got is None:
-            out.append(f"ledger entry {row.ledger_seq} (press): press item {number} is missing from the press table")
-        elif got != row and canonical(_jsonable(got.__dict__)) != canonical(_jsonable(row.__dict__)):
-            diff = _differing(got, row)
-            out.append(f"ledger entry {row.ledger_seq} (press): the press table's item {number} differs from this "
-                       f"entry ({', '.join(diff)})")
-    for number in sorted(set(have) - set(want)):
-        out.append(f"ledger entry {have[number].ledger_seq}: the press table holds item {number}, which the ledger "
-                   "never recorded")
+            out.append(missing(key, row))
+        elif differ(row, got):
+            out.append(differs(key, row, got))
+    out.extend(extra(key, have[key]) for key in sorted(set(have) - set(want)))
     return out
 
 
