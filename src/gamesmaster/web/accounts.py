@@ -20,7 +20,7 @@ from starlette.datastructures import FormData
 from ..gm import KINDS, Forbidden, Gamesmaster, GMError, Limited, NoticeSettings, RateLimiter
 from . import site
 from .app import WebError
-from .pages import _address, _back, _field, _flash, _limit, _renew, _require_gm, form
+from .pages import _acted, _address, _back, _field, _flash, _limit, _renew, _require_gm, form
 from .security import player_token, target_of, web_session
 
 router = APIRouter(include_in_schema=False)
@@ -220,23 +220,21 @@ def set_password(request: Request, data: FormData = Depends(form)) -> Response:
     remove = _field(data, "remove") == "1"
     sent = data.get("password")
     password = sent if isinstance(sent, str) else ""
-    try:
+
+    def set_it() -> str:
         _gm(request).accounts.set_password(account_id, None if remove else password)
-        _flash(request, "Password removed: sign in by the mailed link." if remove else "Password set.")
-    except GMError as exc:
-        _flash(request, str(exc), "error")
-    return _back("/account")
+        return "Password removed: sign in by the mailed link." if remove else "Password set."
+    return _acted(request, "/account", set_it)
 
 
 @router.post("/account/name")
 def rename(request: Request, data: FormData = Depends(form)) -> Response:
     account_id = _require_account(request)
-    try:
+
+    def rename_it() -> str:
         _gm(request).accounts.rename(account_id, _field(data, "name"))
-        _flash(request, "Name changed (for games you join from now on).")
-    except GMError as exc:
-        _flash(request, str(exc), "error")
-    return _back("/account")
+        return "Name changed (for games you join from now on)."
+    return _acted(request, "/account", rename_it)
 
 
 # -- seats -------------------------------------------------------------------------------------------
@@ -335,13 +333,12 @@ def _latest(request: Request, account_id: int) -> dict[str, Any]:
 def notice_settings(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     account_id = _require_account(request)
     mail = [k for k in data.getlist("mail") if isinstance(k, str)]
-    try:
+
+    def save() -> str:
         value = NoticeSettings.parse(mail, _field(data, "warnings"))
         _gm(request).notices.set_notice_settings(account_id, game, value)
-        _flash(request, f"Notifications for {game} saved.")
-    except GMError as exc:
-        _flash(request, str(exc), "error")
-    return _back(f"/account#settings-{quote(game, safe='')}")
+        return f"Notifications for {game} saved."
+    return _acted(request, f"/account#settings-{quote(game, safe='')}", save)
 
 
 # -- the gamesmaster's part -----------------------------------------------------------------------------
@@ -351,12 +348,11 @@ def notice_settings(game: str, request: Request, data: FormData = Depends(form))
 def gm_open_seats(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     _require_gm(request)
     open_ = _field(data, "open", "1") == "1"
-    try:
+
+    def open_or_close() -> str:
         _gm(request).joining.open_seats(game, open_, _field(data, "seats") or "lot")
-        _flash(request, f"{game} is open to players with accounts." if open_ else f"{game} is closed to new players.")
-    except GMError as exc:
-        _flash(request, str(exc), "error")
-    return _back(f"/gm/games/{quote(game, safe='')}")
+        return f"{game} is open to players with accounts." if open_ else f"{game} is closed to new players."
+    return _acted(request, f"/gm/games/{quote(game, safe='')}", open_or_close)
 
 
 @router.post("/gm/games/{game}/invite")

@@ -7,7 +7,7 @@ secret must be shown once (new credentials), which is rendered directly.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Callable, cast
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -40,6 +40,15 @@ def _flash(request: Request, text: str, kind: str = "ok") -> None:
 
 def _back(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
+
+
+def _acted(request: Request, url: str, act: Callable[[], str]) -> RedirectResponse:
+    """Do a form's action, flash what it did (or the gamesmaster's refusal) and go back to `url`."""
+    try:
+        _flash(request, act())
+    except GMError as exc:
+        _flash(request, str(exc), "error")
+    return _back(url)
 
 
 async def form(request: Request) -> FormData:
@@ -364,25 +373,23 @@ def _check(request: Request, game: str, text: str, wanted: str | None = None, wi
 @router.post("/games/{game}/war-room/withdraw")
 def war_room_withdraw(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     credential, power = _player(request, game, _field(data, "power"))
-    try:
+
+    def withdraw() -> str:
         _gm(request).orders.withdraw_orders(game, power, credential=credential, channel="web")
-        _flash(request, "Your orders are withdrawn: the units will hold unless you send new ones.")
-    except GMError as exc:
-        _flash(request, str(exc), "error")
-    return _back(_room(game, power))
+        return "Your orders are withdrawn: the units will hold unless you send new ones."
+    return _acted(request, _room(game, power), withdraw)
 
 
 @router.post("/games/{game}/war-room/ready")
 def war_room_ready(game: str, request: Request, data: FormData = Depends(form)) -> Response:
     credential, power = _player(request, game, _field(data, "power"))
     ready = _field(data, "ready") == "1"
-    try:
+
+    def mark() -> str:
         done = _gm(request).orders.set_ready(game, power, ready, credential=credential)
-        _flash(request, ("Marked ready." if ready else "No longer ready.")
-               + (f" Everyone is ready: {', '.join(phase_title(p) for p in done)} processed." if done else ""))
-    except GMError as exc:
-        _flash(request, str(exc), "error")
-    return _back(_room(game, power))
+        return (("Marked ready." if ready else "No longer ready.")
+                + (f" Everyone is ready: {', '.join(phase_title(p) for p in done)} processed." if done else ""))
+    return _acted(request, _room(game, power), mark)
 
 
 @router.post("/games/{game}/war-room/press")
