@@ -808,14 +808,12 @@ class PressRecordOut(Out):
 LedgerEntryOut = model_of(LedgerEntry, name="LedgerEntryOut")  # the ledger's own Entry, its fields as stored
 
 
-class FullHistoryOut(Out):
-    """The whole record as the GM sees it."""
-
-    game: dict[str, Any] = Field(description="the game as the gamesmaster holds it (the console's `--json` view): "
-                                             "an open document, its fields those of gm.views.GameView")
-    phases: list[FullPhaseOut]
-    press: list[PressRecordOut]
-    ledger: list[LedgerEntryOut]
+# Made, not declared, because one of its fields is a list of a made model (which a type checker cannot take as a type).
+FullHistoryOut = create_model(
+    "FullHistoryOut", __base__=Out, __doc__="The whole record as the GM sees it.",
+    game=(dict[str, Any], Field(description="the game as the gamesmaster holds it (the console's `--json` view): "
+                                            "an open document, its fields those of gm.views.GameView")),
+    phases=(list[FullPhaseOut], ...), press=(list[PressRecordOut], ...), ledger=(many(LedgerEntryOut), ...))
 
 
 # -- the club: standings, reliability, ratings (web/club.py) -----------------------------------
