@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..gm import ConfigError, Env, MailSettings, SiteSettings, game_address, hash_secret, hostport
+from ..gm import ConfigError, Env, MailSettings, SiteSettings, game_address, hash_secret
 
 MailConfigError = ConfigError  # a mail setting that cannot be used; the message names it
-_hostport = hostport  # the name the mail commands knew it by
 
 
 @dataclass(frozen=True)

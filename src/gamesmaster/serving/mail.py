@@ -13,8 +13,8 @@ import threading
 from typing import TYPE_CHECKING, Sequence, TextIO
 
 from ..config import Config
-from ..gm import Gamesmaster
-from ..mail.config import MailConfig, MailConfigError, _hostport
+from ..gm import Gamesmaster, hostport
+from ..mail.config import MailConfig, MailConfigError
 from ..mail.imap import ImapError
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def config(address: str | None = None, relay: str | None = None, read: Config | 
             raise MailConfigError(f"--address {address!r} is not an address (local@domain)")
         settings = settings.with_(address=address)
     if relay:
-        host, port = _hostport(relay, 25, "--relay")
+        host, port = hostport(relay, 25, "--relay")
         settings = settings.with_(relay_host=host, relay_port=port)
     return settings
 
