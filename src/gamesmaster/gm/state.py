@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Iterable, Literal, Mapping, TypedDict
+from typing import Any, Iterable, Literal, Mapping, TypedDict, cast
 
-from ..ledger import JSONObject, JSONValue
+from ..ledger import JSONObject, JSONValue, canonical
 from ..rules import Phase, Position, RuleOptions
 from ..rules.conditional import Facts
 from ..rules.variant import Variant
@@ -30,16 +30,43 @@ OMIT_EMPTY = "omit-empty"
 
 def _plain(value: object) -> JSONValue:
     """A value as JSON: dataclasses field by field, tuples as lists, mappings with text keys."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)
-                if f.init and not (f.metadata.get(OMIT_EMPTY) and not getattr(value, f.name))}
+    # The commonest kinds first, by exact type: a game's snapshot is written on every change, and an
+    # isinstance test against typing's Mapping costs more than the rest of the walk.
+    kind = type(value)
+    if value is None or kind in _SCALARS:
+        return value  # type: ignore[return-value]  # one of JSON's scalars, by the test above
+    if kind is tuple or kind is list:
+        return [_plain(v) for v in value]  # type: ignore[attr-defined]  # a tuple or a list, by the test above
+    if kind is dict:
+        return {str(k): _plain(v) for k, v in value.items()}  # type: ignore[attr-defined]
+    names = _plain_fields(kind)
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name, omit_empty in names
+                if not (omit_empty and not getattr(value, name))}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
-    if value is None or isinstance(value, (bool, int, float, str)):
+    if isinstance(value, (bool, int, float, str)):
         return value
-    raise TypeError(f"{type(value).__name__} has no JSON form in a game's state")
+    raise TypeError(f"{kind.__name__} has no JSON form in a game's state")
+
+
+_SCALARS = frozenset({str, int, bool, float})
+
+
+def _plain_fields(kind: type) -> tuple[tuple[str, bool], ...] | None:
+    """A dataclass's fields as its JSON form writes them (name, written only once it holds something); None for
+    a type that is not a dataclass."""
+    try:
+        return _FIELDS_OF[kind]
+    except KeyError:
+        found = _FIELDS_OF[kind] = (tuple((f.name, bool(f.metadata.get(OMIT_EMPTY))) for f in fields(kind) if f.init)
+                                    if is_dataclass(kind) else None)
+        return found
+
+
+_FIELDS_OF: dict[type, tuple[tuple[str, bool], ...] | None] = {}
 
 
 def _fields(doc: Mapping[str, JSONValue]) -> dict[str, Any]:
@@ -452,19 +479,44 @@ class GameState:
 
     def to_dict(self) -> JSONObject:
         """The state as JSON (the snapshot the store keeps)."""
-        doc = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in ("settings", "live")}
-        doc["settings"] = self.settings.to_dict()
-        doc["live"] = self.live.to_dict() if self.live else None
-        for name in _OMITTED_EMPTY:  # written only once used, so the snapshots of older games stay as they were
-            if not doc[name]:
-                del doc[name]
-        result = doc.get("result")
-        if isinstance(result, dict) and self.result is not None:
-            if self.result.played is None:
-                del result["played"]  # an ending recorded before the phase played was kept reads as it did
-            if not self.result.scores:
-                del result["scores"]  # and so does an ending with no scoring system
+        doc: JSONObject = {}
+        for name in _SNAPSHOT_FIELDS:
+            value = self._field_doc(name)
+            if value is not _OMITTED:
+                doc[name] = cast(JSONValue, value)  # anything but the marker is _plain's JSON
         return doc
+
+    def _field_doc(self, name: str) -> JSONValue | object:
+        """One field as the snapshot writes it, or _OMITTED if the snapshot leaves it out."""
+        value = getattr(self, name)
+        if name == "settings":
+            return self.settings.to_dict()
+        if name == "live":
+            return self.live.to_dict() if self.live else None
+        doc = _plain(value)
+        if name in _OMITTED_EMPTY and not doc:
+            return _OMITTED  # written only once used, so the snapshots of older games stay as they were
+        if name == "result" and isinstance(doc, dict) and self.result is not None:
+            if self.result.played is None:
+                del doc["played"]  # an ending recorded before the phase played was kept reads as it did
+            if not self.result.scores:
+                del doc["scores"]  # and so does an ending with no scoring system
+        return doc
+
+    def snapshot_text(self) -> str:
+        """`canonical(self.to_dict())`, written field by field, each field's text kept for the states `evolve`
+        makes from this one while the field is unchanged (the store writes a game's snapshot on every change:
+        a set of orders changes one field of thirty)."""
+        texts: dict[str, str] = self.__dict__.setdefault(_TEXTS, {})
+        parts = []
+        for name in _SNAPSHOT_FIELDS:
+            text = texts.get(name)
+            if text is None:
+                doc = self._field_doc(name)
+                text = texts[name] = "" if doc is _OMITTED else f"{canonical(name)}:{canonical(doc)}"
+            if text:
+                parts.append(text)
+        return "{" + ",".join(parts) + "}"
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue]) -> "GameState":
@@ -487,6 +539,9 @@ class GameState:
     def evolve(self, **changes: Any) -> "GameState":  # Any: the changes are the fields', of their own types
         """A copy with some fields changed (keeping the values derived from fields that did not)."""
         new = replace(self, **changes)
+        texts = self.__dict__.get(_TEXTS)
+        if texts:
+            new.__dict__[_TEXTS] = {k: v for k, v in texts.items() if k not in changes}
         kept = {"variant": ("variant_name",), "options": ("variant_name", "rules_spec"),
                 "position": ("variant_name", "position_doc")}
         for name, inputs in kept.items():
@@ -495,7 +550,11 @@ class GameState:
         return new
 
 
+_OMITTED = object()  # a field the snapshot leaves out
+_TEXTS = "_snapshot_texts"  # where a state keeps its fields' written texts (see snapshot_text)
 _OMITTED_EMPTY = ("claims", "seeking", "awaiting", "filed_plans", "plans_read", "keyed", "keys", "disputes")
+# The snapshot's fields in its written order (canonical JSON sorts keys).
+_SNAPSHOT_FIELDS = tuple(sorted(f.name for f in fields(GameState)))
 
 
 def replace_seat(seats: Iterable[Seat], number: int, **changes: Any) -> tuple[Seat, ...]:  # Any: as in evolve

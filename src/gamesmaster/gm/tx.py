@@ -32,7 +32,7 @@ def state_of(row: GameRow) -> GameState:
 def game_row(state: GameState, created: datetime, now: datetime) -> GameRow:
     """The games-table row that caches a state."""
     return GameRow(state.id, state.title, state.status, state.variant_name, state.phase, state.deadline_at,
-                   state.head_seq, state.head_hash, canonical(state.to_dict()), created, now)
+                   state.head_seq, state.head_hash, state.snapshot_text(), created, now)
 
 
 def missing(rec: Records, game_id: str) -> NotFound:
