@@ -45,6 +45,10 @@ class Process:
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user and system) the command and every process it started have used so far."""
+        return cpu_seconds(self.proc.pid)
+
     def _read(self) -> None:
         for line in self.proc.stdout:  # type: ignore[union-attr]
             with self.seen:
@@ -82,6 +86,30 @@ class Process:
                 self.proc.kill()
 
 
+def _children(pid: int) -> list[int]:
+    kids: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids += [int(k) for k in (task / "children").read_text().split()]
+        except OSError:
+            pass  # the thread ended
+    return kids
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) of a process and its living descendants, from /proc (Linux)."""
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields_ = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone
+        total += (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        todo += _children(p)
+    return total
+
+
 def environment(url: str, **extra: str) -> dict[str, str]:
     """The environment of a gamesmaster process on the database at url."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GAMESMASTER_")}
@@ -92,7 +120,7 @@ def environment(url: str, **extra: str) -> dict[str, str]:
 
 def serve(url: str, data: Path, *, worker: bool, mail: bool, env: dict[str, str] | None = None) -> tuple[Process, str]:
     """`gamesmaster serve` on a port of its own; returns the process and its base URL."""
-    argv = ["serve", "--port", "0", "--data", str(data), "--no-demo"]
+    argv = ["serve", "--port", "0", "--data", str(data), "--no-demo", "--threads", os.environ.get("BENCH_THREADS", "16")]
     argv += [] if worker else ["--no-worker"]
     argv += ["--smtp-port", "0"] if mail else ["--no-mail"]
     p = Process(argv, env or environment(url))
@@ -218,12 +246,19 @@ async def _crowd(bases: list[str], seats: list[tuple[str, str, str]], units: dic
 
 
 def crowd(bases: list[str], creds: dict[str, dict[str, str]], units: dict[str, list[str]], players: int,
-          seconds: float, think: float) -> dict:
-    """players simulated players (seven a game) for seconds, spread over the web processes; the figures."""
+          seconds: float, think: float, servers: list[Process] | None = None) -> dict:
+    """players simulated players (seven a game) for seconds, spread over the web processes; the figures.
+
+    servers: the gamesmaster commands serving them, whose CPU time per request is reported (a figure that,
+    unlike the latencies, does not move with what else the machine is running)."""
     seats = [(g, p, c) for g, by_power in creds.items() for p, c in by_power.items()][:players]
     asyncio.run(_crowd(bases, seats, units, min(5.0, seconds), think))  # warm-up: sessions, caches, connections
+    cpu = sum(s.cpu_seconds() for s in servers or ())
     tally, wall = asyncio.run(_crowd(bases, seats, units, seconds, think))
+    cpu = sum(s.cpu_seconds() for s in servers or ()) - cpu
+    answered = sum(len(v) for v in tally.latency.values())
     return {"players": len(seats), "seconds": round(wall, 1),
+            "server_cpu_ms_per_request": round(1000 * cpu / answered, 2) if servers and answered else None,
             "all": tally.summary(("submit", *READS), wall), "reads": tally.summary(READS, wall),
             "submissions": tally.summary(("submit",), wall),
             "by_kind": {k: tally.summary((k,), wall) for k in ("submit", *READS)},

@@ -47,7 +47,9 @@ def _line(name: str, figures: dict) -> str:
 
 
 def report_web(title: str, res: dict) -> None:
-    print(f"{title}: {res['players']} players for {res['seconds']} s", flush=True)
+    cpu = res.get("server_cpu_ms_per_request")
+    print(f"{title}: {res['players']} players for {res['seconds']} s"
+          + (f"; the server's CPU per request {cpu} ms" if cpu else ""), flush=True)
     for name in ("all", "reads", "submissions"):
         print(_line(name, res[name]), flush=True)
     for sample in res["error_samples"]:
@@ -62,7 +64,7 @@ def web_sqlite(args: argparse.Namespace, tmp: Path) -> dict:
                             GAMESMASTER_MAIL_ADDRESS="gm@bench.example")
     site, base = crowd.serve(url, tmp / "data-web", worker=True, mail=True, env=env)
     try:
-        res = crowd.crowd([base], creds, crowd.home_units(url), args.players, args.seconds, args.think)
+        res = crowd.crowd([base], creds, crowd.home_units(url), args.players, args.seconds, args.think, [site])
     finally:
         site.stop()
         relay.stop()
@@ -82,7 +84,7 @@ def web_pg(args: argparse.Namespace, tmp: Path) -> dict:
             procs.append(p)
             bases.append(base)
         procs.append(crowd.Process(["worker", "--interval", "5"], crowd.environment(url)))
-        res = crowd.crowd(bases, creds, crowd.home_units(url), args.players, args.seconds, args.think)
+        res = crowd.crowd(bases, creds, crowd.home_units(url), args.players, args.seconds, args.think, procs)
     finally:
         for p in procs:
             p.stop()

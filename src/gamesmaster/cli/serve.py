@@ -27,12 +27,12 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise CommandError(f"port {args.port} is not a port number (0-65535)")
     if not 0 <= args.web_processes <= 64:
         raise CommandError(f"--web-processes {args.web_processes}: between 1 and 64 (0: one a CPU, at most four)")
-    if not 1 <= args.threads <= 256:
+    if args.threads is not None and not 1 <= args.threads <= 256:
         raise CommandError(f"--threads {args.threads}: between 1 and 256")
     opts = Options(host=args.host, port=args.port, data=Path(args.data) if args.data else None, demo=args.demo,
                    mail=not args.no_mail, smtp_port=args.smtp_port, worker_interval=args.worker_interval,
                    new_gm_credential=args.new_gm_credential, worker=not args.no_worker,
-                   web_processes=args.web_processes, threads=args.threads,
+                   web_processes=args.web_processes, threads=args.threads or Options.threads,
                    daide=tuple(parse_games(args.daide or ())))
     try:
         return serve(opts, out)
@@ -62,8 +62,9 @@ def register(sub: Subcommands) -> None:
                         "`gamesmaster worker` processes beside them; docs/deploy.md)")
     p.add_argument("--web-processes", type=int, default=0, metavar="N",
                    help="web processes sharing the port (default 0: one a CPU, at most four)")
-    p.add_argument("--threads", type=int, default=16, metavar="N",
-                   help="requests each web process works on at once (default 16)")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="requests each web process works on at once (default 8: more only contend for the "
+                        "interpreter's lock; bench/load/README.md)")
     p.add_argument("--new-gm-credential", action="store_true", help="make a new GM credential (the old one stops working)")
     p.add_argument("--daide", action="append", metavar="GAME[:PORT]",
                    help="also serve this game to DAIDE bots on its port (default 16713; repeatable; docs/daide.md)")

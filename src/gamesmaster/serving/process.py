@@ -17,7 +17,7 @@ from ..config import Config
 from ..gm import Gamesmaster
 from ..web.app import create_app
 from ..web.security import load_secrets
-from .site import database_url, run_server, site_server
+from .site import THREADS, database_url, run_server, site_server
 
 if TYPE_CHECKING:
     import uvicorn
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="gamesmaster.serving.process", description=__doc__)
     ap.add_argument("--fd", type=int, required=True, help="the listening socket's file descriptor")
     ap.add_argument("--data", type=Path, required=True, help="the data directory (the site's secrets)")
-    ap.add_argument("--threads", type=int, default=16, help="requests worked on at once")
+    ap.add_argument("--threads", type=int, default=THREADS, help="requests worked on at once")
     args = ap.parse_args(argv)
     sock = socket.socket(fileno=args.fd)
     config = Config.from_environ().with_paths(data_dir=args.data)  # read once, as the first process read it

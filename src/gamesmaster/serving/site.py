@@ -33,6 +33,13 @@ log = logging.getLogger("gamesmaster.web")
 CREDENTIALS_FILE = "credentials.txt"
 
 
+# Requests a web process works on at once. Measured with bench/load (300 players on SQLite): 16 threads
+# cost 3.55 ms of the server's CPU a request, 8 cost 2.84 and 4 cost 2.72 (2 cost 3.17: requests wait
+# behind a submission queued for the write lock); past a few threads more only contend for the GIL, and
+# the one holding the store's write lock waits for it longest.
+THREADS = 8
+
+
 @dataclass
 class Options:
     """What `gamesmaster serve` was asked to run."""
@@ -47,7 +54,7 @@ class Options:
     new_gm_credential: bool = False
     worker: bool = True  # run the deadline worker in this process (--no-worker: web only)
     daide: tuple[tuple[str, int], ...] = ()  # games served to DAIDE bots, each on its port (--daide GAME:PORT)
-    threads: int = 16  # requests a web process works on at once; more only queue for the GIL and the store
+    threads: int = THREADS  # requests a web process works on at once
     web_processes: int = 0  # web processes on the one socket (0: one a CPU, at most four)
     config: Config | None = None  # the settings (None: read from the environment when serving starts)
 
