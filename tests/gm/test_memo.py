@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from sqlalchemy import event
 
-from gamesmaster.gm import Gamesmaster
+import pytest
+
+from gamesmaster.gm import Forbidden, Gamesmaster
 
 NAMES = ["Ann", "Bob"]
 
@@ -39,3 +41,25 @@ def test_a_change_from_another_process_is_seen_at_once(store, clock):
     assert reader.games.game("m").power("FRANCE").ordered
     writer.press.post_press("m", "A word from France", power="FRANCE", credential=made.credentials["Ann"])
     assert [p.text for p in reader.press.public_press("m")][-1] == "A word from France"
+
+
+def test_a_submission_read_before_the_write_lock_is_read_again_when_the_game_moved(store, clock):
+    """Submissions work out who acts and what the orders say before taking the write lock, from the newest
+    state the process holds: one made stale by another process must neither refuse a credential that is good
+    now nor let one through that is not, and the set is numbered and answered at the head it is written at."""
+    one = Gamesmaster(store, clock)
+    other = Gamesmaster(store, clock)  # another process, on the same store
+    made = one.setup.create_game("m", players=NAMES, assign={"Ann": "FRANCE", "Bob": "GERMANY"})
+    ann = made.credentials["Ann"]
+    first = one.orders.submit_orders("m", "FRANCE", "A Par H", credential=ann)
+    assert first.receipt.number == 1
+    # the other process takes a set and gives Ann a new credential: `one` still holds the state before both
+    other.orders.submit_orders("m", "FRANCE", "A Par - Bur", credential=ann)
+    fresh = other.players.new_credential("m", "Ann", reason="lost")
+    with pytest.raises(Forbidden):
+        one.orders.submit_orders("m", "FRANCE", "A Mar H", credential=ann)
+    third = one.orders.submit_orders("m", "FRANCE", "A Mar - Spa", credential=fresh)
+    assert third.receipt.number == 3 and [a.order for a in third.answers] == ["A MAR - SPA"]
+    on_record = one.orders.orders_on_record("m", "FRANCE", credential=fresh)
+    assert [o.orders for o in on_record] == [("A Mar - Spa",)]
+    assert one.record.verify("m").problems == ()

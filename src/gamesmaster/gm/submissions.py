@@ -197,6 +197,16 @@ def on_record(state: GameState, power: str, author: str | None) -> tuple[OrdersO
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class _Ready:
+    """A submission worked out at one head of its game, before the write lock (Submissions._ready)."""
+
+    head: str  # the ledger head it was worked out at
+    actor: Actor
+    checked: Checking
+    signed: object  # the actor's proof on the record at that head (Actor.signed)
+
+
 class Submissions:
     """Taking each power's orders before the deadline, and answering them order by order."""
 
@@ -222,12 +232,15 @@ class Submissions:
         if not isinstance(text, str):
             text = "\n".join(text)
         text = limits.orders_text(text)
+        ready = self._ready(game_id, power, text, credential, by_gm)
         refusal = None
         with self._desk.transaction(game_id) as tx:
-            actor = acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
+            if ready is not None and ready.head != tx.state.head_hash:
+                ready = None  # the game moved on while the set was read: read it again at the new head
+            actor = ready.actor if ready else acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             refusal = _refusal(tx, actor, phase, channel, text, written_at, answering)
             if refusal is None:
-                submission, checked = self._take(tx, actor, channel, text)
+                submission, checked = self._take(tx, actor, channel, text, ready)
                 processed = run_early(tx)
                 if processed:
                     submission = Submission(**{**submission.__dict__, "processed": tuple(p.phase for p in processed)})
@@ -238,7 +251,31 @@ class Submissions:
                               lambda: checked)
         return submission
 
-    def _take(self, tx: Transaction, actor: Actor, channel: str, text: str) -> tuple[Submission, Checking]:
+    def _ready(self, game_id: str, power: str | None, text: str, credential: str | None,
+               by_gm: bool) -> _Ready | None:
+        """Who is acting, the set as read and the proof, worked out from the game as last committed, before the
+        write lock is taken: the transaction uses them if the game is still at that head, so a submission holds
+        the lock for little more than its writing (and a credential's first, slow check never holds it). A
+        credential refused at the game's head is refused here; anything else that fails is left for the
+        transaction to meet and say."""
+        with self._desk.reading() as rec:
+            # the newest state this process holds, without asking the store for the head: the transaction does
+            state = self._desk.memo.latest(game_id) or self._desk.snapshot(rec, game_id)
+            try:
+                actor = acting(rec, state, power, credential, by_gm, now=self._desk.now())
+            except GMError:
+                if rec.head_hash(game_id) == state.head_hash:
+                    raise  # refused at the game's head, as the transaction would refuse it
+                return None  # refused by a state another process has moved past: the transaction decides
+        if actor.power is None or state.position is None or state.status != "active":
+            return None
+        try:
+            return _Ready(state.head_hash, actor, check_text(state, actor.power, text), actor.signed(state))
+        except GMError:
+            return None
+
+    def _take(self, tx: Transaction, actor: Actor, channel: str, text: str,
+              ready: _Ready | None = None) -> tuple[Submission, Checking]:
         state = tx.state
         position = state.position
         power = actor.power
@@ -247,11 +284,11 @@ class Submissions:
             raise GMError(disorder_words(state, power))
         if power not in powers_to_act(position):
             raise GMError(f"{power.capitalize()} has no orders to give in {position.phase.title}")
-        checked = check_text(state, power, text)
+        checked = ready.checked if ready else check_text(state, power, text)
         if checked.conditional_error:
             raise GMError(checked.conditional_error)
-        mine = submit(tx, power, actor.author, actor.signed(tx.state), channel, actor.entered_by, list(checked.lines),
-                      checked.conditional)
+        mine = submit(tx, power, actor.author, ready.signed if ready else actor.signed(tx.state), channel,
+                      actor.entered_by, list(checked.lines), checked.conditional)
         state = tx.state
         return Submission(state.id, state.phase or "", position.phase.title, power, actor.author, channel,
                           actor.entered_by, checked.answers, checked.warnings, checked.clauses,
