@@ -7,7 +7,7 @@ gamesmaster rewrites them from what the ledger says.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Iterable, Sequence
 
@@ -85,6 +85,12 @@ def _entry(r: Any) -> Entry:
     return Entry(int(m["seq"]), m["at"], m["kind"], m["payload"], m["prev_hash"], m["hash"])
 
 
+def _values(row: object) -> dict[str, Any]:
+    """A row's columns as a statement's parameters: field by field, not copied (dataclasses.asdict copies each
+    value deeply, a game's whole state text included, on every write)."""
+    return {f.name: getattr(row, f.name) for f in fields(row)}  # type: ignore[arg-type]  # rows are dataclasses
+
+
 # The statements every request or change runs, built once: a statement built afresh is walked for SQLAlchemy's
 # compiled-statement cache key on each call (about a tenth of a millisecond), one built once is keyed once.
 _HEAD_HASH = select(t.games.c.head_hash).where(t.games.c.id == bindparam("game_id"))
@@ -151,7 +157,7 @@ class Records:
 
     def put_game(self, row: GameRow, new: bool = False) -> None:
         """Write a game's row (insert it when new)."""
-        values = asdict(row)
+        values = _values(row)
         if new:
             self.conn.execute(insert(t.games), values)
         else:
@@ -193,7 +199,7 @@ class Records:
 
     def insert_phase(self, row: PhaseRow) -> None:
         """Record a published phase."""
-        self.conn.execute(insert(t.phases), asdict(row))
+        self.conn.execute(insert(t.phases), _values(row))
 
     def supersede_phase(self, game_id: str, number: int) -> None:
         """Mark the current revision of the phase played `number`th as corrected."""
@@ -210,7 +216,7 @@ class Records:
     def insert_press(self, rows: Sequence[PressRow]) -> None:
         """Add press items (in one statement)."""
         if rows:
-            self.conn.execute(insert(t.press), [asdict(row) for row in rows])
+            self.conn.execute(insert(t.press), [_values(row) for row in rows])
 
     # -- rebuilding the caches ------------------------------------------------------------
 
