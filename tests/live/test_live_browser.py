@@ -52,10 +52,9 @@ def browser():
 
 
 def test_a_live_club_evening(live_site, browser):
-    from gamesmaster.gm.table import LiveTable
 
     base, gm, clock = live_site
-    created = LiveTable(gm).create("club", title="Club night", players=LIVE_NAMES,
+    created = gm.live.create("club", title="Club night", players=LIVE_NAMES,
                                    assign=dict(zip(LIVE_NAMES, LIVE_POWERS)))
     creds = {created.powers[n]: c for n, c in created.credentials.items()}
     contexts = []

@@ -82,7 +82,7 @@ def table(tmp_path):
     clock = FakeClock(T0)
     store = Store(f"sqlite:///{tmp_path / 'gm.db'}")
     gm = Gamesmaster(store, clock=clock)
-    yield LiveTable(gm), gm, clock
+    yield gm.live, gm, clock
     store.dispose()
 
 

@@ -6,7 +6,6 @@ from livetools import LIVE_GM_CREDENTIAL, LIVE_NAMES, LIVE_POWERS
 from sitetools import post
 
 from gamesmaster.gm import Settings
-from gamesmaster.gm.table import LiveTable
 from gamesmaster.rules import Position
 from gamesmaster.variants import load_variant
 
@@ -16,7 +15,7 @@ def gm_sign_in(client):
 
 
 def _club(gm) -> dict[str, str]:
-    created = LiveTable(gm).create("club", title="Club night", players=LIVE_NAMES,
+    created = gm.live.create("club", title="Club night", players=LIVE_NAMES,
                                    assign=dict(zip(LIVE_NAMES, LIVE_POWERS)))
     return {created.powers[n]: c for n, c in created.credentials.items()}
 
@@ -162,13 +161,13 @@ def test_press_is_open_only_in_the_diplomacy_periods(client, site_gm, clock):
     creds = _club(site_gm)
     page, api = _send(client, creds, "FRANCE", "Peace in the west?")
     assert "Sent to everyone." in page and api.status_code == 201
-    LiveTable(site_gm).end_period("club")  # diplomacy over: writing
+    site_gm.live.end_period("club")  # diplomacy over: writing
     page, api = _send(client, creds, "FRANCE", "Psst, Germany")
     closed = "the press is closed: no diplomacy while orders are written (rulebook XIV.1)"
     assert closed in page and api.status_code in (400, 409) and closed in api.text
     room = client.get("/games/club/war-room").text  # the war room says so instead of offering the form
     assert 'id="press-closed"' in room and 'id="press-form"' not in room
-    LiveTable(site_gm).end_period("club")  # writing over: the read-out
+    site_gm.live.end_period("club")  # writing over: the read-out
     page, api = _send(client, creds, "GERMANY", "Well played")
     assert "no diplomacy while the results are read out" in page and api.status_code in (400, 409)
     site_gm.press.post_press("club", "The read-out begins.", by_gm=True)  # the GM's notices still go out
@@ -176,7 +175,7 @@ def test_press_is_open_only_in_the_diplomacy_periods(client, site_gm, clock):
     assert "Peace in the west?" in texts and "Peace in the west? (api)" in texts
     assert not any(t.startswith(("Psst", "Well played")) for t in texts)
     for _ in range(client.get("/games/club/table/state").json()["steps"]):
-        LiveTable(site_gm).next_step("club")
+        site_gm.live.next_step("club")
     assert client.get("/games/club/table/state").json()["period"] == "diplomacy"
     page, _ = _send(client, creds, "GERMANY", "Fall plans?")
     assert "Sent to everyone." in page and 'id="press-form"' in client.get("/games/club/war-room").text
@@ -189,6 +188,6 @@ def test_press_is_closed_in_the_adjustments_at_the_table(client, site_gm, clock)
                                       "phase": "W1901A", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]},
                                       "centers": {"FRANCE": ["PAR", "BRE"], "GERMANY": ["MUN", "BER"]}}))
     creds = {created.powers[n]: c for n, c in created.credentials.items()}
-    LiveTable(site_gm).make_live("club")
+    site_gm.live.make_live("club")
     page, api = _send(client, creds, "FRANCE", "Build where?")
     assert "no diplomacy during retreats and adjustments (rulebook XIV.1)" in page and api.status_code in (400, 409)

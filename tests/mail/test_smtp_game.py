@@ -336,10 +336,9 @@ def test_a_player_checks_a_receipt_and_the_record_by_mail(mailroom):
 
 def test_press_by_mail_is_closed_at_a_live_table_while_orders_are_written(mailroom):
     """Rulebook XIV.1: the mail door refuses press outside the diplomacy period, as every door does."""
-    from gamesmaster.gm.table import LiveTable
 
     room = mailroom
-    table = LiveTable(room.gm)
+    table = room.gm.live
     created = table.create("club", title="Club night", players=NAMES, assign=dict(zip(NAMES, POWERS)))
     cred = {created.powers[n]: c for n, c in created.credentials.items()}
     room.server.dispatcher.run_once()

@@ -58,12 +58,9 @@ def site(tmp_path_factory):
     _play(gm, "finished", creds["finished"], [spring])
     gm.press.declare_draw("finished", reason="a test")
     gm.orders.submit_orders("moving", "ENGLAND", "F Lon-Nth", credential=creds["moving"]["ENGLAND"])
-    from gamesmaster.gm.table import (
-        LiveTable,  # a club evening's game: its table and war rooms
-    )
 
-    live = LiveTable(gm).create("live", title="The live game", players=list(PLAYERS.values()),
-                                assign={name: power for power, name in PLAYERS.items()})
+    live = gm.live.create("live", title="The live game", players=list(PLAYERS.values()),
+                          assign={name: power for power, name in PLAYERS.items()})
     creds["live"] = {live.powers[n]: s for n, s in live.credentials.items()}
     assert str(gm.games.game("retreating").phase) == "F1901R"
     assert str(gm.games.game("adjusting").phase) == "W1901A"

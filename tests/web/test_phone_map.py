@@ -36,8 +36,7 @@ def site(tmp_path_factory):
     _play(gm, "builds", creds["builds"], [spring, {"FRANCE": "F Mao-Por\nA Bur-Bel\nA Spa H"}])
     gm.orders.submit_orders("fleet", "GERMANY", "A Ruh-Bel\nA Mun-Bur", credential=creds["fleet"]["GERMANY"])
     gm.setup.create_game("forming", title="The forming game", start=False)
-    from gamesmaster.gm.table import LiveTable  # a club evening's game: its table and war rooms
-    LiveTable(gm).create("live", title="The live game", players=list(PLAYERS.values()),
+    gm.live.create("live", title="The live game", players=list(PLAYERS.values()),
                          assign={name: power for power, name in PLAYERS.items()})
     assert str(gm.games.game("fleet").phase) == "F1901M"
     assert str(gm.games.game("retreat").phase) == "F1901R"

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any, Callable, Sequence, TextIO
 
-from ..gm import (LABELS, Document, Gamesmaster, GMError, LiveConfig, LiveTable, Refused, RuleSpec, Settings,
+from ..gm import (LABELS, Document, Gamesmaster, GMError, LiveConfig, Refused, RuleSpec, Settings,
                   StoreError, describe_import, end_setting, export_game, export_saved_game, import_game, import_sample,
                   import_saved_game, is_saved_game, parse_duration, parse_movement, parse_time, plain, read_document,
                   report_correction, report_final, report_games, report_history, report_processed, report_status,
@@ -473,10 +473,10 @@ def _new_live(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
                 raise GMError(f"--assign {pair.strip()!r}: write NAME=POWER")
             assign[name.strip()] = power.strip()
         players = players or list(assign)
-    created = LiveTable(gm).create(args.game, title=args.title, players=players, assign=assign, seed=args.seed,
+    created = gm.live.create(args.game, title=args.title, players=players, assign=assign, seed=args.seed,
                                    config=LiveConfig.from_dict(config), variant=args.variant, rules=args.rules,
                                    press=args.press)
-    live = LiveTable(gm).get(args.game)
+    live = gm.live.get(args.game)
     assert live is not None  # create() has just made it live
     cfg, st = live
     kind = "practice game (no diplomacy; the powers nobody plays hold)" if cfg.practice else "live club game"

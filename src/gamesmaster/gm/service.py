@@ -37,6 +37,7 @@ from .rooms import Rooms
 from .record import Record
 from .sessions import Sessions
 from .submissions import Submissions
+from .table import LiveTable
 from .webhooks import Webhooks
 
 
@@ -66,6 +67,7 @@ class Gamesmaster:
         self.joining = Joining(desk, self.accounts, self.club, self.setup, self.games)  # open games and seats
         self.notices = Notifications(desk, self.accounts, self.games)  # notifications to players with accounts
         self.webhooks = Webhooks(desk)  # the GM's webhook for a game and the posts due to go
+        self.live = LiveTable(desk, self.setup, self.orders)  # a live club evening's table: its clock and periods
         self.mailroom = Mailroom(store)  # the mail door's books
 
     @classmethod

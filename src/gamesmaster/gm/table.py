@@ -23,7 +23,9 @@ from .views import Created, Submission
 from .events import ABSENT, EventKind, LiveChanged
 
 if TYPE_CHECKING:
-    from .service import Gamesmaster
+    from .desk import Desk
+    from .games import Setup
+    from .submissions import Submissions
 
 
 @dataclass
@@ -54,8 +56,8 @@ Act = Callable[[Transaction, LiveConfig, "LiveState | None"], LiveState]
 class LiveTable:
     """The gamesmaster's table for a live club game (or a newcomers' practice game)."""
 
-    def __init__(self, gm: Gamesmaster) -> None:
-        self.gm = gm
+    def __init__(self, desk: Desk, setup: Setup, orders: Submissions) -> None:
+        self._desk, self._setup, self._orders = desk, setup, orders
 
     # -- creating --------------------------------------------------------------------------
 
@@ -74,7 +76,7 @@ class LiveTable:
         cfg = config if config is not None else LiveConfig()
         if not players:
             raise GMError("a live game needs its players (the powers nobody plays hold)")
-        created = self.gm.setup.create_game(game_id, title=title, variant=variant, rules=rules,
+        created = self._setup.create_game(game_id, title=title, variant=variant, rules=rules,
                                       settings=self.settings_for(cfg, "none" if cfg.practice else press),
                                       players=players, assign=assign, seed=seed)
         self.make_live(game_id, cfg)
@@ -98,8 +100,8 @@ class LiveTable:
 
     def get(self, game_id: str) -> tuple[LiveConfig, LiveState] | None:
         """(config, state) of a live game, None for a game not played live."""
-        with self.gm.desk.reading() as rec:
-            live = self.gm.desk.snapshot(rec, game_id).live
+        with self._desk.reading() as rec:
+            live = self._desk.snapshot(rec, game_id).live
         return (live.config, live.state) if live else None
 
     # -- the clock ---------------------------------------------------------------------------
@@ -107,21 +109,21 @@ class LiveTable:
     def tick(self, game_id: str) -> list[TableEvent]:
         """Move the table on as time passes: diplomacy -> writing -> processed -> read-out. Cheap when
         nothing is due (a read-only look first)."""
-        with self.gm.desk.reading() as rec:
+        with self._desk.reading() as rec:
             row = rec.game(game_id)
             if row is None:
                 return []
-            state = self.gm.desk.snapshot(rec, game_id)
+            state = self._desk.snapshot(rec, game_id)
         if state.live is None:
             return []
         st = state.live.state
-        now = self.gm.desk.now()
+        now = self._desk.now()
         unread = state.published > st.shown
         finished = state.status == "finished" and st.period not in ("readout", "over")
         if not (st.expired(now) or (unread and st.period != "readout") or finished):
             return []
         events: list[TableEvent] = []
-        with self.gm.desk.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             live = tx.state.live
             if live is None:
                 return []
@@ -230,12 +232,12 @@ class LiveTable:
 
     def slip(self, game_id: str, power: str, text: str) -> Submission:
         """Orders handed to the GM on a slip of paper, typed in (channel in-person: the record says so)."""
-        return self.gm.orders.submit_orders(game_id, power, text, by_gm=True, channel="in-person")
+        return self._orders.submit_orders(game_id, power, text, by_gm=True, channel="in-person")
 
     def channels(self, game_id: str, phase: str) -> dict[str, tuple[str, str]]:
         """How each power's orders used in a published phase came in: {power: (channel, entered_by)}
         ("in-person" is a slip of paper typed in by the GM; "web" the war room)."""
-        with self.gm.desk.reading() as rec:
+        with self._desk.reading() as rec:
             row = next((r for r in rec.phases(game_id) if r.phase == phase), None)
             if row is None:
                 return {}
@@ -248,14 +250,14 @@ class LiveTable:
 
     def voters_of(self, game_id: str) -> list[str]:
         """The powers whose agreement ends diplomacy now."""
-        with self.gm.desk.reading() as rec:
-            return voters(self.gm.desk.snapshot(rec, game_id))
+        with self._desk.reading() as rec:
+            return voters(self._desk.snapshot(rec, game_id))
 
     # -- plumbing ------------------------------------------------------------------------------
 
     def _change(self, game_id: str, action: str, act: Act, config: LiveConfig | None = None,
                 allow_new: bool = False, extra: JSONObject | None = None, **detail: JSONValue) -> LiveState:
-        with self.gm.desk.transaction(game_id) as tx:
+        with self._desk.transaction(game_id) as tx:
             live = tx.state.live
             if live is None and not allow_new:
                 raise GMError(f"{game_id} is not played live (create it as a live game)")

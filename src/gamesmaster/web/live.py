@@ -33,7 +33,7 @@ from fastapi.responses import (
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ..gm import phase_title, LABELS, Forbidden, Gamesmaster, GMError, LiveConfig, LiveTable, PhaseResult, Refused, variant_named
+from ..gm import phase_title, LABELS, Forbidden, Gamesmaster, GMError, LiveConfig, PhaseResult, Refused, variant_named
 from . import site
 from .app import WebError
 from .pages import _field, _flash, form
@@ -63,7 +63,7 @@ def _url(game: str, tail: str = "") -> str:
 
 def table_state(gm: Gamesmaster, game: str, tick: bool = True) -> dict[str, Any]:
     """Everything the table shows (nothing secret: who has handed in, never what, until the read-out)."""
-    table = LiveTable(gm)
+    table = gm.live
     if tick:
         table.tick(game)
     live = table.get(game)
@@ -106,7 +106,7 @@ def readout_view(gm: Gamesmaster, game: str, state: dict[str, Any]) -> dict[str,
         return None
     variant = row.variant
     record = site.phase_record(row)
-    channels = LiveTable(gm).channels(game, phase)
+    channels = gm.live.channels(game, phase)
     step, steps = state["step"], state["steps"]
     movement = phase.endswith("M")
     powers = sorted({r.power for r in row.results} | {u.power for u in row.position.units.values()})
@@ -241,7 +241,7 @@ def _back_to(data: FormData, game: str) -> str:
 @router.post("/games/{game}/live/{action}")
 def live_action(game: str, action: str, request: Request, data: FormData = Depends(form)) -> Response:
     gm = _gm(request)
-    table = LiveTable(gm)
+    table = gm.live
     back = _back_to(data, game)
     try:
         if action in ("agree", "disagree"):
@@ -327,7 +327,7 @@ def live_create(request: Request, data: FormData = Depends(form)) -> Response:
                         raise GMError(f"assign {pair.strip()!r}: write NAME=POWER")
                     assign[name.strip()] = power.strip()
             players = players or list(assign)
-        created = LiveTable(gm).create(_field(data, "id"), title=_field(data, "title") or None, players=players,
+        created = gm.live.create(_field(data, "id"), title=_field(data, "title") or None, players=players,
                                        assign=assign, config=LiveConfig.from_dict(config),
                                        press=_field(data, "press") or "full")
     except GMError as exc:
