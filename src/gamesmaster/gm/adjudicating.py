@@ -12,7 +12,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Mapping, Sequence, TypedDict
 
-from ..config import TEST_PAUSE, TEST_PAUSE_FILE
+from ..config import TEST_PAUSE, TEST_PAUSE_FILE, TestHooks
 from ..ledger import JSONObject, commitment, new_salt
 from ..rules import Adjudication, Phase, Position, adjudicate, powers_to_act, powers_to_choose
 from ..rules.conditional import ConditionalError, Section, order_key, read_sections
@@ -21,7 +21,6 @@ from ..rules.orders import describe_unit
 from ..rules.victory import deadlock, most_pieces, short_game_over, side_of, victory
 from .cointoss import toss_and_join
 from .plans import Plan, committed_conditional, file_plan, record_read
-from .desk import test_hooks
 from .games import deadline_text
 from .scoring import board_of, game_scores, result_of
 from .settings import show_time
@@ -145,7 +144,7 @@ def close_phase(tx: Transaction, trigger: str) -> Processed:
     ended = advance(tx, adj, phase)
     if not ended and tx.state.phase == phase:
         _retreat_again(tx, adj.next)
-    _test_pause()
+    _test_pause(tx.hooks)
     return Processed(state.id, phase, "adjudicated", None if ended else tx.state.phase,
                      None if ended else tx.state.deadline_at, tuple(civil_disorder),
                      tx.state.result if ended else None, tuple(r.published() for r in results))
@@ -466,8 +465,7 @@ def _retreat_again(tx: Transaction, nxt: Position) -> None:
               f"({units} retreat again). Orders are due {deadline_text(tx.state)}.")
 
 
-def _test_pause() -> None:
-    hooks = test_hooks()
+def _test_pause(hooks: TestHooks) -> None:
     if hooks.pause_before_commit is not None:
         if hooks.pause_file is not None:
             hooks.pause_file.write_text(str(os.getpid()))

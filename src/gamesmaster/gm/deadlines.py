@@ -64,7 +64,7 @@ class Deadlines:
                 for row in rows:
                     try:
                         with conn.begin_nested():
-                            tx = Transaction(rec, row.id, now, known=state_of(row))  # the claim read the row
+                            tx = Transaction(rec, row.id, now, known=state_of(row), hooks=self._desk.hooks)  # the claim read the row
                             processed = [close_phase(tx, "deadline"), *run_early(tx)]
                             tx.finish()
                     except Exception:  # one broken game must not stop the others

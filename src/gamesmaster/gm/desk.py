@@ -155,25 +155,6 @@ def acting(rec: Records, state: GameState, power: str | None, credential: str | 
     return Actor(seat, pw, secret)
 
 
-# The fault tests' hooks, from the settings of the process's latest gamesmaster: process-wide, as the variables
-# they come from are.
-_hooks = TestHooks()
-
-
-def use_test_hooks(hooks: TestHooks) -> None:
-    """Pause (or not) before each adjudication commits, as the settings' test hooks say."""
-    global _hooks
-    _hooks = hooks
-
-
-def test_hooks() -> TestHooks:
-    """The test hooks in force in this process."""
-    return _hooks
-
-
-test_hooks.__test__ = False  # type: ignore[attr-defined]  # a hook, not a test
-
-
 class Desk:
     """The store, the clock and the way into a game's record, shared by every service of the gamesmaster."""
 
@@ -183,7 +164,7 @@ class Desk:
         self.clock = clock or utc_now
         self.memo = Memo()
         self.site_url = site_url  # the site's public address, for links in what the channels send
-        use_test_hooks(hooks or TestHooks.from_environ())
+        self.hooks = hooks or TestHooks.from_environ()  # the fault tests' pause before an adjudication commits
 
     @property
     def place(self) -> str:
@@ -207,7 +188,7 @@ class Desk:
         now = self.now()
         with self.store.connect() as conn:
             tx = Transaction(Records(conn, self.store.is_postgresql), game_id, now, create=create,
-                             known=self.memo.latest(game_id))
+                             known=self.memo.latest(game_id), hooks=self.hooks)
             yield tx
             tx.finish()
         self.memo.keep(tx.state)  # committed: the next reader starts from here

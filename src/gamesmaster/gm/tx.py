@@ -13,6 +13,7 @@ import json
 from datetime import datetime
 from typing import Any, Mapping
 
+from ..config import TestHooks
 from ..ledger import Entry, canonical, new_salt, parse_stamp
 from ..store import Records
 from ..store.repo import GameRow, PhaseRow, PressRow
@@ -79,9 +80,11 @@ class Transaction:
     """A game's record open for one change (the caller holds the database transaction)."""
 
     def __init__(self, rec: Records, game_id: str, now: datetime, *, create: bool = False,
-                 known: GameState | None = None) -> None:
-        """known: a state of the game this process already holds, used if the row is still at its head."""
+                 known: GameState | None = None, hooks: TestHooks | None = None) -> None:
+        """known: a state of the game this process already holds, used if the row is still at its head;
+        hooks: the gamesmaster's test hooks (the fault tests' pause before an adjudication commits)."""
         self.rec = rec
+        self.hooks = hooks or TestHooks()
         self.game_id = game_id
         self.now = now
         self.entries: list[Entry] = []
