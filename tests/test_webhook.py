@@ -331,3 +331,23 @@ def test_the_gm_console_sets_it_and_shows_how_it_fares(site, club, receiver):
         assert "1 waiting" in page and "the receiver answered 500" in page
         page = post(client, "/gm/games/club/webhook", {"remove": "1"}, "/gm/games/club").text
         assert "No webhook now." in page and gm.webhooks.webhook("club") is None
+
+
+def test_a_worker_run_once_posts_the_results_it_published(site, club, receiver, clock):
+    """`gamesmaster worker --once` (a worker run from cron, with no poster beside it) sends the posts its pass made."""
+    import argparse
+    import io
+
+    from gamesmaster.cli.games import cmd_worker
+
+    gm, _ = site
+    gm.webhooks.set_webhook("club", receiver.url)
+    _all_posted(gm, receiver)  # the deadline warnings the clock may already owe: not what this test is about
+    deadline = gm.games.game("club").deadline
+    clock.set(deadline + timedelta(minutes=1))
+    out = io.StringIO()
+    assert cmd_worker(argparse.Namespace(once=True, interval=30.0), out, gm) == 0
+    assert "S1901M" in out.getvalue() or "Spring 1901" in out.getvalue()
+    body = receiver.next()
+    assert "results of Spring 1901" in body["content"]
+    assert gm.webhooks.webhook("club").queued == 0

@@ -231,16 +231,20 @@ def cmd_process(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
 
 
 def cmd_worker(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
-    """Run the deadline worker (looping: with the webhook poster beside it, as `serve` runs them)."""
-    from ..serving.webhook import Poster  # noqa: PLC0415 - cli -> serving, which starts background loops
-    poster = None if args.once else Poster(gm)
-    if poster is not None:
-        poster.start()
+    """Run the deadline worker (looping: with the webhook poster beside it, as `serve` runs them; --once: one
+    pass, then the webhooks' posts it made are sent, so a worker run from cron posts the results it published)."""
+    from ..serving.webhook import Poster, one_pass  # noqa: PLC0415 - cli -> serving, which starts background loops
+    if args.once:
+        run_worker(gm, interval=args.interval, once=True, out=out)
+        while one_pass(gm):  # each pass sends what is due; one that sent nothing has nothing left it can send
+            pass
+        return 0
+    poster = Poster(gm)
+    poster.start()
     try:
-        run_worker(gm, interval=args.interval, once=args.once, out=out)
+        run_worker(gm, interval=args.interval, once=False, out=out)
     finally:
-        if poster is not None:
-            poster.stop()
+        poster.stop()
     return 0
 
 
@@ -592,7 +596,7 @@ def register(sub: Subcommands) -> None:
 
     p = add("worker", "keep processing deadlines as they pass", "  gamesmaster worker --interval 30", cmd_worker)
     p.add_argument("--interval", type=float, default=30.0, help="seconds between passes")
-    p.add_argument("--once", action="store_true", help="one pass, then exit")
+    p.add_argument("--once", action="store_true", help="one pass, then send the webhook posts it made, and exit (for cron)")
 
     p = add("extend", "extend the deadline (everyone is told)",
             "  gamesmaster extend club7 --by 24h --reason 'postal strike'\n"
