@@ -30,7 +30,7 @@ from .errors import GMError
 from .accounts import Accounts
 from .desk import Desk
 from .mailing import MailChannel
-from .reading import Reading
+from .reading import Reading, kept_view
 from .state import GM
 from .views import GameView, PhaseResult, PressItem
 from .webhooks import WebhookChannel
@@ -180,12 +180,12 @@ class Notifications:
         """Read one game's news once, after its cursor; keep what every channel made of it, moving the cursor."""
         with self._desk.reading() as rec:
             ar = AccountRecords(rec.conn)
-            cursor = ar.cursor(game_id)
+            where = ar.cursor_and_ahead(game_id)
+            cursor, ahead = where if where is not None else (None, {})
             if cursor is not None:
                 state = self._desk.snapshot(rec, game_id)
                 hooked = WebhookRecords(rec.conn).hook(game_id) is not None
                 contacts = {n: c.address for n, c in MailRecords(rec.conn).contacts(game_id).items()}
-                ahead = ar.ahead(game_id)
                 holders = []
                 for number, ref in state.claims.items():
                     seat, account = state.seat(int(number)), ar.by_ref(ref)
@@ -205,8 +205,9 @@ class Notifications:
             changes = self._games.changes(game_id, cursor)
             news = GameNews(changes.game, tuple(holders), changes.entries, changes.phases, changes.press, self._desk.now(),
                             hooked, contacts)
-        else:
-            news = GameNews(self._games.game(game_id), tuple(holders), (), {}, {}, self._desk.now(), hooked, contacts)
+        else:  # only the clock moved: the game as the snapshot read above has it
+            news = GameNews(kept_view(self._desk.memo, state), tuple(holders), (), {}, {}, self._desk.now(), hooked,
+                            contacts)
         made = [d for channel in self.channels for d in channel.deliver(_after(news, ahead.get(channel.name)))]
         if not made and head_seq <= cursor:
             return 0

@@ -331,8 +331,14 @@ class AccountRecords:
 
     def ahead(self, game_id: str) -> dict[str, int]:
         """The channels told of a game past its cursor already, and up to which entry (only after an upgrade)."""
-        told = self.conn.execute(select(cursors.c.ahead).where(cursors.c.game_id == game_id)).scalar()
-        return {str(k): int(v) for k, v in (told or {}).items()}
+        return (self.cursor_and_ahead(game_id) or (0, {}))[1]
+
+    def cursor_and_ahead(self, game_id: str) -> tuple[int, dict[str, int]] | None:
+        """The cursor and the channels ahead of it, in one read (None: the game was never read)."""
+        row = self.conn.execute(select(cursors.c.ledger_seq, cursors.c.ahead).where(cursors.c.game_id == game_id)).first()
+        if row is None:
+            return None
+        return int(row.ledger_seq), {str(k): int(v) for k, v in (row.ahead or {}).items()}
 
     def put_cursor(self, game_id: str, old: int | None, seq: int, ahead: dict[str, int] | None = None) -> bool:
         """Move a game's cursor from `old` (None: new) to `seq`, keeping what `ahead` says is still ahead of it;
