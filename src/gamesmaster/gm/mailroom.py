@@ -119,7 +119,7 @@ class MailBooks:
 
     # -- the mail the mail channel decided on -------------------------------------------------
 
-    def mail_due(self, limit: int = 500) -> list[MailDeliveryRecord]:
+    def mail_due(self, limit: int) -> list[MailDeliveryRecord]:
         """The mail the mail channel decided on and the door has not rendered yet, oldest first."""
         return self._mail.mail_due(limit)
 

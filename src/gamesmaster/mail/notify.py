@@ -28,6 +28,8 @@ from .outbox import Attachment, compose, queue
 
 log = logging.getLogger(__name__)
 
+DUE_LIMIT = 2000  # decided mails rendered in one pass at most (the rest at the next)
+
 
 class _Conflict(Exception):
     """Another dispatcher rendered the mail first."""
@@ -102,10 +104,12 @@ class Dispatcher:
         except Exception:  # noqa: BLE001 - tried again at the next pass
             log.exception("the pass over the games' news failed; it is tried again at the next")
         with self.gm.mailroom.open(write=False) as books:
-            due = books.mail_due()
+            due = books.mail_due(DUE_LIMIT)
         batches: dict[tuple[str, str], list[MailDeliveryRecord]] = {}
         for d in due:
             batches.setdefault((d.game_id, d.batch), []).append(d)
+        if len(due) == DUE_LIMIT and len(batches) > 1:
+            batches.pop((due[-1].game_id, due[-1].batch))  # it may go on past the limit: all of it at the next pass
         for (game, _), decided in batches.items():
             try:
                 for k, v in self._render(game, decided).items():
