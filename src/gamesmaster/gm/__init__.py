@@ -31,7 +31,8 @@ from .fates import BOUNCE, CUT, DISLODGED, DISRUPTED, NO_CONVOY, VOID, Fate, fat
 from .games import GAME_ID
 from .limits import BACKUP_BYTES, ORDERS_CHARS, bad_character
 from .live import LABELS, LiveConfig, press_closed
-from .mailroom import AccountRecord, MailBooks, Mailroom, NoticeRecord, OutboxRecord, game_address
+from .mailroom import (AccountRecord, MailBooks, MailDeliveryRecord, MailKind, Mailroom, NoticeRecord, OutboxRecord,
+                       game_address)
 from .notices import KINDS, NoticeSettings
 from .ratelimit import RateLimiter
 from .ratings import SHOWN_AFTER, Rating
@@ -86,7 +87,8 @@ __all__ = [
     # credentials, limits and the mail door's books
     "VERIFIED", "check_secret", "fingerprint", "hash_secret", "is_key", "is_token", "new_secret", "split_credential",
     "RateLimiter", "MAX_BOARD_CHARS", "LEAGUE_CHARS", "ORDERS_CHARS", "BACKUP_BYTES", "bad_character",
-    "Mailroom", "MailBooks", "AccountRecord", "NoticeRecord", "OutboxRecord", "game_address",
+    "Mailroom", "MailBooks", "AccountRecord", "NoticeRecord", "OutboxRecord", "game_address", "MailDeliveryRecord",
+    "MailKind",
     # the console's words for the views
     "report_correction", "report_final", "report_games", "report_history", "report_processed", "report_status",
     "report_submission", "report_undelivered", "report_verify", "standby_note", "warnings_and_conditional",

@@ -1,27 +1,31 @@
 """Where news of a game goes: the `Channel` seam, fed by one reader of the ledger.
 
-One pass (`Herald`, run by `Gamesmaster.notify`) reads each game's ledger once, after the
-game's one cursor (gm_account_cursor), into a `GameNews`: the entries and what they
-published (results, press), the game as it stands, the seats that accounts hold, the time.
-It hands that to every channel; each answers with what it wants kept (`Delivery`): the site
-its players' notifications (`NewNotice`, some also marked for mail, which the mail door's
-dispatcher sends), the webhook its posts (`NewPost`, sent by the poster in the background).
+One pass (`Herald`, run by `Gamesmaster.notices.notify`) reads each game's ledger once, after
+the game's one cursor (gm_account_cursor), into a `GameNews`: the entries and what they
+published (results, press), the game as it stands, the seats that accounts hold, the
+addresses players play by mail from, the time. It hands that to every channel; each answers
+with what it wants kept (`Delivery`): the site its players' notifications (`NewNotice`, some
+also marked for mail), the mail channel the mail it decided on (`NewMail`: what, to whom,
+which entries), the webhook its posts (`NewPost`). The mail door renders and sends what the
+mail channel and the site marked for mail; the poster sends the posts in the background.
 The cursor moves and every channel's deliveries are written in one transaction, so nothing
 is told twice or lost, with several passes at once or a crash between the two. Deadline
-warnings depend on the clock, not on the ledger: every pass asks the channels, with no
-entries, and unique keys keep each warning single.
+warnings and reminders depend on the clock, not on the ledger: every pass asks the
+channels, with no entries, and unique keys keep each one single. A game first read starts
+at its head: turning on a channel for an old game does not tell its whole history.
 
-A new channel is a class with a `name` and `deliver(news)`, listed in `Gamesmaster.channels`;
+A new channel is a class with a `name` and `deliver(news)`, listed in `Notifications.channels`;
 what it delivers is one of the `Delivery` kinds, or a new one the herald learns to keep.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
 
 from ..store.accounts import AccountRecord, AccountRecords, NewNotice
+from ..store.mailbox import MailRecords, NewMail
 from ..store.webhooks import NewPost, WebhookRecords
 from .state import Seat
 from .views import GameView, PhaseResult, PressItem
@@ -29,7 +33,7 @@ from .views import GameView, PhaseResult, PressItem
 if TYPE_CHECKING:
     from .notices import NoticeSettings
 
-Delivery = NewNotice | NewPost  # what a channel asks to be kept: a player's notification, a webhook's post
+Delivery = NewNotice | NewMail | NewPost  # what a channel asks to be kept: a notification, a mail, a webhook's post
 QUEUE_BOUND = 50  # posts that may wait for one game's webhook; past it a post is dropped, and counted failed
 
 
@@ -40,6 +44,7 @@ class Holder:
     seat: Seat
     account: AccountRecord
     settings: NoticeSettings  # what the player chose for the game
+    mailed_as_contact: bool = False  # the seat's mail address is the account's: the mail channel mails it there
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ class GameNews:
     press: Mapping[int, PressItem]  # the press those entries recorded, as the GM sees it: channels filter
     now: datetime
     hooked: bool  # the GM set a webhook for the game
+    contacts: Mapping[int, str] = field(default_factory=dict)  # the address of each seat played by mail, by number
 
     @property
     def opened(self) -> bool:
@@ -83,8 +89,8 @@ class Channel(Protocol):
 class Herald:
     """Writes what the channels made of a pass's news, in the transaction that moves the game's cursor."""
 
-    def __init__(self, accounts: AccountRecords, webhooks: WebhookRecords) -> None:
-        self.accounts, self.webhooks = accounts, webhooks
+    def __init__(self, accounts: AccountRecords, webhooks: WebhookRecords, mail: MailRecords) -> None:
+        self.accounts, self.webhooks, self.mail = accounts, webhooks, mail
 
     def keep(self, deliveries: Sequence[Delivery]) -> int:
         """Write each delivery not made before; returns how many were."""
@@ -92,6 +98,8 @@ class Herald:
         for d in deliveries:
             if isinstance(d, NewNotice):
                 made += self.accounts.add_notice(d) is not None
+            elif isinstance(d, NewMail):
+                made += self.mail.keep_mail(d)
             else:
                 made += self.webhooks.queue(d, QUEUE_BOUND)
         return made

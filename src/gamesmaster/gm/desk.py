@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable, Iterator
 
-from ..config import TestHooks
+from ..config import MailSettings, TestHooks
 from ..ledger import fingerprint
 from ..rules import PositionError
 from ..rules.position import power_id
@@ -159,12 +159,15 @@ class Desk:
     """The store, the clock and the way into a game's record, shared by every service of the gamesmaster."""
 
     def __init__(self, store: Store, clock: Clock | None = None, *, hooks: TestHooks | None = None,
-                 site_url: str | None = None) -> None:
+                 site_url: str | None = None, mail: MailSettings | None = None) -> None:
         self.store = store
         self.clock = clock or utc_now
         self.memo = Memo()
         self.site_url = site_url  # the site's public address, for links in what the channels send
         self.hooks = hooks or TestHooks.from_environ()  # the fault tests' pause before an adjudication commits
+        # what the mail channel decides by (the reminder time, the GM's own address): every process that runs a
+        # pass moves the one cursor, so each reads them from the same settings
+        self.mail = mail or MailSettings()
 
     @property
     def place(self) -> str:

@@ -1,10 +1,10 @@
-"""The mail door's books, kept by the gamesmaster: mail received, the outbox, players' addresses, the cursor.
+"""The mail door's books, kept by the gamesmaster: mail received, the outbox, players' addresses, mail decided on.
 
 None of this is on a game's ledger (store.mailbox keeps it beside the record). The mail
 door reaches it only here: `Mailroom.open()` is one transaction on the books, so that a
 mail is queued in the same transaction as whatever caused it (the answer with the
-received mail's record, the results with the dispatch cursor, a notification's mail
-with its mark as mailed). Every read returns the store's typed records.
+received mail's record, the mail the mail channel decided on (gm.mailing) with its mark as
+rendered, a notification's mail with its mark as mailed). Every read returns the store's typed records.
 """
 
 from __future__ import annotations
@@ -12,14 +12,15 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ..store import Connection, Store
 from ..store.accounts import AccountRecord, AccountRecords, NoticeRecord
-from ..store.mailbox import ContactRecord, CursorRecord, DueMail, InboxRecord, MailRecords, OutboxLine, OutboxRecord
+from ..store.mailbox import (ContactRecord, DueMail, InboxRecord, MailDeliveryRecord, MailKind, MailRecords, OutboxLine,
+                             OutboxRecord)
 
-__all__ = ["Mailroom", "MailBooks", "MailTrouble", "game_address", "AccountRecord", "ContactRecord",
-           "CursorRecord", "DueMail", "InboxRecord", "NoticeRecord", "OutboxLine", "OutboxRecord"]
+__all__ = ["Mailroom", "MailBooks", "MailTrouble", "game_address", "AccountRecord", "ContactRecord", "DueMail",
+           "InboxRecord", "MailDeliveryRecord", "MailKind", "NoticeRecord", "OutboxLine", "OutboxRecord"]
 
 
 def game_address(address: str, game: str) -> str:
@@ -116,16 +117,15 @@ class MailBooks:
         """Record a player's address (source: mail or gm); the address it replaces (None if new or the same)."""
         return self._mail.set_contact(game_id, player, address, now, source)
 
-    # -- the dispatch cursor -------------------------------------------------------------------
+    # -- the mail the mail channel decided on -------------------------------------------------
 
-    def cursor(self, game_id: str) -> CursorRecord | None:
-        """How far a game has been mailed (None: not yet seen)."""
-        return self._mail.cursor(game_id)
+    def mail_due(self, limit: int) -> list[MailDeliveryRecord]:
+        """The mail the mail channel decided on and the door has not rendered yet, oldest first."""
+        return self._mail.mail_due(limit)
 
-    def move_cursor(self, game_id: str, old_seq: int | None, seq: int, reminded: Mapping[str, Sequence[str]],
-                    now: datetime) -> bool:
-        """Move a game's cursor from old_seq (None: it has none) to seq; False if another dispatcher moved it."""
-        return self._mail.put_cursor(game_id, old_seq, seq, reminded, now)
+    def mail_done(self, ids: Sequence[int]) -> bool:
+        """Mark decided mail rendered (in this transaction's outbox): False if another door took some first."""
+        return self._mail.mail_done(ids)
 
     # -- players' notifications ------------------------------------------------------------------
 

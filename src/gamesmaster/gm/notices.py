@@ -4,11 +4,12 @@ Each player sets, per game, which of these also come by mail and how long before
 deadline to be warned (`NoticeSettings`); the site shows every one, with an unread count.
 A pass (`notify`) reads each game's ledger once, after the game's one cursor, and hands
 what it read to every channel (gm.channels): the site's (`SiteChannel`, here) makes the
-players' notifications, the webhook's (gm.webhooks) its posts; in one transaction their
-deliveries are kept (each with a unique key, so none is made twice) and the cursor moves.
-Deadline warnings depend on the clock, not on the ledger, and are looked for at every
-pass. The mail door's dispatcher runs a pass and mails what is marked for mail; the site
-runs one for a player's games when it looks.
+players' notifications, the mail channel (gm.mailing) the mail to players who play by mail,
+the webhook's (gm.webhooks) its posts; in one transaction their deliveries are kept (each
+with a unique key, so none is made twice) and the cursor moves. Deadline warnings depend on
+the clock, not on the ledger, and are looked for at every pass. The mail door's dispatcher
+runs a pass and then renders and sends what was kept for mail; the site runs one for a
+player's games when it looks.
 """
 
 from __future__ import annotations
@@ -19,14 +20,17 @@ from datetime import datetime, timedelta
 from typing import Iterable
 from urllib.parse import quote
 
+from ..config import MailSettings
 from ..store import Conflict
 from ..store.accounts import AccountRecords, NewNotice, SettingsRecord
+from ..store.mailbox import MailRecords
 from ..store.webhooks import WebhookRecords
 from .channels import Channel, GameNews, Herald, Holder, time_left
 from .errors import GMError
 from .accounts import Accounts
 from .desk import Desk
-from .reading import Reading
+from .mailing import MailChannel
+from .reading import Reading, kept_view
 from .state import GM
 from .views import GameView, PhaseResult, PressItem
 from .webhooks import WebhookChannel
@@ -117,8 +121,12 @@ class Notifications:
 
     @property
     def channels(self) -> tuple[Channel, ...]:
-        """Where each pass's news goes: the site (with the mail it marks) and the game's webhook."""
-        return (SiteChannel(), WebhookChannel(self._desk.site_url))
+        """Where each pass's news goes: the site (with the mail it marks), mail, and the game's webhook."""
+        return (SiteChannel(), MailChannel(self._desk.mail), WebhookChannel(self._desk.site_url))
+
+    def mail_by(self, settings: MailSettings) -> None:
+        """Decide what to mail by these settings (the mail door's: its reminder time, the GM's own address)."""
+        self._desk.mail = settings
 
     def notice_settings(self, account_id: int, game_id: str) -> NoticeSettings:
         """An account's settings for a game (the defaults until changed)."""
@@ -168,48 +176,51 @@ class Notifications:
                 log.exception("notifications for game %s: this pass failed; it is tried again at the next", head.id)
         return made
 
-    def seat_addresses(self, game_id: str) -> dict[int, str]:
-        """The address of the account holding each seat of a game that one holds: {player number: address}."""
-        with self._desk.reading() as rec:
-            state = self._desk.snapshot(rec, game_id)
-            ar = AccountRecords(rec.conn)
-            out = {}
-            for number, ref in state.claims.items():
-                seat, account = state.seat(int(number)), ar.by_ref(ref)
-                if seat is not None and seat.role != "former" and account is not None:
-                    out[seat.number] = account.email
-            return out
-
     def _notify_game(self, game_id: str, head_seq: int) -> int:
         """Read one game's news once, after its cursor; keep what every channel made of it, moving the cursor."""
         with self._desk.reading() as rec:
             ar = AccountRecords(rec.conn)
-            cursor = ar.cursor(game_id)
-            if cursor is None:
+            where = ar.cursor_and_ahead(game_id)
+            cursor, ahead = where if where is not None else (None, {})
+            if cursor is not None:
+                state = self._desk.snapshot(rec, game_id)
+                hooked = WebhookRecords(rec.conn).hook(game_id) is not None
+                contacts = {n: c.address for n, c in MailRecords(rec.conn).contacts(game_id).items()}
+                holders = []
+                for number, ref in state.claims.items():
+                    seat, account = state.seat(int(number)), ar.by_ref(ref)
+                    if seat is not None and seat.role != "former" and account is not None:
+                        holders.append(Holder(seat, account, NoticeSettings.from_record(ar.settings(account.id, game_id)),
+                                              contacts.get(seat.number, "").lower() == account.email))
+        if cursor is None or not (state.claims or hooked or contacts or self._desk.mail.gm_email):
+            # A game first read starts at its head (turning a channel on for an old game does not tell its whole
+            # history); one no channel tells anyone of moves on, so that an address given later is not told the past
+            if cursor is not None and head_seq <= cursor:
                 return 0
-            state = self._desk.snapshot(rec, game_id)
-            hooked = WebhookRecords(rec.conn).hook(game_id) is not None
-            if not (state.claims or hooked):
-                return 0
-            holders = []
-            for number, ref in state.claims.items():
-                seat, account = state.seat(int(number)), ar.by_ref(ref)
-                if seat is not None and seat.role != "former" and account is not None:
-                    holders.append(Holder(seat, account, NoticeSettings.from_record(ar.settings(account.id, game_id))))
+            with self._desk.store.connect() as conn:
+                if not AccountRecords(conn).put_cursor(game_id, cursor, head_seq):
+                    raise _Moved(game_id)
+            return 0
         if head_seq > cursor:
             changes = self._games.changes(game_id, cursor)
             news = GameNews(changes.game, tuple(holders), changes.entries, changes.phases, changes.press, self._desk.now(),
-                            hooked)
-        else:
-            news = GameNews(self._games.game(game_id), tuple(holders), (), {}, {}, self._desk.now(), hooked)
-        made = [d for channel in self.channels for d in channel.deliver(news)]
+                            hooked, contacts)
+        else:  # only the clock moved: the game as the snapshot read above has it
+            news = GameNews(kept_view(self._desk.memo, state), tuple(holders), (), {}, {}, self._desk.now(), hooked,
+                            contacts)
+        made = [d for channel in self.channels for d in channel.deliver(_after(news, ahead.get(channel.name)))]
         if not made and head_seq <= cursor:
             return 0
         with self._desk.store.connect() as conn:
             ar = AccountRecords(conn)
-            if head_seq > cursor and not ar.put_cursor(game_id, cursor, head_seq):
+            if head_seq > cursor and not ar.put_cursor(game_id, cursor, head_seq, ahead):
                 raise _Moved(game_id)
-            return Herald(ar, WebhookRecords(conn)).keep(made)
+            return Herald(ar, WebhookRecords(conn), MailRecords(conn)).keep(made)
+
+
+def _after(news: GameNews, told: int | None) -> GameNews:
+    """The news without the entries a channel was told already (told: up to which; only after an upgrade)."""
+    return news if told is None else replace(news, entries=tuple(e for e in news.entries if e[0] > told))
 
 
 class SiteChannel:
@@ -241,9 +252,12 @@ class SiteChannel:
     def _notice(self, view: GameView, h: Holder, kind: str, key: str, subject: str, text: str, url: str,
                 now: datetime, seq: int | None = None) -> NewNotice:
         mail_kind = {"warning": "warnings", "vote": "votes"}.get(kind, kind)
+        # the mail channel mails the seat's results and press (and the GM's notice of a vote) to its mail address:
+        # where that is the account's own, the notification is not mailed a second time
+        mailed = mail_kind in h.settings.mail and not (h.mailed_as_contact and kind in ("results", "press", "vote"))
         return NewNotice(account_id=h.account.id, game_id=view.id, kind=kind, key=key[:200], seq=seq,
                          subject=subject[:300], text=text, url=url, show=True,
-                         mail="queued" if mail_kind in h.settings.mail else "no", created_at=now)
+                         mail="queued" if mailed else "no", created_at=now)
 
     def _results(self, view: GameView, phase: PhaseResult, h: Holder, now: datetime) -> NewNotice:
         mine = set(h.seat.acts_for())

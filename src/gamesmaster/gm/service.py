@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..config import Config, TestHooks
+from ..config import Config, MailSettings, TestHooks
 from ..store import Store, default_url
 from .accounts import Accounts
 from .board import Boards
@@ -45,8 +45,8 @@ class Gamesmaster:
     """Runs games kept in a Store; `clock` returns the time now (aware UTC), for tests a fake."""
 
     def __init__(self, store: Store, clock: Clock | None = None, *, hooks: TestHooks | None = None,
-                 site_url: str | None = None) -> None:
-        desk = Desk(store, clock, hooks=hooks, site_url=site_url)
+                 site_url: str | None = None, mail: MailSettings | None = None) -> None:
+        desk = Desk(store, clock, hooks=hooks, site_url=site_url, mail=mail)
         self.desk = desk  # the store, the clock, transactions and the memo every service shares
         self.games = Reading(desk)  # looking at games: a game, the games, results, history, changes
         self.rooms = Rooms(desk)  # a page's whole view in one look: the war room, the GM's room
@@ -80,7 +80,8 @@ class Gamesmaster:
         paths = config.paths if config is not None else None
         return cls(Store(url or default_url(paths=paths), migrate=migrate), clock,
                    hooks=config.hooks if config is not None else None,
-                   site_url=config.site.site_url if config is not None else None)
+                   site_url=config.site.site_url if config is not None else None,
+                   mail=config.mail if config is not None else None)
 
     def close(self) -> None:
         """Let go of the store's connections (the process is done with this gamesmaster)."""

@@ -1,36 +1,38 @@
 """Mail that goes out because something happened in a game: results, press, reminders.
 
-The gm layer has no hooks, and needs none: the `Dispatcher` reads each game's ledger
-after a per-game cursor (gm_mail_cursor). A `phase-adjudicated` or `correction` entry
-mails the results to every player with an address; a `press` entry (a letter, a public
-release or a GM notice) mails it to those who may read it. In one transaction the
-cursor moves and the mails go into the outbox, so nothing is mailed twice or lost, even
-with several dispatchers or a crash between the two. Reminders go to powers that have
-not ordered `reminder_hours` before the deadline, once per power and phase.
+What to mail, and to whom, is decided by gm's mail channel (gamesmaster.gm.mailing) in the
+one pass over each game's news (`gm.notices.notify`), after the game's one cursor: each
+decision is kept in the transaction that moves the cursor, so nothing is mailed twice or
+lost, even with several dispatchers or a crash between the two. The `Dispatcher` runs that
+pass, then renders what was decided (texts, maps, the addresses to write back to) and
+queues it in the outbox, in one transaction with marking it rendered; what one pass decided
+for one address goes as one mail (a digest). It mails the notifications players with
+accounts chose to have by mail in the same way.
 
-A game the dispatcher has never seen starts at its current ledger head: a GM turning
-the mail door on for an old game does not mail its players the whole history.
+A game the pass has never seen starts at its current ledger head: a GM turning the mail
+door on for an old game does not mail its players the whole history.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
 from typing import Mapping
 from urllib.parse import quote
 
-from ..gm import (GM, AccountRecord, Gamesmaster, GameHead, GameView, NoticeRecord, PhaseResult, PressItem, Seat,
-                  show_time)
+from ..gm import (AccountRecord, Gamesmaster, GameView, MailDeliveryRecord, MailKind, NoticeRecord, PhaseResult,
+                  PressItem, Seat, show_time)
 from . import headers, texts
 from .config import MailConfig
 from .outbox import Attachment, compose, queue
 
 log = logging.getLogger(__name__)
 
+DUE_LIMIT = 2000  # decided mails rendered in one pass at most (the rest at the next)
+
 
 class _Conflict(Exception):
-    """Another dispatcher moved the cursor first."""
+    """Another dispatcher rendered the mail first."""
 
 
 @dataclass
@@ -75,26 +77,48 @@ def _what(m: _Mail) -> str:
             "question": "a question"}.get(m.kind, m.kind)
 
 
+@dataclass(frozen=True)
+class _Pass:
+    """What the mail of one pass over one game is rendered from: the game now, and what the pass's entries published."""
+
+    game: GameView
+    phases: Mapping[int, PhaseResult]
+    press: Mapping[int, PressItem]
+    seats: Mapping[int, Seat]
+
+
 class Dispatcher:
     """One pass mails whatever happened since the last: results, press, reminders."""
 
     def __init__(self, gm: Gamesmaster, config: MailConfig) -> None:
         self.gm = gm
         self.config = config
+        gm.notices.mail_by(config)  # gm's mail channel decides by the door's reminder time and the GM's address
 
     def run_once(self) -> dict[str, int]:
-        """One pass over every game, then the notifications of players with accounts."""
+        """One pass over every game (gm decides what to mail), then the mail decided rendered and queued, then the
+        notifications of players with accounts."""
         counts = {"results": 0, "press": 0, "reminders": 0, "accounts": 0}
-        for head in self.gm.games.heads():
+        try:
+            self.gm.notices.notify()
+        except Exception:  # noqa: BLE001 - tried again at the next pass
+            log.exception("the pass over the games' news failed; it is tried again at the next")
+        with self.gm.mailroom.open(write=False) as books:
+            due = books.mail_due(DUE_LIMIT)
+        batches: dict[tuple[str, str], list[MailDeliveryRecord]] = {}
+        for d in due:
+            batches.setdefault((d.game_id, d.batch), []).append(d)
+        if len(due) == DUE_LIMIT and len(batches) > 1:
+            batches.pop((due[-1].game_id, due[-1].batch))  # it may go on past the limit: all of it at the next pass
+        for (game, _), decided in batches.items():
             try:
-                for k, v in self._game(head).items():
+                for k, v in self._render(game, decided).items():
                     counts[k] += v
             except _Conflict:
                 continue
             except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' mail
-                log.exception("mail for game %s: this pass failed; it is tried again at the next", head.id)
+                log.exception("mail for game %s: this pass failed; it is tried again at the next", game)
         try:
-            self.gm.notices.notify()
             counts["accounts"] = self._accounts()
         except Exception:  # noqa: BLE001 - tried again at the next pass
             log.exception("players' notifications: this pass failed; it is tried again at the next")
@@ -118,15 +142,7 @@ class Dispatcher:
                 account = books.account(account_id)
             if account is None:
                 continue
-            parts = []
-            for n in notices:
-                if n.kind in ("results", "press", "vote") and self._mailed_as_contact(n.game_id, account):
-                    with mailroom.open() as books:  # the seat's mail contact is this address: mailed already (a
-                        books.notice_mailed(n.id)   # vote with the GM's notice of the proposal)
-                    continue
-                parts.append((n, *self._notice_mail(n, account)))
-            if not parts:
-                continue
+            parts = [(n, *self._notice_mail(n, account)) for n in notices]
             parts.sort(key=lambda p: p[0].kind != "results")  # the results lead a digest
             now = self.gm.desk.now()
             with mailroom.open() as books:
@@ -148,15 +164,6 @@ class Dispatcher:
             sent += 1
         return sent
 
-    def _mailed_as_contact(self, game: str | None, account: AccountRecord) -> bool:
-        """Whether the account's seat in a game has this same address as its mail contact (mailed by _game)."""
-        seat = self.gm.joining.seat_of(game, account.ref) if game else None
-        if game is None or seat is None:
-            return False
-        with self.gm.mailroom.open(write=False) as books:
-            contact = books.contacts(game).get(seat.number)
-        return contact is not None and contact.address.lower() == account.email
-
     def _notice_mail(self, n: NoticeRecord, account: AccountRecord) -> tuple[str, str, tuple[Attachment, ...]]:
         link = f"{self.config.site_url}{n.url}" if self.config.site_url and n.url else None
         footer = ("\n-- \nThe gamesmaster. Choose what comes by mail on the site"
@@ -165,139 +172,103 @@ class Dispatcher:
             game = n.game_id
             row = self.gm.games.changes(game, n.seq - 1).phases.get(n.seq)
             if row is not None:
-                st = self.gm.games.game(game)
                 seat = self.gm.joining.seat_of(game, account.ref)
-                mine = seat.acts_for() if seat is not None else ()
-                ended = st.result if st.result is not None and st.result.phase == str(row.phase) else None
-                body = texts.results(game, st.title, row, st.settings.schedule.tz, mine,
-                                     str(st.phase) if st.phase else None, st.deadline_text, ended, st.head)
                 said = n.text.split("\n\nFrom the gamesmaster:\n", 1)  # the notices that came with them
-                if len(said) == 2:
-                    body += "\nNotices from the gamesmaster:\n\n" + said[1] + "\n"
-                maps = self._maps(row) if self.config.maps else ()
-                if not maps and self.config.maps:
-                    body += "\n(The map could not be drawn for this mail.)\n"
+                body, maps = self._results_body(self.gm.games.game(game), row, seat, said[1:], {})
                 return n.subject, body + (f"\nOn the site: {link}\n" if link else "") + footer, maps
         if n.kind in ("sign-in", "invitation"):
             return n.subject, n.text, ()
         return n.subject, n.text + "\n" + (f"\n{link}\n" if link else "") + footer, ()
 
-    def _game(self, head: GameHead) -> dict[str, int]:
-        counts = {"results": 0, "press": 0, "reminders": 0}
-        game = head.id
+    # -- the mail gm's mail channel decided on -----------------------------------------------------
+
+    def _render(self, game: str, decided: list[MailDeliveryRecord]) -> dict[str, int]:
+        """Render the mail one pass decided for a game and queue it, marked rendered in the same transaction."""
+        seqs = [s for d in decided for s in d.seqs]
+        if seqs:
+            changes = self.gm.games.changes(game, min(seqs) - 1)
+            st, phases, press = changes.game, changes.phases, changes.press
+        else:
+            st, phases, press = self.gm.games.game(game), {}, {}
+        told = _Pass(st, phases, press, {p.number: p for p in st.players()})
+        maps: dict[int, tuple[Attachment, ...]] = {}  # by results entry: drawn once for every reader
+        mails = [m for d in decided if (m := self._mail(d, told, maps)) is not None]
         now = self.gm.desk.now()
-        with self.gm.mailroom.open(write=False) as books:
-            cur = books.cursor(game)
-        if cur is None:
-            with self.gm.mailroom.open() as books:
-                books.move_cursor(game, None, head.head_seq, {}, now)
-            return counts
-        old_seq, reminded = cur.ledger_seq, dict(cur.reminded)
-        deadline = head.deadline
-        window = (head.status == "active" and deadline is not None and self.config.reminder_hours > 0
-                  and deadline - timedelta(hours=self.config.reminder_hours) <= now < deadline)
-        if head.head_seq <= old_seq and not window:
-            return counts  # nothing new, and no reminder due: no need to look further
-        mails: list[_Mail] = []
-        news = self.gm.games.changes(game, old_seq)
-        st = news.game
-        with self.gm.mailroom.open(write=False) as books:
-            contacts = books.contacts(game)
-        readers = [(p, contacts[p.number].address) for p in st.players() if p.number in contacts]
-        tz = st.settings.schedule.tz
-        notices: dict[int, list[tuple[int, str]]] = {}  # player number -> GM notices of this pass (seq, text)
-        opened = False  # a phase opened in this pass: the results (or the game's start) say its deadline
-        asked: list[PressItem] = []  # questions to the GM in this pass: one mail tells the GM of them all
-        results: dict[int, _Mail] = {}  # player number -> the last results mail of this pass
-        for seq, kind in news.entries:
-            opened = opened or kind in ("phase-adjudicated", "game-started")
-            if kind in ("phase-adjudicated", "correction") and seq in news.phases:
-                for number, m in self._results(game, st, news.phases[seq], readers, tz):
-                    mails.append(m)
-                    results[number] = m
-                counts["results"] += 1
-            elif kind == "press" and seq in news.press:
-                item = news.press[seq]
-                if item.sender != GM and item.to == (GM,):
-                    asked.append(item)
-                for number, m in self._press(game, st, item, readers, tz):
-                    if item.sender == GM:
-                        notices.setdefault(number, []).append((seq, item.text))
-                    else:
-                        mails.append(m)
-                counts["press"] += 1
-        mails.extend(self._gm_decision(game, st, news.entries))
-        addresses = {p.number: a for p, a in readers}
-        seats = {p.number: p for p, _ in readers}
-        started = any(kind == "game-started" for _, kind in news.entries)
-        for number, items in notices.items():
-            text = "\n\n".join(f"{x}" for _, x in items)
-            if number in results:  # the notices of an adjudication go with its results
-                results[number].body += "\nNotices from the gamesmaster:\n\n" + text + "\n"
-                continue
-            subject = (f"{game}: notice from the gamesmaster" if len(items) == 1
-                       else f"{game}: {len(items)} notices from the gamesmaster")
-            body = f"{st.title} ({game}): from the gamesmaster\n\n{text}\n"
-            seat = seats.get(number)
-            if started and seat is not None:  # the game begins: whose power, and where to send the orders
-                subject = f"{game}: the game begins; you play {_powers(seat)}"
-                body = f"{st.title} ({game}): the game begins\n\n{self._welcome(game, st, seat)}\n\n{text}\n"
-            mails.append(_Mail(addresses[number], subject, body, "notice",
-                               f"notice:{game}:{items[0][0]}-{items[-1][0]}:{number}"))
-        if asked and self.config.gm_email:
-            mails.append(self._questions_to_gm(game, st, asked))
-        # A player whose site account holds the seat at this same address has the warnings chosen there instead
-        held = self.gm.notices.seat_addresses(game)
-        own = [(p, a) for p, a in readers if held.get(p.number, "").lower() != a.lower()]
-        new_reminded, reminders = self._reminders(game, st, own, reminded, now)
-        if opened:
-            reminders = []  # the reminder time had passed when the phase opened: the results just gave the deadline
-        mails.extend(reminders)
-        mails = _digests(mails)
-        counts["reminders"] = len(reminders)
-        new_seq = news.entries[-1][0] if news.entries else old_seq
-        if new_seq == old_seq and new_reminded == reminded:
-            return counts
         with self.gm.mailroom.open() as books:
-            if not books.move_cursor(game, old_seq, new_seq, new_reminded, now):
-                raise _Conflict(game)
-            for m in mails:
+            if not books.mail_done([d.id for d in decided]):
+                raise _Conflict(game)  # rolled back: another dispatcher has them
+            for m in _digests(mails):
                 msg = compose(self.config, [m.to], m.subject, m.body, now=now, attachments=m.attachments, game=game,
                               idstring=m.idstring)
                 queue(books, self.config, msg, kind=m.kind, now=now, game=game, key=m.key)
         if mails:
-            log.info("game %s: %d mails queued (ledger %d-%d)", game, len(mails), old_seq + 1, new_seq)
-        return counts
+            log.info("game %s: %d mails queued", game, len(mails))
+        kinds = [(d.kind, d.seqs) for d in decided if not d.silent]
+        return {"results": len({s[0] for k, s in kinds if k is MailKind.RESULTS}),
+                "press": len({x for k, s in kinds if k is not MailKind.QUESTION for x in (s[1:] if k is MailKind.RESULTS
+                                                                                           else s)}),
+                "reminders": sum(1 for m in mails if m.kind == "reminder")}
 
-    def _gm_decision(self, game: str, st: GameView, entries: tuple[tuple[int, str], ...]) -> list[_Mail]:
-        """The GM told, at the GM's own address, that the game waits for a decision (once: the entry that said so)."""
+    def _mail(self, d: MailDeliveryRecord, told: _Pass, maps: dict[int, tuple[Attachment, ...]]) -> _Mail | None:
+        """One decided mail in words (None: what it tells of is gone, e.g. a reminder for a phase since adjudicated)."""
+        st, game = told.game, d.game_id
+        seat = told.seats.get(d.player) if d.player is not None else None
+        items = [told.press[s] for s in d.seqs if s in told.press]
+        kind = d.kind.outbox_kind
+        if d.kind is MailKind.RESULTS:
+            row = told.phases.get(d.seqs[0])
+            if row is None:
+                return None
+            body, attachments = self._results_body(st, row, seat, [i.text for i in items], maps)
+            what = "corrected results" if row.revision else "results"
+            return _Mail(d.address, f"{game}: {what} of {row.title}", body, kind, d.key, attachments,
+                         headers.results_idstring(game, row.seq))
+        if d.kind is MailKind.PRESS and items:
+            p = items[0]
+            shown = replace(p, sender="anonymous" if p.anonymous else p.sender)
+            subject = f"{game}: press from {texts.cap(shown.sender)}" + (" to you" if p.to else " to everyone")
+            return _Mail(d.address, subject, texts.press_letter(game, st.title, shown, st.settings.schedule.tz), kind,
+                         d.key)
+        if d.kind in (MailKind.NOTICE, MailKind.WELCOME) and items:
+            text = "\n\n".join(i.text for i in items)
+            subject = (f"{game}: notice from the gamesmaster" if len(items) == 1
+                       else f"{game}: {len(items)} notices from the gamesmaster")
+            body = f"{st.title} ({game}): from the gamesmaster\n\n{text}\n"
+            if d.kind is MailKind.WELCOME and seat is not None:  # whose power, and where to send the orders
+                subject = f"{game}: the game begins; you play {_powers(seat)}"
+                body = f"{st.title} ({game}): the game begins\n\n{self._welcome(game, st, seat)}\n\n{text}\n"
+            return _Mail(d.address, subject, body, kind, d.key)
+        if d.kind is MailKind.QUESTION and items:
+            return self._questions_to_gm(game, st, items, d)
+        if d.kind is MailKind.GM_DECISION:
+            return self._gm_decision(game, st, d)
+        if d.kind is MailKind.REMINDER:
+            return self._reminder(game, st, d)
+        return None
+
+    def _gm_decision(self, game: str, st: GameView, d: MailDeliveryRecord) -> _Mail | None:
+        """The GM told, at the GM's own address, that the game waits for a decision (None: decided since)."""
         waiting = st.awaiting
-        if waiting is None or not self.config.gm_email or not any(seq == waiting.seq for seq, _ in entries):
-            return []
+        if waiting is None or waiting.seq != d.seqs[0]:
+            return None
         body = f"{st.title} ({game}): for the gamesmaster\n\n{waiting.text}\n"
-        return [_Mail(self.config.gm_email, f"{game}: {waiting.phase.title} waits for your decision", body,
-                      "gm-decision", f"gm-decision:{game}:{waiting.seq}")]
+        return _Mail(d.address, f"{game}: {waiting.phase.title} waits for your decision", body, d.kind.outbox_kind,
+                     d.key)
 
-    # -- results -------------------------------------------------------------------------------
-
-    def _results(self, game: str, st: GameView, row: PhaseResult, readers: list[tuple[Seat, str]],
-                 tz: str) -> list[tuple[int, _Mail]]:
-        if not readers:
-            return []
+    def _results_body(self, st: GameView, row: PhaseResult, seat: Seat | None, notices: list[str],
+                      maps: dict[int, tuple[Attachment, ...]]) -> tuple[str, tuple[Attachment, ...]]:
+        """The results of a phase as mailed to a seat's player (with the GM's notices that came with them), and
+        the maps (drawn once for each entry in `maps`)."""
         ended = st.result if st.result is not None and st.result.phase == str(row.phase) else None
-        maps = self._maps(row) if self.config.maps else ()
-        out = []
-        what = "corrected results" if row.revision else "results"
-        for player, address in readers:
-            body = texts.results(game, st.title, row, tz, player.acts_for(), str(st.phase) if st.phase else None, st.deadline_text,
-                                 ended, st.head)
-            if not maps and self.config.maps:
-                body += "\n(The map could not be drawn for this mail.)\n"
-            out.append((player.number, _Mail(address, f"{game}: {what} of {row.title}", body, "results",
-                                             f"results:{game}:{row.seq}:{player.number}", maps,
-                                             headers.results_idstring(game, row.seq))))
-        return out
-
+        body = texts.results(st.id, st.title, row, st.settings.schedule.tz, seat.acts_for() if seat else (),
+                             str(st.phase) if st.phase else None, st.deadline_text, ended, st.head)
+        if notices:
+            body += "\nNotices from the gamesmaster:\n\n" + "\n\n".join(notices) + "\n"
+        if row.seq not in maps:
+            maps[row.seq] = self._maps(row) if self.config.maps else ()
+        if not maps[row.seq] and self.config.maps:
+            body += "\n(The map could not be drawn for this mail.)\n"
+        return body, maps[row.seq]
     def _maps(self, row: PhaseResult) -> tuple[Attachment, ...]:
         """The board with the orders and their results, and the position after it, as PNG (if they can be
         drawn): the gm's boards of those seasons, the same drawings as the site's maps of them."""
@@ -312,24 +283,6 @@ class Dispatcher:
 
     # -- press ----------------------------------------------------------------------------------
 
-    def _press(self, game: str, st: GameView, p: PressItem, readers: list[tuple[Seat, str]],
-               tz: str) -> list[tuple[int, _Mail]]:
-        sender = p.sender
-        to = p.to
-        shown = replace(p, sender="anonymous" if p.anonymous else sender)
-        out = []
-        for player, address in readers:
-            mine = player.acts_for()
-            if sender != GM and sender in mine:
-                continue  # the sender had the answer to the mail that sent it
-            if to is not None and not set(mine) & set(to):
-                continue
-            subject = (f"{game}: notice from the gamesmaster" if sender == GM else
-                       f"{game}: press from {texts.cap(shown.sender)}" + (" to you" if to else " to everyone"))
-            out.append((player.number, _Mail(address, subject, texts.press_letter(game, st.title, shown, tz), "press",
-                                             f"press:{game}:{p.seq}:{player.number}")))
-        return out
-
     def _welcome(self, game: str, st: GameView, seat: Seat) -> str:
         """What a player needs when the game begins: the power, the deadline, the address for orders, the war room."""
         powers = seat.acts_for()
@@ -340,7 +293,7 @@ class Dispatcher:
             lines.append(f"or give them in your war room: {self.config.site_url}/games/{quote(game)}/war-room")
         return "\n".join(lines)
 
-    def _questions_to_gm(self, game: str, st: GameView, asked: list[PressItem]) -> _Mail:
+    def _questions_to_gm(self, game: str, st: GameView, asked: list[PressItem], d: MailDeliveryRecord) -> _Mail:
         """One mail telling the GM of the questions asked since the last pass, with how to answer each."""
         numbers = {(q.power, q.asked_at, q.text): q.number for q in self.gm.questions.questions(game)}
         parts = []
@@ -360,37 +313,22 @@ class Dispatcher:
         subject = (f"{game}: a question for the gamesmaster from {texts.cap(asked[0].sender)}" if len(asked) == 1
                    else f"{game}: {len(asked)} questions for the gamesmaster")
         body = f"{st.title} ({game}): waiting for your answer\n\n" + "\n\n".join(parts) + "\n\n" + "\n".join(how) + "\n"
-        return _Mail(self.config.gm_email or "", subject, body, "question",
-                     f"question:{game}:{asked[0].seq}-{asked[-1].seq}")
+        return _Mail(d.address, subject, body, d.kind.outbox_kind, d.key)
 
     # -- reminders -------------------------------------------------------------------------------
 
-    def _reminders(self, game: str, st: GameView, readers: list[tuple[Seat, str]], reminded: Mapping[str, tuple[str, ...]],
-                   now: datetime) -> tuple[dict[str, tuple[str, ...]], list[_Mail]]:
-        hours = self.config.reminder_hours
-        deadline = st.deadline
-        phase = str(st.phase) if st.phase else None
-        if st.status != "active" or not hours or deadline is None or not phase:
-            return ({phase: reminded[phase]} if phase is not None and phase in reminded else {}), []
-        done = list(reminded.get(phase, ()))
-        if not (deadline - timedelta(hours=hours) <= now < deadline):
-            return ({phase: tuple(done)} if done else {}), []
-        out = []
-        missing = [p.power for p in st.powers if p.to_order and not p.ordered and not p.standby_ordered]
-        for power in missing:
-            if power in done:
-                continue
-            done.append(power)
-            for player, address in readers:
-                if power not in player.acts_for():
-                    continue
-                hours_left = (deadline - now).total_seconds() / 3600
-                body = (f"{st.title} ({game}): no orders from {texts.cap(power)} yet for {st.phase_title}.\n\n"
-                        f"Orders are due {st.deadline_text} ({hours_left:.0f} hours from now; "
-                        f"{show_time(now, st.settings.schedule.tz)} as this is written). Send them to "
-                        f"{self.config.game_address(game)}:\n\n"
-                        f"SIGNON {game} {texts.cap(power)} YOUR-CREDENTIAL\nA ...\nF ...\n\n"
-                        "A power that sends nothing is in civil disorder: its units hold.\n")
-                out.append(_Mail(address, f"{game}: reminder: orders for {texts.cap(power)} due {st.deadline_text}",
-                                 body, "reminder", f"reminder:{game}:{phase}:{power}:{player.number}"))
-        return {phase: tuple(done)}, out
+    def _reminder(self, game: str, st: GameView, d: MailDeliveryRecord) -> _Mail | None:
+        """A reminder that a power's orders are due (None: the phase it was for is over)."""
+        deadline, power = st.deadline, d.power or ""
+        if st.status != "active" or deadline is None or str(st.phase) != d.phase:
+            return None
+        now = self.gm.desk.now()
+        hours_left = (deadline - now).total_seconds() / 3600
+        body = (f"{st.title} ({game}): no orders from {texts.cap(power)} yet for {st.phase_title}.\n\n"
+                f"Orders are due {st.deadline_text} ({hours_left:.0f} hours from now; "
+                f"{show_time(now, st.settings.schedule.tz)} as this is written). Send them to "
+                f"{self.config.game_address(game)}:\n\n"
+                f"SIGNON {game} {texts.cap(power)} YOUR-CREDENTIAL\nA ...\nF ...\n\n"
+                "A power that sends nothing is in civil disorder: its units hold.\n")
+        return _Mail(d.address, f"{game}: reminder: orders for {texts.cap(power)} due {st.deadline_text}", body,
+                     d.kind.outbox_kind, d.key)

@@ -91,7 +91,10 @@ games = Table(  # so an account's seats are found without reading every game on 
 cursors = Table(
     "gm_account_cursor", metadata,
     Column("game_id", String(64), primary_key=True),
-    Column("ledger_seq", Integer, nullable=False),  # entries up to here have made their notifications
+    Column("ledger_seq", Integer, nullable=False),  # entries up to here have been told every channel
+    # {channel: seq}: a channel told up to there already, past the cursor (a mail door's cursor merged in by
+    # migration 0010): that channel is not told those entries again; None once the cursor has passed them all
+    Column("ahead", JSON, nullable=True),
 )
 
 
@@ -320,18 +323,31 @@ class AccountRecords:
         q = update(notices).where(and_(notices.c.id == notice_id, notices.c.mail == "queued"))
         q = q.values(mail="done", text="(mailed)") if forget_text else q.values(mail="done")
         return bool(self.conn.execute(q).rowcount)
-    # -- the notification cursor ------------------------------------------------------------------
+    # -- the one cursor of a game's news ---------------------------------------------------------
 
     def cursor(self, game_id: str) -> int | None:
-        """The last ledger entry of a game that has made its notifications."""
+        """The last ledger entry of a game that has been told every channel (None: the game was never read)."""
         return self.conn.execute(select(cursors.c.ledger_seq).where(cursors.c.game_id == game_id)).scalar()
 
-    def put_cursor(self, game_id: str, old: int | None, seq: int) -> bool:
-        """Move a game's cursor from `old` (None: new) to `seq`; False if another pass moved it first."""
+    def ahead(self, game_id: str) -> dict[str, int]:
+        """The channels told of a game past its cursor already, and up to which entry (only after an upgrade)."""
+        return (self.cursor_and_ahead(game_id) or (0, {}))[1]
+
+    def cursor_and_ahead(self, game_id: str) -> tuple[int, dict[str, int]] | None:
+        """The cursor and the channels ahead of it, in one read (None: the game was never read)."""
+        row = self.conn.execute(select(cursors.c.ledger_seq, cursors.c.ahead).where(cursors.c.game_id == game_id)).first()
+        if row is None:
+            return None
+        return int(row.ledger_seq), {str(k): int(v) for k, v in (row.ahead or {}).items()}
+
+    def put_cursor(self, game_id: str, old: int | None, seq: int, ahead: dict[str, int] | None = None) -> bool:
+        """Move a game's cursor from `old` (None: new) to `seq`, keeping what `ahead` says is still ahead of it;
+        False if another pass moved it first."""
+        still = {k: v for k, v in (ahead or {}).items() if v > seq} or None
         if old is None:
             if self.cursor(game_id) is not None:
                 return False
-            self.conn.execute(insert(cursors).values(game_id=game_id, ledger_seq=seq))
+            self.conn.execute(insert(cursors).values(game_id=game_id, ledger_seq=seq, ahead=still))
             return True
         q = update(cursors).where(and_(cursors.c.game_id == game_id, cursors.c.ledger_seq == old))
-        return bool(self.conn.execute(q.values(ledger_seq=seq)).rowcount)
+        return bool(self.conn.execute(q.values(ledger_seq=seq, ahead=still)).rowcount)

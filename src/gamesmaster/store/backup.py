@@ -24,7 +24,7 @@ class RowsError(ValueError):
 
 def side_tables() -> list[Table]:
     """The tables beside the ledgers kept in a backup: the mail door's, players' accounts, and the games' webhooks."""
-    return [mailbox.contacts, mailbox.inbox, mailbox.outbox, mailbox.cursors, accounts.accounts, accounts.links,
+    return [mailbox.contacts, mailbox.inbox, mailbox.outbox, mailbox.deliveries, accounts.accounts, accounts.links,
             accounts.settings, accounts.notices, accounts.cursors, accounts.games, webhooks.hooks, webhooks.posts]
 
 

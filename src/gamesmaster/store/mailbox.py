@@ -1,4 +1,4 @@
-"""The mail door's tables: players' addresses, mail received, the outbox, the dispatch cursor.
+"""The mail door's tables: players' addresses, mail received, the outbox, the mail the channel decided on.
 
 They live in the gamesmaster's database beside the record (migration
 0002_mail_outbox_contacts creates them); nothing here is part of a game's ledger. The
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable, Mapping, Sequence
+from enum import Enum
+from typing import Any, Iterable, Sequence
 
 from sqlalchemy import (JSON, Column, ForeignKey, Index, Integer, LargeBinary, String, Table, Text, and_, func,
                         insert, or_, select, update)
@@ -66,13 +67,22 @@ outbox = Table(
 )
 Index("ix_gm_mail_outbox_due", outbox.c.status, outbox.c.next_attempt_at)
 
-cursors = Table(
-    "gm_mail_cursor", metadata,
-    Column("game_id", String(64), ForeignKey("gm_games.id"), primary_key=True),
-    Column("ledger_seq", Integer, nullable=False),  # ledger entries up to here have been mailed
-    Column("reminded", JSON, nullable=False),  # {phase: [powers reminded]}
-    Column("updated_at", UTCDateTime, nullable=False),
+deliveries = Table(
+    "gm_mail_deliveries", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), nullable=False),
+    Column("key", String(200), nullable=False, unique=True),  # what it tells of, to whom: so it is decided once
+    Column("kind", String(16), nullable=False),  # a MailKind
+    Column("address", String(320), nullable=False),
+    Column("player", Integer, nullable=True),  # the seat's number (None: the GM's own address)
+    Column("seqs", JSON, nullable=False),  # the ledger entries it tells of
+    Column("phase", String(16), nullable=True),  # a reminder's phase
+    Column("power", String(32), nullable=True),  # a reminder's power
+    Column("batch", String(32), nullable=False),  # the pass that decided it: one pass's mail to one address is one
+    Column("state", String(8), nullable=False),  # queued; done (in the outbox); silent (kept only as decided)
+    Column("created_at", UTCDateTime, nullable=False),
 )
+Index("ix_gm_mail_deliveries_state", deliveries.c.state)
 
 
 @dataclass(frozen=True)
@@ -143,14 +153,45 @@ class DueMail:
     claimed_at: datetime | None
 
 
+class MailKind(Enum):
+    """What a mail the mail channel decided on tells of (the outbox's kind is its `outbox_kind`)."""
+
+    RESULTS = "results"  # an adjudicated (or corrected) phase; seqs: its entry, then the GM's notices that came with it
+    PRESS = "press"  # a letter or a release; seqs: its entry
+    NOTICE = "notice"  # the GM's notices of one pass; seqs: theirs
+    WELCOME = "welcome"  # the GM's notices of the pass the game began in, with the player's power and address
+    REMINDER = "reminder"  # orders due soon and none sent (phase and power say which)
+    QUESTION = "question"  # to the GM: players' questions of one pass; seqs: theirs
+    GM_DECISION = "gm-decision"  # to the GM: a phase waits for the GM's decision; seqs: the entry that said so
+
+    @property
+    def outbox_kind(self) -> str:
+        """The kind the outbox and the GM's list show (a welcome is a notice there)."""
+        return "notice" if self is MailKind.WELCOME else self.value
+
+
 @dataclass(frozen=True)
-class CursorRecord:
-    """How far the dispatcher has mailed a game: its ledger, and the powers reminded in each phase."""
+class NewMail:
+    """A mail the mail channel decided on, to be kept in the pass's transaction and rendered by the mail door."""
 
     game_id: str
-    ledger_seq: int  # ledger entries up to here have been mailed
-    reminded: Mapping[str, tuple[str, ...]]  # {phase: powers reminded}
-    updated_at: datetime
+    key: str  # what it tells of, to whom: so it is decided once
+    kind: MailKind
+    address: str
+    player: int | None  # the seat's number (None: the GM's own address)
+    seqs: tuple[int, ...]  # the ledger entries it tells of
+    batch: str  # the pass that decided it
+    created_at: datetime
+    phase: str | None = None  # a reminder's phase
+    power: str | None = None  # a reminder's power
+    silent: bool = False  # keep the key only: its news was told otherwise (a reminder the results made late)
+
+
+@dataclass(frozen=True)
+class MailDeliveryRecord(NewMail):
+    """A kept mail waiting for the mail door, with its id."""
+
+    id: int = 0
 
 
 def _strings(value: Any) -> tuple[str, ...]:
@@ -161,8 +202,9 @@ def _inbox(r: AnyRow) -> InboxRecord:
     return record(InboxRecord, r, recipients=_strings(r.recipients), notes=_strings(r.notes))
 
 
-def _cursor(r: AnyRow) -> CursorRecord:
-    return record(CursorRecord, r, reminded={str(p): _strings(v) for p, v in (r.reminded or {}).items()})
+def _delivery(r: AnyRow) -> MailDeliveryRecord:
+    return record(MailDeliveryRecord, r, kind=MailKind(r.kind), seqs=tuple(int(x) for x in r.seqs or ()),
+                  silent=r.state == "silent")
 
 
 class MailRecords:
@@ -285,22 +327,27 @@ class MailRecords:
         q = select(outbox.c.status, func.count()).group_by(outbox.c.status)
         return {s: int(n) for s, n in self.conn.execute(q)}
 
-    # -- the dispatch cursor ----------------------------------------------------------------
+    # -- the mail the channel decided on ------------------------------------------------------
 
-    def cursor(self, game_id: str) -> CursorRecord | None:
-        """How far the dispatcher has mailed a game (None: it has not begun)."""
-        r = self.conn.execute(select(cursors).where(cursors.c.game_id == game_id)).first()
-        return _cursor(r) if r is not None else None
+    def keep_mail(self, mail: NewMail) -> bool:
+        """Keep a decided mail for the door (False: its key was kept before)."""
+        if self.conn.execute(select(deliveries.c.id).where(deliveries.c.key == mail.key)).first() is not None:
+            return False
+        self.conn.execute(insert(deliveries).values(
+            game_id=mail.game_id, key=mail.key, kind=mail.kind.value, address=mail.address, player=mail.player,
+            seqs=list(mail.seqs), phase=mail.phase, power=mail.power, batch=mail.batch,
+            state="silent" if mail.silent else "queued", created_at=mail.created_at))
+        return True
 
-    def put_cursor(self, game_id: str, old_seq: int | None, seq: int, reminded: Mapping[str, Sequence[str]],
-                   now: datetime) -> bool:
-        """Move a game's cursor from old_seq (None: no cursor yet) to seq; False if another dispatcher moved it."""
-        doc = {phase: list(powers) for phase, powers in reminded.items()}
-        if old_seq is None:
-            if self.cursor(game_id) is not None:
-                return False
-            self.conn.execute(insert(cursors).values(game_id=game_id, ledger_seq=seq, reminded=doc, updated_at=now))
+    def mail_due(self, limit: int) -> list[MailDeliveryRecord]:
+        """Decided mail the door has not rendered yet, oldest first."""
+        q = select(deliveries).where(deliveries.c.state == "queued").order_by(deliveries.c.id).limit(limit)
+        return [_delivery(r) for r in self.conn.execute(q)]
+
+    def mail_done(self, ids: Sequence[int]) -> bool:
+        """Mark decided mail rendered into the outbox: True if every one was still waiting (else another door took
+        some, and the caller rolls back)."""
+        if not ids:
             return True
-        q = (update(cursors).where(and_(cursors.c.game_id == game_id, cursors.c.ledger_seq == old_seq))
-             .values(ledger_seq=seq, reminded=doc, updated_at=now))
-        return self.conn.execute(q).rowcount == 1
+        q = update(deliveries).where(and_(deliveries.c.id.in_(list(ids)), deliveries.c.state == "queued"))
+        return int(self.conn.execute(q.values(state="done")).rowcount or 0) == len(set(ids))
