@@ -264,12 +264,17 @@ def _reader(hint: Any) -> Reader:
         return Reader(frozenset({dict}), payload, _kept(frozenset({hint}), frozenset({dict}), payload))
     if origin in (tuple, abc.Sequence):
         item = _reader(get_args(hint)[0])
+        plain = item.read is _as_is  # items kept as they are, once of a type the item takes (the orders' texts)
 
         def listed(value: Any, where: str) -> Any:
+            if plain and all(type(v) in item.taken for v in value):
+                return tuple(value)
             return tuple(_checked(v, item.taken, item.read, f"{where}[{n}]") for n, v in enumerate(value))
 
         def listed_normal(value: Any, where: str) -> Any:
             if type(value) in (tuple, list):
+                if plain and all(type(v) in item.taken for v in value):
+                    return value if type(value) is tuple else tuple(value)
                 return tuple(item.normal(v, where) for v in value)
             return _checked(_plain(value, where), frozenset({list}), listed, where)
         return Reader(frozenset({list}), listed, listed_normal)
@@ -334,13 +339,13 @@ class Payload:
         """Make each field the very value its payload reads back as (EventError where none would read back)."""
         # Transaction.record folds the event it was built as: it must be what every later fold reads from the ledger.
         schema, names = _schema(type(self))
-        for name, required, reader in schema:
+        for name, required, reader, where in schema:
             value = getattr(self, name)
             if value is ABSENT:
                 if required:
                     raise EventError(f"{self.NAME} lacks its {name!r}: it is ABSENT")
                 continue
-            normal = reader.normal(value, f"{self.NAME}'s {name!r}")
+            normal = reader.normal(value, where)
             if normal is not value:
                 object.__setattr__(self, name, normal)
         if self.OPEN:
@@ -352,7 +357,7 @@ class Payload:
     def to_payload(self) -> JSONObject:
         """The JSON object this value is written as."""
         out: JSONObject = {}
-        for name, _, _ in _schema(type(self))[0]:
+        for name, _, _, _ in _schema(type(self))[0]:
             value = getattr(self, name)
             if value is not ABSENT:
                 out[name] = _plain(value)
@@ -372,9 +377,9 @@ class Payload:
             raise EventError(f"{cls.NAME} is {_shown(payload)}, not an object")
         schema, names = _schema(cls)
         values: dict[str, Any] = {}
-        for name, required, (taken, read, _) in schema:
+        for name, required, (taken, read, _), where in schema:
             if name in payload:
-                values[name] = _checked(payload[name], taken, read, f"{cls.NAME}'s {name!r}")
+                values[name] = _checked(payload[name], taken, read, where)
             elif required:
                 raise EventError(f"{cls.NAME} lacks its {name!r}")
             else:
@@ -393,20 +398,21 @@ class Payload:
         return made
 
 
-Schema = tuple[tuple[tuple[str, bool, Reader], ...], frozenset[str]]
+Schema = tuple[tuple[tuple[str, bool, Reader, str], ...], frozenset[str]]
 _SCHEMAS: dict[type, Schema] = {}
 
 
 def _schema(cls: type) -> Schema:
-    """A class's fields, each with whether the payload must have it and how it is read; and their names (once)."""
+    """A class's fields, each with whether the payload must have it, how it is read and what an error calls it; and
+    their names (worked out once: every entry a fold reads goes through them)."""
     if cls not in _SCHEMAS:
         hints = get_type_hints(cls)
         for f in fields(cls):
             if f.name != "more" and f.default not in (MISSING, ABSENT):
                 # from_payload makes a value without the constructor: a key left out can only mean ABSENT
                 raise TypeError(f"{cls.__name__}.{f.name}: a field's default must be ABSENT (optional())")
-        _SCHEMAS[cls] = (tuple((f.name, f.default is MISSING and f.default_factory is MISSING, _reader(hints[f.name]))
-                               for f in fields(cls) if f.name != "more"),
+        _SCHEMAS[cls] = (tuple((f.name, f.default is MISSING and f.default_factory is MISSING, _reader(hints[f.name]),
+                                f"{getattr(cls, 'NAME')}'s {f.name!r}") for f in fields(cls) if f.name != "more"),
                          frozenset(f.name for f in fields(cls)))
     return _SCHEMAS[cls]
 
