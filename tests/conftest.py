@@ -1,15 +1,20 @@
 """Databases for the store and gm tests: SQLite in a temporary directory, and a schema of its own on
 the PostgreSQL test server (skipped, with the reason, only if the server is unreachable); and the
 site (app, client, GM, a running game) that the web, security and live tests share. A directory's
-own conftest sets the clock, the GM's credential and the players."""
+own conftest sets the clock, the GM's credential and the players. Every test's recorded events are held to
+reading back as they were built."""
 
 from __future__ import annotations
 
 import pytest
 
+from gamesmaster.gm.events import Event
+from gamesmaster.gm.tx import Transaction
+from gamesmaster.ledger import Entry
 from gamesmaster.store import Store
 from gamesmaster.store.testing import FakeClock, PostgresDatabase, server_problem
 
+from eventforms import read_back_differs
 from sitetools import open_site, seven_player_game, site_client
 
 
@@ -55,6 +60,20 @@ def store(store_url):
     s = Store(store_url)
     yield s
     s.dispose()
+
+
+@pytest.fixture(autouse=True)
+def _recorded_events_read_back_as_built(monkeypatch):
+    """Every event a test has recorded is the very event its entry reads back as (eventforms): record folds the
+    event it is given, so an event class that stopped normalising itself would fail whatever test writes one."""
+    record = Transaction.record
+
+    def checked(tx: Transaction, event: Event) -> Entry:
+        entry = record(tx, event)
+        difference = read_back_differs(event, entry)
+        assert difference is None, difference
+        return entry
+    monkeypatch.setattr(Transaction, "record", checked)
 
 
 @pytest.fixture

@@ -7,6 +7,13 @@ archive made before the events had types still verifies; `from_payload()` reads 
 back, and refuses with an `EventError` what is no such event. `parse_event(entry)` gives
 an entry's event, found by its kind (and a GM action by its `action`).
 
+An event built in code normalises itself on construction (`Payload.__post_init__`): each field
+becomes the very value its payload reads back as (tuples for lists, kinds for their words, an
+object's keys in the written order, ...), or the construction fails with an `EventError`. So
+`Transaction.record` folds the event it was given without reading its entry back, and the state
+it leaves is the one every later fold of the ledger makes (tests/gm/test_event_forms.py holds
+every class to that).
+
 The fold, `verify` and the record's wording each keep a table of handlers keyed by the
 event's class, checked at import against `EVENTS` (`check_handled`): a kind written
 without its fold, its audit or its description stops the program starting, and
@@ -19,8 +26,8 @@ import types
 from collections import abc
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
-from typing import (Any, Callable, ClassVar, Literal, Mapping, Self, Sequence, Union, cast, get_args, get_origin,
-                    get_type_hints)
+from typing import (Any, Callable, ClassVar, Literal, Mapping, NamedTuple, Self, Sequence, Union, cast, get_args,
+                    get_origin, get_type_hints)
 
 from ..ledger import Entry, JSONObject, JSONValue
 from ..rules.adjudication import Outcome
@@ -160,23 +167,49 @@ def optional() -> Any:
 # -- reading and writing fields ------------------------------------------------------------------------------
 
 
-def _plain(value: Any) -> JSONValue:
-    """A field's value as JSON: tuples as lists, kinds as their words, values as their own payloads."""
-    if value is None or type(value) in (str, int, float, bool):
+def _plain(value: Any, where: str = "a value") -> JSONValue:
+    """A value as its written JSON reads back: tuples as lists, kinds as their words, values as their own payloads,
+    an object's keys as text and in order (EventError, naming `where`, for what JSON cannot hold)."""
+    kind = type(value)  # the exact types first: every payload is made of them, and this is on every write
+    if kind in _SCALARS:
         return cast(JSONValue, value)
+    if kind is list or kind is tuple:
+        return [_plain(v, where) for v in value]
+    if kind is dict:
+        return {k: _plain(v, where) for k, v in _in_order(value)}
     if isinstance(value, Enum):
-        return cast(JSONValue, value.value)
+        return _plain(value.value, where)
     if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
+        return [_plain(v, where) for v in value]
     if isinstance(value, Payload):
-        return value.to_payload()
+        return dict(sorted(value.to_payload().items()))
     if isinstance(value, abc.Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return cast(JSONValue, value)
+        return {k: _plain(v, where) for k, v in _in_order(value)}
+    for simple in (int, float, str):  # a subclass is written as the plain value it holds
+        if isinstance(value, simple):
+            return cast(JSONValue, simple(value))
+    raise EventError(f"{where} holds {_shown(value)}, which JSON cannot hold")
 
 
-# A field's reader: the JSON types it may take, and what reads a value of one (EventError if it is no such value).
-Reader = tuple[frozenset[type], Callable[[Any, str], Any]]
+_SCALARS = frozenset({type(None), str, int, float, bool})
+
+
+def _in_order(mapping: abc.Mapping[Any, Any]) -> list[tuple[str, Any]]:
+    """A mapping's items as its JSON object is read back: keys as text, sorted (canonical JSON sorts them; the keys
+    are unlike, so no two values are ever compared)."""
+    if all(type(k) is str for k in mapping):
+        return sorted(mapping.items())
+    return sorted({str(k): v for k, v in mapping.items()}.items())
+
+
+class Reader(NamedTuple):
+    """How a field of one type is read from JSON (the types it takes, then `read`) and normalised from code values."""
+
+    taken: frozenset[type]
+    read: Callable[[Any, str], Any]
+    normal: Callable[[Any, str], Any]  # a code value made the one its JSON reads back as (both: EventError if none)
+
+
 _ANY_JSON = frozenset({type(None), bool, int, float, str, list, dict})
 _SIMPLE: dict[Any, frozenset[type]] = {type(None): frozenset({type(None)}), bool: frozenset({bool}),
                                       int: frozenset({int}), float: frozenset({int, float}), str: frozenset({str})}
@@ -186,45 +219,78 @@ def _as_is(value: Any, where: str) -> Any:
     return value  # a whole number read as a number stays one, so that it is written back as it was
 
 
+def _kept(kept: frozenset[type], taken: frozenset[type], read: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+    """A normaliser that keeps a value of a type in `kept` as it is, and reads any other as its JSON would be read."""
+    def normal(value: Any, where: str) -> Any:
+        if type(value) in kept:
+            return value
+        return _checked(_plain(value, where), taken, read, where)
+    return normal
+
+
 def _reader(hint: Any) -> Reader:
-    """How a field of this type is read from JSON, worked out once for its class."""
+    """How a field of this type is read from JSON and normalised from code, worked out once for its class."""
     origin = get_origin(hint)
     if hint is Any or hint is object or hint == JSONValue:
-        return _ANY_JSON, _as_is
+        return Reader(_ANY_JSON, _as_is, _plain)
     if hint in _SIMPLE:
-        return _SIMPLE[hint], _as_is
+        return Reader(_SIMPLE[hint], _as_is, _kept(_SIMPLE[hint], _SIMPLE[hint], _as_is))
     if origin is Union or origin is types.UnionType:
         options = [_reader(option) for option in get_args(hint) if option is not Absent]
+        taken = frozenset().union(*(option.taken for option in options))
 
         def either(value: Any, where: str) -> Any:
-            for taken, read in options:
-                if type(value) in taken:
-                    return read(value, where)
+            for option in options:
+                if type(value) in option.taken:
+                    return option.read(value, where)
             raise EventError(f"{where} is {_shown(value)}, not {_hint_words(hint)}")
-        return frozenset().union(*(taken for taken, _ in options)), either
+
+        def either_normal(value: Any, where: str) -> Any:
+            for option in options:  # a value of a JSON type goes to the option that reads that type
+                if type(value) in option.taken:
+                    return option.normal(value, where)
+            return _checked(_plain(value, where), taken, either, where)
+        return Reader(taken, either, either_normal)
     if isinstance(hint, type) and issubclass(hint, Enum):
         def member(value: Any, where: str) -> Any:
             try:
                 return hint(value)
             except ValueError:
                 raise EventError(f"{where} is {_shown(value)}, not {_hint_words(hint)}") from None
-        return frozenset({str}), member
+        return Reader(frozenset({str}), member, _kept(frozenset({hint}), frozenset({str}), member))
     if isinstance(hint, type) and issubclass(hint, Payload):
-        return frozenset({dict}), lambda value, where: hint.from_payload(value)
+        def payload(value: Any, where: str) -> Any:
+            return hint.from_payload(value, parsed=True)  # the whole payload is JSON as read by now
+        return Reader(frozenset({dict}), payload, _kept(frozenset({hint}), frozenset({dict}), payload))
     if origin in (tuple, abc.Sequence):
-        item_types, item = _reader(get_args(hint)[0])
+        item = _reader(get_args(hint)[0])
+        plain = item.read is _as_is  # items kept as they are, once of a type the item takes (the orders' texts)
 
         def listed(value: Any, where: str) -> Any:
-            return tuple(_checked(v, item_types, item, f"{where}[{n}]") for n, v in enumerate(value))
-        return frozenset({list}), listed
+            if plain and all(type(v) in item.taken for v in value):
+                return tuple(value)
+            return tuple(_checked(v, item.taken, item.read, f"{where}[{n}]") for n, v in enumerate(value))
+
+        def listed_normal(value: Any, where: str) -> Any:
+            if type(value) in (tuple, list):
+                if plain and all(type(v) in item.taken for v in value):
+                    return value if type(value) is tuple else tuple(value)
+                return tuple(item.normal(v, where) for v in value)
+            return _checked(_plain(value, where), frozenset({list}), listed, where)
+        return Reader(frozenset({list}), listed, listed_normal)
     if origin in (dict, abc.Mapping):
-        value_types, value_reader = _reader(get_args(hint)[1])
-        if value_reader is _as_is and value_types is _ANY_JSON:
-            return frozenset({dict}), _as_is
+        of = _reader(get_args(hint)[1])
+        if of.read is _as_is and of.taken is _ANY_JSON:
+            return Reader(frozenset({dict}), _as_is, _kept(frozenset(), frozenset({dict}), _as_is))
 
         def keyed(value: Any, where: str) -> Any:
-            return {k: _checked(v, value_types, value_reader, f"{where}[{k!r}]") for k, v in value.items()}
-        return frozenset({dict}), keyed
+            return {k: _checked(v, of.taken, of.read, f"{where}[{k!r}]") for k, v in value.items()}
+
+        def keyed_normal(value: Any, where: str) -> Any:
+            if isinstance(value, abc.Mapping):
+                return {k: of.normal(v, where) for k, v in _in_order(value)}
+            return _checked(_plain(value, where), frozenset({dict}), keyed, where)
+        return Reader(frozenset({dict}), keyed, keyed_normal)
     if origin is Literal:
         allowed = get_args(hint)
 
@@ -232,7 +298,8 @@ def _reader(hint: Any) -> Reader:
             if value not in allowed:
                 raise EventError(f"{where} is {_shown(value)}, not one of {', '.join(map(repr, allowed))}")
             return value
-        return frozenset(type(a) for a in allowed), one_of
+        taken = frozenset(type(a) for a in allowed)
+        return Reader(taken, one_of, _kept(frozenset(), taken, one_of))
     raise TypeError(f"no reader for a field of type {hint!r}")  # a new event's field: give it one above
 
 
@@ -268,31 +335,55 @@ class Payload:
     OPEN: ClassVar[bool] = False
     NAME: ClassVar[str] = "payload"  # what an error calls it
 
+    def __post_init__(self) -> None:
+        """Make each field the very value its payload reads back as (EventError where none would read back)."""
+        # Transaction.record folds the event it was built as: it must be what every later fold reads from the ledger.
+        schema, names = _schema(type(self))
+        for name, required, reader, where in schema:
+            value = getattr(self, name)
+            if value is ABSENT:
+                if required:
+                    raise EventError(f"{self.NAME} lacks its {name!r}: it is ABSENT")
+                continue
+            normal = reader.normal(value, where)
+            if normal is not value:
+                object.__setattr__(self, name, normal)
+        if self.OPEN:
+            more = _plain(getattr(self, "more"), f"{self.NAME}'s more")
+            if not isinstance(more, dict) or names & more.keys():
+                raise EventError(f"{self.NAME}'s more is {_shown(more)}, not an object of keys other than its fields'")
+            object.__setattr__(self, "more", more)
+
     def to_payload(self) -> JSONObject:
         """The JSON object this value is written as."""
         out: JSONObject = {}
-        for f in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if f.name == "more":
-                continue
+        for name, _, _, _ in _schema(type(self))[0]:
+            value = getattr(self, name)
             if value is not ABSENT:
-                out[f.name] = _plain(value)
+                out[name] = _plain(value)
         if self.OPEN:
             out.update(getattr(self, "more"))
         return out
 
     @classmethod
-    def from_payload(cls, payload: object) -> Self:
-        """Read to_payload's form back; EventError names a missing, unknown or ill-typed key."""
+    def from_payload(cls, payload: object, *, parsed: bool = False) -> Self:
+        """Read to_payload's form back; EventError names a missing, unknown or ill-typed key.
+
+        parsed: the payload is JSON just parsed from an entry's canonical text, already in the form the fields take;
+        any other (a payload made in code) is first made that JSON (tuples as lists, keys in order, ...)."""
+        if not parsed:
+            payload = _plain(payload, cls.NAME)
         if not isinstance(payload, dict):
             raise EventError(f"{cls.NAME} is {_shown(payload)}, not an object")
         schema, names = _schema(cls)
         values: dict[str, Any] = {}
-        for name, required, taken, read in schema:
+        for name, required, (taken, read, _), where in schema:
             if name in payload:
-                values[name] = _checked(payload[name], taken, read, f"{cls.NAME}'s {name!r}")
+                values[name] = _checked(payload[name], taken, read, where)
             elif required:
                 raise EventError(f"{cls.NAME} lacks its {name!r}")
+            else:
+                values[name] = ABSENT
         extra = {k: v for k, v in payload.items() if k not in names}
         if cls.OPEN:
             values["more"] = extra
@@ -300,19 +391,28 @@ class Payload:
             named = sorted(extra)
             raise EventError(f"{cls.NAME} has keys it does not take: {', '.join(k[:40] + '...' * (len(k) > 40) for k in named[:5])}"
                              + (f" and {len(named) - 5} more" if len(named) > 5 else ""))
-        return cls(**values)
+        # What a reader gives of JSON as read is already the normal form (what __post_init__ makes of a value): the
+        # value is made without the constructor, so that a fold does not walk every payload a second time.
+        made = object.__new__(cls)
+        made.__dict__.update(values)
+        return made
 
 
-Schema = tuple[tuple[tuple[str, bool, frozenset[type], Callable[[Any, str], Any]], ...], frozenset[str]]
+Schema = tuple[tuple[tuple[str, bool, Reader, str], ...], frozenset[str]]
 _SCHEMAS: dict[type, Schema] = {}
 
 
 def _schema(cls: type) -> Schema:
-    """A class's fields, each with whether the payload must have it and how it is read; and their names (once)."""
+    """A class's fields, each with whether the payload must have it, how it is read and what an error calls it; and
+    their names (worked out once: every entry a fold reads goes through them)."""
     if cls not in _SCHEMAS:
         hints = get_type_hints(cls)
-        _SCHEMAS[cls] = (tuple((f.name, f.default is MISSING and f.default_factory is MISSING, *_reader(hints[f.name]))
-                               for f in fields(cls) if f.name != "more"),
+        for f in fields(cls):
+            if f.name != "more" and f.default not in (MISSING, ABSENT):
+                # from_payload makes a value without the constructor: a key left out can only mean ABSENT
+                raise TypeError(f"{cls.__name__}.{f.name}: a field's default must be ABSENT (optional())")
+        _SCHEMAS[cls] = (tuple((f.name, f.default is MISSING and f.default_factory is MISSING, _reader(hints[f.name]),
+                                f"{getattr(cls, 'NAME')}'s {f.name!r}") for f in fields(cls) if f.name != "more"),
                          frozenset(f.name for f in fields(cls)))
     return _SCHEMAS[cls]
 
@@ -658,11 +758,11 @@ class GMAction(Event):
         return {"action": self.ACTION.value, **super().to_payload()}
 
     @classmethod
-    def from_payload(cls, payload: object) -> Self:
+    def from_payload(cls, payload: object, *, parsed: bool = False) -> Self:
         """Read the payload of this action (EventError for another action's)."""
         if not isinstance(payload, dict) or payload.get("action") != cls.ACTION:
             raise EventError(f"{cls.NAME}'s action is {_shown(payload.get('action') if isinstance(payload, dict) else payload)}")
-        return super().from_payload({k: v for k, v in payload.items() if k != "action"})
+        return super().from_payload({k: v for k, v in payload.items() if k != "action"}, parsed=parsed)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1000,16 +1100,16 @@ def event_class(kind: str, payload: object) -> type[Event]:
         raise EventError(f"unknown GM action {_shown(action)}") from None
 
 
-def parse_payload(kind: str, payload: object) -> Event:
-    """The event a payload of this kind holds (EventError says why it holds none)."""
-    return event_class(kind, payload).from_payload(payload)
+def parse_payload(kind: str, payload: object, *, parsed: bool = False) -> Event:
+    """The event a payload of this kind holds (EventError says why it holds none; parsed: as from_payload)."""
+    return event_class(kind, payload).from_payload(payload, parsed=parsed)
 
 
 def parse_event(entry: Entry) -> Event:
     """The typed event an entry holds (EventError for a sealed entry, an unknown kind or a malformed payload)."""
     if entry.payload_text is None:
         raise EventError(f"ledger entry {entry.seq} ({entry.kind}) is sealed: only its digest is shown")
-    return parse_payload(entry.kind, entry.payload)
+    return parse_payload(entry.kind, entry.payload, parsed=True)
 
 
 def check_handled(what: str, table: Mapping[type[Event], object]) -> None:
