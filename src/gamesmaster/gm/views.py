@@ -157,8 +157,8 @@ class Created:
     game: str
     credentials: Mapping[str, str]  # player name -> credential
     powers: Mapping[str, str] = field(default_factory=dict)  # player name -> (first) power, once drawn
-    seed: int | None = None
     commands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # player name -> every power commanded
+    seed: int | None = None  # the seed the lots were drawn with (None: powers assigned, or not yet drawn)
 
 
 @dataclass(frozen=True)
@@ -256,8 +256,8 @@ class Correction:
 class LedgerHead:
     """A point of a game's ledger: its entry number and hash (what a publication is tied to)."""
 
-    seq: int
-    hash: str
+    seq: int  # the ledger entry's number
+    hash: str  # the ledger entry's hash (hex)
 
     def __str__(self) -> str:
         return f"{self.seq}:{self.hash}"

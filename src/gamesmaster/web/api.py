@@ -435,7 +435,7 @@ def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[s
             "standby_for": seat.standby_for, "number": seat.number}
 
 
-@router.get("/games/{game}/powers/{power}/orders", response_model=schemas.many(schemas.OrdersOnRecordOut), tags=["powers"],
+@router.get("/games/{game}/powers/{power}/orders", response_model=list[schemas.OrdersOnRecordOut], tags=["powers"],
             summary="A power's orders on record, with the answer to each (only the power itself or the GM)")
 def get_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     rows = _gm(request).orders.orders_on_record(game, power, **who.acting())
@@ -467,7 +467,7 @@ def check_orders(game: str, power: str, body: CheckIn, request: Request, who: Ca
     return site.answers(_gm(request).orders.check(game, power, _text(body.orders), **who.acting()))
 
 
-@router.get("/games/{game}/powers/{power}/options", response_model=schemas.many(schemas.UnitOptionsOut),
+@router.get("/games/{game}/powers/{power}/options", response_model=list[schemas.UnitOptionsOut],
             tags=["powers"], summary="Every legal order of the power now")
 def get_options(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
