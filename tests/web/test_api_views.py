@@ -11,13 +11,16 @@ import pytest
 from fastapi.routing import APIRoute
 from webtools import GM, bearer
 
-from gamesmaster.gm import (NOT_WRITTEN, Correction, Created, Dispute, History, OrdersOnRecord, Processed, ReceiptCheck,
+from gamesmaster.gm import (NOT_WRITTEN, Correction, Created, Dispute, History, OrdersOnRecord, PressItem, Processed,
+                            ReceiptCheck,
                             Submission, UnitOptions, VerifyReport, Checking, plain, plain_object)
 from gamesmaster.web import api, club, schemas
 
 # Every route whose answer is a view (or a list of one): (method, path) -> (model, view, fields the answer leaves out,
 # fields it adds). A route newly answered by a view belongs here (test_every_route_answering_a_view_is_listed).
+# Renamed fields are in RENAMED.
 ANSWERS: dict[tuple[str, str], tuple[type, type, tuple[str, ...], tuple[str, ...]]] = {
+    ("GET", "/api/games/{game}/press"): (schemas.PressOut, PressItem, ("seq",), ()),
     ("POST", "/api/games"): (schemas.CreatedOut, Created, (), ("status",)),
     ("POST", "/api/games/{game}/start"): (schemas.StartedOut, Created, ("game", "credentials"), ()),
     ("GET", "/api/games/{game}/powers/{power}/orders"): (schemas.OrdersOnRecordOut, OrdersOnRecord, (), ()),
@@ -33,9 +36,13 @@ ANSWERS: dict[tuple[str, str], tuple[type, type, tuple[str, ...], tuple[str, ...
 }
 
 
-def written(view: type, leave_out: tuple[str, ...] = ()) -> list[str]:
-    """The keys plain() writes for a view, in order, but those an answer leaves out."""
-    return [f.name for f in fields(view) if not f.metadata.get(NOT_WRITTEN) and f.name not in leave_out]
+RENAMED = {schemas.PressOut: {"number": "id"}}  # the public press item's number has always been sent as its id
+
+
+def written(view: type, leave_out: tuple[str, ...] = (), renamed: dict[str, str] | None = None) -> list[str]:
+    """The keys plain() writes for a view, in order, but those an answer leaves out, renamed as it renames them."""
+    return [(renamed or {}).get(f.name, f.name) for f in fields(view)
+            if not f.metadata.get(NOT_WRITTEN) and f.name not in leave_out]
 
 
 def _resolve(doc: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +108,7 @@ def test_every_route_answering_a_view_is_listed():
 @pytest.mark.parametrize("route", sorted(ANSWERS), ids=lambda r: " ".join(r))
 def test_the_answers_schema_is_its_views_fields(app, route):
     model, view, leave_out, added = ANSWERS[route]
-    keys = written(view, leave_out) + list(added)
+    keys = written(view, leave_out, RENAMED.get(model)) + list(added)
     assert list(model.model_fields) == keys
     doc = app.openapi()
     schema = answer_schema(doc, *route)
@@ -158,6 +165,15 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
     corrected = fetch("POST", "/api/games/club/correct", "/api/games/{game}/correct", GM,
                       json={"reason": "a slip", "orders": {"FRANCE": "A Par-Pic\nA Mar-Spa\nF Bre-Mao"}}).json()
     assert list(corrected) == written(Correction, ("game",)) and corrected["phase"] == "S1901M"
+
+    # The press as each reader may see it: the view, its number sent as its id and its ledger entry left out.
+    client.post("/api/games/club/press", json={"text": "Psst", "to": ["GERMANY"]}, headers=france)
+    client.post("/api/games/club/press", json={"text": "Hello all"}, headers=france)
+    for headers, items in ((france, site_gm.press.press("club", None, credential=game["FRANCE"])),
+                           (GM, site_gm.press.press("club")), ({}, site_gm.press.public_press("club"))):
+        expected = [{("id" if k == "number" else k): v for k, v in plain_object(p).items() if k != "seq"} for p in items]
+        assert len(expected) >= 1
+        assert fetch("GET", "/api/games/club/press", "/api/games/{game}/press", headers).content == sent(expected)
 
     # Answers that hold a view: the webhook's status and the game's ending.
     site_gm.webhooks.set_webhook("club", "http://127.0.0.1:9/hook")

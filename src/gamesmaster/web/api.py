@@ -309,9 +309,7 @@ def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) 
     created = gm.setup.create_game(body.id, title=body.title, variant=body.variant, rules=rules, settings=settings,
                              players=site.names(body.players), standbys=site.names(body.standbys), assign=body.assign,
                              seed=body.seed, start=body.start)
-    return {"game": created.game, "credentials": dict(created.credentials), "powers": dict(created.powers),
-            "commands": {n: list(ps) for n, ps in created.commands.items()},
-            "seed": created.seed, "status": site.summary(gm.games.game(created.game))}
+    return schemas.CreatedOut.written(created, status=site.summary(gm.games.game(created.game)))
 
 
 @router.post("/score", response_model=schemas.ScoresOut, tags=["games"],
@@ -586,8 +584,7 @@ def post_player(game: str, body: JoinIn, request: Request, who: Caller = Depends
 def post_start(game: str, body: StartIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
     created = gm.setup.assign_powers(game, body.assign) if body.assign else gm.setup.draw_lots(game, body.seed)
-    return {"powers": created.powers, "commands": {n: list(ps) for n, ps in created.commands.items()},
-            "seed": created.seed}
+    return schemas.StartedOut.written(created)
 
 
 def _processed(p: Any) -> dict[str, Any]:
@@ -649,7 +646,7 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
         rules = gm.games.game(game).rules_spec.changed({k: site.rule_value(v) for k, v in body.rules.items()})
     orders = {p: _text(o) for p, o in (body.orders or {}).items()} or None
     c = gm.corrections.correct(game, body.reason, orders=orders, rules=rules, phase=body.phase)
-    return {"phase": c.phase, "reason": c.reason, "differences": list(c.differences), "next_phase": c.next_phase}
+    return schemas.CorrectionOut.written(c)
 
 
 @router.get("/games/{game}/verify", response_model=schemas.VerifyOut,
@@ -657,7 +654,7 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
 def get_verify(game: str, request: Request, receipt: list[str] = Query(default=[]),
                who: Caller = Depends(gm_only)) -> dict[str, Any]:
     r = _gm(request).record.verify(game, receipts=receipt)
-    return {**plain_object(r), "ok": r.ok}
+    return schemas.VerifyOut.written(r, ok=r.ok)
 
 
 @router.post("/games/{game}/draw", response_model=schemas.DrawnOut, tags=["GM"], summary="The GM declares a draw")

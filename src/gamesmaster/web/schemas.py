@@ -17,16 +17,16 @@ from collections import abc
 from dataclasses import fields, is_dataclass
 from datetime import datetime
 from types import UnionType
-from typing import Any, Mapping, Sequence, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Mapping, Sequence, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic._internal._model_construction import ModelMetaclass  # pydantic's metaclass: where a class's fields are read
 
-from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking, Correction, Created,
+from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, Line, AwaitingGM, CentreChart, ChartSeries, Checking, Correction, Created,
                   Dispute, Ending, GameView, History, LedgerEntry, LedgerHead, OrderOption, OrderResult, OrdersOnRecord,
                   OrdersUsed, Phase, PhaseResult, Position, PressItem, Processed, Rating, Receipt, ReceiptCheck,
                   RuleOptions, Schedule, Settings, Submission, UnitOptions, Variant, VariantChoice, VerifyReport,
-                  WebhookStatus)
+                  WebhookStatus, plain_object)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 
@@ -85,14 +85,16 @@ def _json_type(hint: Any) -> Any:
     return hint
 
 
-def _fields_of(view: type, leave_out: tuple[str, ...], optional: tuple[str, ...]) -> dict[str, tuple[Any, Any]]:
-    """A view's written fields as an answer's (type, Field), in the view's order: all but those never written
-    (NOT_WRITTEN) or left out of this answer; optional those left out when None (OMIT_NONE) or named."""
+def _fields_of(view: type, leave_out: tuple[str, ...] = (), optional: tuple[str, ...] = (),
+               renamed: Mapping[str, str] | None = None) -> dict[str, tuple[str, Any, Any]]:
+    """A view's written fields as an answer's, by the answer's key: (the view's field, type, Field), in the view's
+    order; all but those never written (NOT_WRITTEN) or left out of this answer; optional those left out when
+    None (OMIT_NONE) or named; `renamed`: view field -> the key the answer sends it as."""
     hints = get_type_hints(view)
     described = _described(view)
-    return {f.name: (_json_type(hints[f.name]),
-                     Field(None if f.metadata.get(OMIT_NONE) or f.name in optional else ...,
-                           description=described.get(f.name)))
+    return {(renamed or {}).get(f.name, f.name): (
+                f.name, _json_type(hints[f.name]),
+                Field(None if f.metadata.get(OMIT_NONE) or f.name in optional else ..., description=described.get(f.name)))
             for f in fields(view) if not f.metadata.get(NOT_WRITTEN) and f.name not in leave_out}
 
 
@@ -102,35 +104,46 @@ class _FromView(ModelMetaclass):
 
     def __new__(mcs, cls_name: str, bases: tuple[type[Any], ...], namespace: dict[str, Any],
                 view: type | None = None, leave_out: tuple[str, ...] = (), optional: tuple[str, ...] = (),
-                **kwargs: Any) -> type:
+                renamed: Mapping[str, str] | None = None, **kwargs: Any) -> type:
         if view is not None:
-            made = _fields_of(view, leave_out, optional)
+            made = _fields_of(view, leave_out, optional, renamed)
             added = namespace.get("__annotations__", {})
-            namespace["__annotations__"] = {**{k: kind for k, (kind, _) in made.items()}, **added}
-            for key, (_, info) in made.items():
+            namespace["__annotations__"] = {**{k: kind for k, (_, kind, _) in made.items()}, **added}
+            for key, (_, _, info) in made.items():
                 namespace.setdefault(key, info)
+            namespace["__view_keys__"] = {key: name for key, (name, _, _) in made.items()}
             if not namespace.get("__doc__"):
                 namespace["__doc__"] = (view.__doc__ or "").strip()
         cls = super().__new__(mcs, cls_name, bases, namespace, **kwargs)
-        if view is not None and not leave_out and view not in _MADE:
+        if view is not None and not leave_out and not renamed and view not in _MADE:
             _MADE[view] = cls
         return cls
 
 
 class ViewOut(Out, metaclass=_FromView):
     """An answer that is a gm view as plain() writes it: `class XOut(ViewOut, view=X, leave_out=(...),
-    optional=(...))`, its class body declaring only what the answer adds to the view."""
+    optional=(...), renamed={...})`, its class body declaring only what the answer adds to the view."""
+
+    __view_keys__: ClassVar[dict[str, str]] = {}  # the answer's key -> the view's field it sends
 
     def __init_subclass__(cls, view: type | None = None, leave_out: tuple[str, ...] = (),
-                          optional: tuple[str, ...] = (), **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)  # view, leave_out and optional were the metaclass's (_FromView)
+                          optional: tuple[str, ...] = (), renamed: Mapping[str, str] | None = None,
+                          **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)  # the other keywords were the metaclass's (_FromView)
+
+    @classmethod
+    def written(cls, view: object, **added: Any) -> dict[str, Any]:
+        """The view as this answer sends it: plain()'s JSON, its fields renamed and left out as the model says, in
+        the model's order, then what the answer adds (by keyword, as the class body declares it)."""
+        doc = plain_object(view)
+        return {**{key: doc[name] for key, name in cls.__view_keys__.items() if name in doc}, **added}
 
 
 def model_of(view: type) -> type[BaseModel]:
     """The model of a view another view holds: the one declared for it (`view=`), or else one made here."""
     if view not in _MADE:
         _MADE[view] = create_model(f"{view.__name__}Out", __base__=Out, __doc__=(view.__doc__ or "").strip(),
-                                   **_fields_of(view, (), ()))  # type: ignore[call-overload]
+                                   **{k: (kind, info) for k, (_, kind, info) in _fields_of(view).items()})  # type: ignore[call-overload]
     return _MADE[view]
 
 
@@ -190,16 +203,8 @@ class OrderResultOut(ViewOut, view=OrderResult, optional=("notes", "by_rule")):
     and by_rule false)."""
 
 
-class PressOut(Out):
-    """A press item."""
-
-    id: int
-    phase: str | None
-    sent_at: str = Field(description="ISO time")
-    sender: str = Field(description="a power, GM, or 'anonymous' when hidden from this reader")
-    to: list[str] | None = Field(description="the powers of a letter; None: public")
-    anonymous: bool
-    text: str
+class PressOut(ViewOut, view=PressItem, leave_out=("seq",), renamed={"number": "id"}):
+    """A press item: a release, a letter or a GM notice, as the reader may see it."""
 
 
 class ProposalOut(Out):
@@ -727,22 +732,8 @@ class RatingOut(ViewOut, view=Rating):
     """An openskill (Plackett-Luce) rating; the ladder ranks by the ordinal, mu - 3 sigma."""
 
 
-class PlayerGameOut(Out):
+class PlayerGameOut(ViewOut, view=Line, leave_out=("player", "key", "name"), renamed={"game_id": "game"}):
     """One player's part in one game."""
-
-    game: str
-    title: str
-    status: str
-    powers: list[str]
-    outcome: str = Field(description="won, drew, lost, left, or playing")
-    score: float | None
-    rank: int | None
-    ordered: int
-    missed: int
-    left: bool
-    replacement: bool
-    ended_at: str | None
-    leagues: list[str]
 
 
 class ClubRowOut(Out):

@@ -63,6 +63,7 @@ from ..gm import (
     show_time,
     value_key,
 )
+from . import schemas
 
 GM = "GM"
 
@@ -173,9 +174,8 @@ def public_proposal(p: Proposal, open_votes: bool = False) -> dict[str, Any]:
 
 
 def press_item(p: PressItem) -> dict[str, Any]:
-    """A press item as JSON."""
-    return {"id": p.number, "phase": p.phase, "sent_at": _iso(p.sent_at), "sender": p.sender,
-            "to": list(p.to) if p.to is not None else None, "anonymous": p.anonymous, "text": p.text}
+    """A press item as JSON (the API's PressOut)."""
+    return schemas.PressOut.written(p)
 
 
 def question_item(q: QuestionView) -> dict[str, Any]:
@@ -459,14 +459,13 @@ def phase_record_view(record: PhaseRecord) -> dict[str, Any]:
 
 
 def receipt_view(check: ReceiptCheck) -> dict[str, Any]:
-    """What the record says of a receipt."""
-    return {"receipt": check.receipt, "ok": check.ok, "status": check.status, "message": check.message,
-            "seq": check.seq, "entry_hash": check.entry_hash}
+    """What the record says of a receipt (the API's ReceiptOut)."""
+    return schemas.ReceiptOut.written(check)
 
 
 def dispute_view(d: Dispute) -> dict[str, Any]:
-    """A dispute on the record."""
-    return {"seq": d.seq, "phase": d.phase, "power": d.power, "number": d.number, "text": d.text}
+    """A dispute on the record (the API's DisputeOut)."""
+    return schemas.DisputeOut.written(d)
 
 
 # -- rules ---------------------------------------------------------------------------------
