@@ -12,7 +12,7 @@ from fastapi.routing import APIRoute
 from webtools import GM, bearer
 
 from gamesmaster.gm import (NOT_WRITTEN, Correction, Created, Dispute, History, OrdersOnRecord, PressItem, Processed,
-                            ReceiptCheck,
+                            QuestionView, ReceiptCheck, GM_SEAT, SeatView,
                             Submission, UnitOptions, VerifyReport, Checking, plain, plain_object)
 from gamesmaster.web import api, club, schemas
 
@@ -21,6 +21,8 @@ from gamesmaster.web import api, club, schemas
 # Renamed fields are in RENAMED.
 ANSWERS: dict[tuple[str, str], tuple[type, type, tuple[str, ...], tuple[str, ...]]] = {
     ("GET", "/api/games/{game}/press"): (schemas.PressOut, PressItem, ("seq",), ()),
+    ("GET", "/api/games/{game}/questions"): (schemas.QuestionOut, QuestionView, (), ()),
+    ("GET", "/api/games/{game}/me"): (schemas.WhoOut, SeatView, (), ()),
     ("POST", "/api/games"): (schemas.CreatedOut, Created, (), ("status",)),
     ("POST", "/api/games/{game}/start"): (schemas.StartedOut, Created, ("game", "credentials"), ()),
     ("GET", "/api/games/{game}/powers/{power}/orders"): (schemas.OrdersOnRecordOut, OrdersOnRecord, (), ()),
@@ -36,7 +38,8 @@ ANSWERS: dict[tuple[str, str], tuple[type, type, tuple[str, ...], tuple[str, ...
 }
 
 
-RENAMED = {schemas.PressOut: {"number": "id"}}  # the public press item's number has always been sent as its id
+# A press item's and a question's number have always been sent as their id.
+RENAMED: dict[type, dict[str, str]] = {schemas.PressOut: {"number": "id"}, schemas.QuestionOut: {"number": "id"}}
 
 
 def written(view: type, leave_out: tuple[str, ...] = (), renamed: dict[str, str] | None = None) -> list[str]:
@@ -136,6 +139,12 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
                   json={"orders": "A Par-Bur\nA Mar-Spa\nF Bre-Eng"}).json()
     assert list(first) == written(Submission)
 
+    # Whose a credential is: its seat, numbered for its holder; the GM's, with no number.
+    seat = SeatView.of(site_gm.orders.identify("club", game["FRANCE"]), numbered=True)
+    assert fetch("GET", "/api/games/club/me", "/api/games/{game}/me", france).content == sent(plain_object(seat))
+    assert fetch("GET", "/api/games/club/me", "/api/games/{game}/me", GM).content == sent(plain_object(GM_SEAT))
+    assert seat.number is not None and "number" not in plain_object(GM_SEAT)
+
     # What a power reads back now is its view as plain() writes it, byte for byte (order, numbers, no key dropped).
     url, route = "/api/games/club/powers/france/orders", "/api/games/{game}/powers/{power}/orders"
     on_record = site_gm.orders.orders_on_record("club", "FRANCE", credential=game["FRANCE"])
@@ -174,6 +183,15 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
         expected = [{("id" if k == "number" else k): v for k, v in plain_object(p).items() if k != "seq"} for p in items]
         assert len(expected) >= 1
         assert fetch("GET", "/api/games/club/press", "/api/games/{game}/press", headers).content == sent(expected)
+
+    # A question and its answers, as the asker and the GM read them.
+    client.post("/api/games/club/questions", json={"text": "Can I convoy?"}, headers=france)
+    client.post("/api/games/club/questions/1/answer", json={"text": "Yes", "public": True}, headers=GM)
+    for headers, items in ((france, site_gm.questions.questions("club", credential=game["FRANCE"])),
+                           (GM, site_gm.questions.questions("club"))):
+        expected = [{("id" if k == "number" else k): v for k, v in plain_object(q).items()} for q in items]
+        assert [q["answered"] for q in expected] == [True] and expected[0]["answers"][0]["public"] is True
+        assert fetch("GET", "/api/games/club/questions", "/api/games/{game}/questions", headers).content == sent(expected)
 
     # Answers that hold a view: the webhook's status and the game's ending.
     site_gm.webhooks.set_webhook("club", "http://127.0.0.1:9/hook")

@@ -54,7 +54,8 @@ from .webhooks import WebhookStatus
 from .rooms import NotCommanded, acting_power
 from .views import (NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking, CommandedPower, Correction,
                     Created, GamePage, GameView, GMRoom, LedgerHead, LegalOrders, OrderOption, OrderResult,
-                    OrdersOnRecord, OrdersUsed, PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, QuestionView, Receipt,
+                    OrdersOnRecord, OrdersUsed, PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, QuestionAnswer, QuestionView,
+                    GM_SEAT, SeatView, Receipt,
                     ReceiptCheck, RecordAnswered, RecordEntry, Submission, UnitOptions, VerifyReport, WarRoom, plain,
                     plain_object)
 from .worker import run as run_worker
@@ -67,7 +68,7 @@ __all__ = [
     "Gamesmaster", "GMError", "Forbidden", "Limited", "NotFound", "Refused", "StoreError", "data_dir", "default_url",
     # the views it answers with
     "Answer", "Checking", "Correction", "Created", "GameView", "LedgerHead", "LegalOrders", "OrderResult",
-    "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionView", "Receipt",
+    "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "QuestionView", "SeatView", "GM_SEAT", "Receipt",
     "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport", "plain", "plain_object", "LedgerEntry",
     "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower", "UnitOptions", "OrderOption", "CentreChart",
     "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN", "OMIT_NONE", "History", "WebhookStatus", "VariantChoice",

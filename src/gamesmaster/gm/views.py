@@ -19,7 +19,7 @@ from .settings import RuleSpec, Settings
 from .state import Ending, GameState, Live, Proposal, Seat, Seeking
 
 __all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
-           "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
+           "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "SeatView", "GM_SEAT", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
            "OrdersOnRecord", "Submission", "OrderOption", "UnitOptions", "WarRoom", "RecordAnswered", "CommandedPower", "GamePage", "GMRoom", "CentreChart", "ChartSeries", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
 
 
@@ -264,6 +264,26 @@ class LedgerHead:
 
 
 @dataclass(frozen=True)
+class SeatView:
+    """A seat as the doors show it: who holds it, in what role, for which powers (its number to its holder only)."""
+
+    name: str
+    role: str  # gm, player, standby (or former)
+    power: str | None  # the (first) power played
+    powers: tuple[str, ...]  # every power played: one, or several in a small set-up
+    standby_for: str | None  # the power a called stand-by was called for
+    number: int | None = field(default=None, metadata={OMIT_NONE: True})  # the player's number in the game
+
+    @classmethod
+    def of(cls, seat: Seat, *, numbered: bool = False) -> "SeatView":
+        """A seat as everyone may see it; `numbered`: as its holder sees it, with its number."""
+        return cls(seat.name, seat.role, seat.power, seat.powers, seat.standby_for, seat.number if numbered else None)
+
+
+GM_SEAT = SeatView("the gamesmaster", "gm", None, (), None)  # the GM's credential, answering "whose is this?"
+
+
+@dataclass(frozen=True)
 class PowerStatus:
     """A power at a glance: who plays it, its strength, whether it has ordered (never what)."""
 
@@ -414,20 +434,28 @@ class PressItem:
 
 
 @dataclass(frozen=True)
+class QuestionAnswer:
+    """The gamesmaster's answer to a question: its text, whether it went to everyone, and when."""
+
+    text: str
+    public: bool  # to everyone (the question quoted, its asker not named); else to the asker alone
+    at: datetime
+
+
+@dataclass(frozen=True)
 class QuestionView:
-    """A question to the gamesmaster and its answers (text, public, when), as a reader may see them."""
+    """A question to the gamesmaster and its answers, as a reader may see them."""
 
     number: int  # the game's numbering for the GM; the asker's own count for the asker
     power: str
     phase: str | None
     asked_at: datetime
     text: str
-    answers: tuple[tuple[str, bool, datetime], ...]
+    answered: bool = field(init=False)  # whether the GM has answered it (worked out from the answers)
+    answers: tuple[QuestionAnswer, ...]
 
-    @property
-    def answered(self) -> bool:
-        """Whether the GM has answered it."""
-        return bool(self.answers)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "answered", bool(self.answers))  # frozen: set once, as the view is made
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..gm import (parse_phase, CentreChart, Gamesmaster, RuleSpec, ScoringName as Scoring, is_token, plain, plain_object,
-                  rules_for, score_board, split_credential, variant_named)
+from ..gm import (GM_SEAT, parse_phase, CentreChart, Gamesmaster, RuleSpec, ScoringName as Scoring, SeatView, is_token,
+                  plain, plain_object, rules_for, score_board, split_credential, variant_named)
 from . import schemas, site
 from .app import WebError, drawing, drawing_budget
 from .security import target_of
@@ -425,12 +425,10 @@ def get_catalogue() -> dict[str, Any]:
 @router.get("/games/{game}/me", response_model=schemas.WhoOut, tags=["powers"], summary="Whose credential this is")
 def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     if who.is_gm:
-        return {"name": "the gamesmaster", "role": "gm", "power": None, "powers": [], "standby_for": None}
+        return plain_object(GM_SEAT)
     if not who.credential:
         raise WebError(401, "a credential is needed: send 'Authorization: Bearer CREDENTIAL'")
-    seat = _gm(request).orders.identify(game, who.credential)
-    return {"name": seat.name, "role": seat.role, "power": seat.power, "powers": list(seat.powers),
-            "standby_for": seat.standby_for, "number": seat.number}
+    return plain_object(SeatView.of(_gm(request).orders.identify(game, who.credential), numbered=True))
 
 
 @router.get("/games/{game}/powers/{power}/orders", response_model=list[schemas.OrdersOnRecordOut], tags=["powers"],

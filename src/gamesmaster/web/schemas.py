@@ -22,11 +22,11 @@ from typing import Any, ClassVar, Mapping, Sequence, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic._internal._model_construction import ModelMetaclass  # pydantic's metaclass: where a class's fields are read
 
-from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, Line, AwaitingGM, CentreChart, ChartSeries, Checking, Correction, Created,
-                  Dispute, Ending, GameView, History, LedgerEntry, LedgerHead, OrderOption, OrderResult, OrdersOnRecord,
-                  OrdersUsed, Phase, PhaseResult, Position, PressItem, Processed, Rating, Receipt, ReceiptCheck,
-                  RuleOptions, Schedule, Settings, Submission, UnitOptions, Variant, VariantChoice, VerifyReport,
-                  WebhookStatus, plain_object)
+from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking, Correction, Created,
+                  Dispute, Ending, GameView, History, LedgerEntry, LedgerHead, Line, OrderOption, OrderResult,
+                  OrdersOnRecord, OrdersUsed, Phase, PhaseResult, Position, PressItem, Processed, QuestionAnswer,
+                  QuestionView, Rating, Receipt, ReceiptCheck, RuleOptions, Schedule, SeatView, Settings,
+                  Submission, UnitOptions, Variant, VariantChoice, VerifyReport, WebhookStatus, plain_object)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 
@@ -220,14 +220,8 @@ class ProposalOut(Out):
     votes: dict[str, bool] | None = Field(None, description="each power's vote, in a game with open votes (else null)")
 
 
-class PlayerOut(Out):
+class PlayerOut(ViewOut, view=SeatView, leave_out=("number",)):
     """A player of a game (no credential)."""
-
-    name: str
-    role: str = Field(description="player or standby")
-    power: str | None
-    powers: list[str]
-    standby_for: str | None
 
 
 class IdOut(Out):
@@ -592,15 +586,8 @@ class VerifyOut(ViewOut, view=VerifyReport):
     ok: bool = Field(description="true when the record holds")
 
 
-class WhoOut(Out):
-    """Whose credential this is."""
-
-    name: str
-    role: str = Field(description="gm, player or standby")
-    power: str | None
-    powers: list[str]
-    standby_for: str | None
-    number: int | None = Field(None, description="the player's number in the game (not sent for the GM)")
+class WhoOut(ViewOut, view=SeatView):
+    """Whose credential this is (the GM's: role gm, and no number)."""
 
 
 class WithdrawnOut(Out):
@@ -620,24 +607,12 @@ class ReadyOut(Out):
 # -- press and votes ------------------------------------------------------------------------
 
 
-class QuestionAnswerOut(Out):
+class QuestionAnswerOut(ViewOut, view=QuestionAnswer):
     """The GM's answer to a question."""
 
-    text: str
-    public: bool
-    at: str
 
-
-class QuestionOut(Out):
-    """A question to the GM and its answers."""
-
-    id: int = Field(description="the game's numbering for the GM; the asker's own count for the asker")
-    power: str
-    phase: str | None
-    asked_at: str
-    text: str
-    answered: bool
-    answers: list[QuestionAnswerOut]
+class QuestionOut(ViewOut, view=QuestionView, renamed={"number": "id"}):
+    """A question to the GM and its answers (its number has always gone out as its id)."""
 
 
 class AnsweredOut(Out):

@@ -45,6 +45,7 @@ from ..gm import (
     RecordEntry,
     SYSTEMS,
     Seat,
+    SeatView,
     Settings,
     UnitOptions,
     WarRoom,
@@ -155,8 +156,7 @@ def game(page: GamePage) -> dict[str, Any]:
     out["phases"] = [str(p.phase) for p in published]
     out["press"] = [press_item(p) for p in page.press]
     out["proposals"] = [public_proposal(p, view.settings.votes == "open") for p in view.proposals]
-    out["players"] = [{"name": s.name, "role": s.role, "power": s.power, "powers": list(s.powers),
-                       "standby_for": s.standby_for} for s in view.players()]
+    out["players"] = [schemas.PlayerOut.written(SeatView.of(s)) for s in view.players()]
     out["deadlock"] = view.deadlock_pending
     out["player_scores"] = by_player(view.scores, view.seats)
     return out
@@ -179,10 +179,8 @@ def press_item(p: PressItem) -> dict[str, Any]:
 
 
 def question_item(q: QuestionView) -> dict[str, Any]:
-    """A question to the GM and its answers, as JSON."""
-    return {"id": q.number, "power": q.power, "phase": q.phase, "asked_at": _iso(q.asked_at), "text": q.text,
-            "answered": q.answered,
-            "answers": [{"text": t, "public": public, "at": _iso(at)} for t, public, at in q.answers]}
+    """A question to the GM and its answers, as JSON (the API's QuestionOut)."""
+    return schemas.QuestionOut.written(q)
 
 
 def public_press(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
@@ -543,10 +541,7 @@ def legal_options(position: Position, legal: LegalOrders) -> list[dict[str, Any]
 
 def answers(checking: Checking) -> dict[str, Any]:
     """The gamesmaster's answers to orders being written, as JSON."""
-    return {"answers": [{"text": a.text, "status": a.status, "order": a.order, "message": a.message,
-                         "notes": list(a.notes)} for a in checking.answers],
-            "warnings": list(checking.warnings), "conditional": checking.conditional,
-            "clauses": list(checking.clauses), "conditional_error": checking.conditional_error}
+    return schemas.CheckingOut.written(checking)
 
 
 def shown_credentials(created: Created) -> list[dict[str, Any]]:
