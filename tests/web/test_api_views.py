@@ -11,9 +11,9 @@ import pytest
 from fastapi.routing import APIRoute
 from webtools import GM, bearer
 
-from gamesmaster.gm import (NOT_WRITTEN, Correction, Created, Dispute, History, OrdersOnRecord, PressItem, Processed,
-                            QuestionView, ReceiptCheck, GM_SEAT, SeatView,
-                            Submission, UnitOptions, VerifyReport, Checking, plain, plain_object)
+from gamesmaster.gm import (GM_SEAT, NOT_WRITTEN, Checking, Correction, Created, Dispute, History, OrdersOnRecord,
+                            PressItem, Processed, QuestionView, ReceiptCheck, RulesPage, SeatView, Submission,
+                            UnitOptions, VerifyReport, plain, plain_object, rules_page)
 from gamesmaster.web import api, club, schemas
 
 # Every route whose answer is a view (or a list of one): (method, path) -> (model, view, fields the answer leaves out,
@@ -23,6 +23,7 @@ ANSWERS: dict[tuple[str, str], tuple[type, type, tuple[str, ...], tuple[str, ...
     ("GET", "/api/games/{game}/press"): (schemas.PressOut, PressItem, ("seq",), ()),
     ("GET", "/api/games/{game}/questions"): (schemas.QuestionOut, QuestionView, (), ()),
     ("GET", "/api/games/{game}/me"): (schemas.WhoOut, SeatView, (), ()),
+    ("GET", "/api/games/{game}/rules"): (schemas.RulesOut, RulesPage, (), ()),
     ("POST", "/api/games"): (schemas.CreatedOut, Created, (), ("status",)),
     ("POST", "/api/games/{game}/start"): (schemas.StartedOut, Created, ("game", "credentials"), ()),
     ("GET", "/api/games/{game}/powers/{power}/orders"): (schemas.OrdersOnRecordOut, OrdersOnRecord, (), ()),
@@ -138,6 +139,11 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
     first = fetch("POST", "/api/games/club/powers/france/orders", "/api/games/{game}/powers/{power}/orders", france,
                   json={"orders": "A Par-Bur\nA Mar-Spa\nF Bre-Eng"}).json()
     assert list(first) == written(Submission)
+
+    # The rules page, as gm makes it from the game.
+    rules = rules_page(site_gm.games.game("club"))
+    assert rules.options and rules.settings and rules.fixed
+    assert fetch("GET", "/api/games/club/rules", "/api/games/{game}/rules", {}).content == sent(plain_object(rules))
 
     # Whose a credential is: its seat, numbered for its holder; the GM's, with no number.
     seat = SeatView.of(site_gm.orders.identify("club", game["FRANCE"]), numbered=True)

@@ -21,7 +21,7 @@ from .archive import Document, export_game, import_game, import_sample, play_sam
 from .backup import backup, restore
 from .board import Board, drawn_png
 from .bots import BotPolicy
-from .catalogue import VariantChoice, choices, default_victory, players_line, power_named, rule_lines, rules_for, value_key
+from .catalogue import FixedRule, VariantChoice, choices, default_victory, players_line, power_named, rule_lines, rules_for, value_key
 from .catalogue import variant as variant_named
 from .club import LEAGUE_CHARS, SORTS, PlayerRecord, Reliability, SeatPlayer, SortKey, Standing
 from .credentials import (VERIFIED, check_secret, fingerprint, hash_secret, is_key, is_token, new_secret,
@@ -37,6 +37,7 @@ from .ratelimit import RateLimiter
 from .ratings import SHOWN_AFTER, Rating
 from ..ledger import Entry as LedgerEntry
 from .reading import GameHead, History, parse_phase
+from .rules_page import RuleLine, RulesPage, RunningLine, rules_page
 from .record import verify_archive
 from .report import (correction as report_correction, final as report_final, games as report_games,
                      history as report_history, phase_title, processed as report_processed, source_words,
@@ -72,7 +73,7 @@ __all__ = [
     "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport", "plain", "plain_object", "LedgerEntry",
     "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower", "UnitOptions", "OrderOption", "CentreChart",
     "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN", "OMIT_NONE", "History", "WebhookStatus", "VariantChoice",
-    "AwaitingGM", "OrdersUsed",
+    "AwaitingGM", "OrdersUsed", "RulesPage", "RuleLine", "RunningLine", "FixedRule", "rules_page",
     "GM", "Seat", "Dispute", "Ending", "Proposal", "GameHead", "Board", "Fate", "Analysed", "LiveConfig", "LABELS",
     "PlayerRecord", "Reliability", "SeatPlayer", "Standing", "Rating", "Line", "NoticeSettings", "BotPolicy",
     # the game's values the views carry (rules' types)

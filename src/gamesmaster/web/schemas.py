@@ -23,10 +23,11 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic._internal._model_construction import ModelMetaclass  # pydantic's metaclass: where a class's fields are read
 
 from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking, Correction, Created,
-                  Dispute, Ending, GameView, History, LedgerEntry, LedgerHead, Line, OrderOption, OrderResult,
-                  OrdersOnRecord, OrdersUsed, Phase, PhaseResult, Position, PressItem, Processed, QuestionAnswer,
-                  QuestionView, Rating, Receipt, ReceiptCheck, RuleOptions, Schedule, SeatView, Settings,
-                  Submission, UnitOptions, Variant, VariantChoice, VerifyReport, WebhookStatus, plain_object)
+                  Dispute, Ending, FixedRule, GameView, History, LedgerEntry, LedgerHead, Line, OrderOption,
+                  OrderResult, OrdersOnRecord, OrdersUsed, Phase, PhaseResult, Position, PressItem, Processed,
+                  QuestionAnswer, QuestionView, Rating, Receipt, ReceiptCheck, RuleLine, RuleOptions, RuleSpec,
+                  RulesPage, RunningLine, Schedule, SeatView, Settings, Submission, UnitOptions, Variant,
+                  VariantChoice, VerifyReport, WebhookStatus, plain_object)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 
@@ -76,6 +77,8 @@ def _json_type(hint: Any) -> Any:
         return dict[str, _json_type(args[1]) if len(args) == 2 else Any]  # type: ignore[misc]
     if isinstance(hint, type) and issubclass(hint, _WRITTEN_AS_TEXT):
         return str
+    if hint is RuleSpec:
+        return RulesSpec  # written as the GM gave it (to_json)
     if isinstance(hint, type) and issubclass(hint, Position):
         return PositionOut  # the `gamesmaster adjudicate` document, which rules writes (to_dict), not a view
     if isinstance(hint, type) and issubclass(hint, (RuleOptions, GameView)):
@@ -456,49 +459,20 @@ class DisputeOut(ViewOut, view=Dispute, leave_out=("player",)):
 # -- rules ----------------------------------------------------------------------------------
 
 
-class RuleLineOut(Out):
+class RuleLineOut(ViewOut, view=RuleLine):
     """One rule option of a game, in words."""
 
-    option: str
-    title: str
-    section: str
-    question: str
-    value: str
-    text: str
-    changed: bool = Field(description="whether it differs from the preset")
 
-
-class RunningOut(Out):
+class RunningOut(ViewOut, view=RunningLine):
     """One heading of how a game is run."""
 
-    name: str
-    text: str
 
-
-class FixedRuleOut(Out):
+class FixedRuleOut(ViewOut, view=FixedRule):
     """A rule that no option changes."""
 
-    title: str
-    section: str
-    text: str
 
-
-class RulesOut(Out):
+class RulesOut(ViewOut, view=RulesPage):
     """A game's rule options in words, and how it is run."""
-
-    id: str
-    title: str
-    variant: str
-    variant_title: str
-    victory_centres: int
-    victory: str = Field(description="the victory criterion in force, in words")
-    victory_explanation: str = Field(description="what wins, for whom, and when it is checked")
-    preset: str
-    preset_title: str
-    rules: RulesSpec
-    options: list[RuleLineOut]
-    settings: list[RunningOut]
-    fixed: list[FixedRuleOut]
 
 
 class VariantOut(ViewOut, view=VariantChoice):

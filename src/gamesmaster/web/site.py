@@ -52,7 +52,6 @@ from ..gm import (
     acting_power,
     by_player,
     choices,
-    describe_scoring,
     drawn_png,
     end_setting,
     parse_duration,
@@ -60,8 +59,7 @@ from ..gm import (
     plain,
     plain_object,
     press_closed,
-    rule_lines,
-    show_time,
+    rules_page,
     value_key,
 )
 from . import schemas
@@ -470,65 +468,8 @@ def dispute_view(d: Dispute) -> dict[str, Any]:
 
 
 def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
-    """The game's rule options in words, and how it is run (press, deadlines, NMR, replacement)."""
-    view = gm.games.game(game_id)
-    variant = view.variant
-    options = view.rules
-    cat = choices()
-    values = options.as_dict()
-    base = options.preset or variant.default_rules
-    preset = cat.preset(base)
-    base_values = preset.options.as_dict() if preset is not None else {}
-    items = []
-    for entry, line in zip(cat.options, rule_lines(options)):
-        name = entry.name
-        items.append({"option": name, "title": entry.title, "section": entry.section,
-                      "question": entry.explanation, "value": value_key(values[name]),
-                      "text": line.split(": ", 1)[1] if ": " in line else line,
-                      "changed": bool(base_values) and base_values.get(name) != values[name]})
-    settings = view.settings
-    running = [
-        ("Press", {"none": "No press: only the gamesmaster's notices.",
-                   "public": "Public announcements only; no private letters.",
-                   "full": "Public announcements and private letters between powers.",
-                   "anonymous": "Public and private press; a release may hide its sender from the other players."}[settings.press]),
-        ("Deadlines", settings.schedule.describe()[0].upper() + settings.schedule.describe()[1:] + "."),
-        ("Missed orders", (f"A player who has not ordered at a movement deadline gets one grace period of "
-                           f"{settings.grace_hours:g} hours; then civil disorder." if settings.grace_hours else
-                           "A power with no orders at the deadline is in civil disorder: "
-                           "its units hold and do not support each other.")
-                          + (" A power that misses a Spring or Fall move stays in civil disorder for the rest of the "
-                             "season (rulebook XIV.3): its dislodged units are disbanded and it raises no units; it "
-                             "resumes with its next Spring or Fall orders." if options.missed_move == "season" else
-                             " A missed move costs that move only: retreats and adjustments are ordered at their own "
-                             "deadlines.")),
-        ("Replacement", {"none": "Civil disorder until the gamesmaster replaces the player.",
-                         "standby": "The first free stand-by is asked to send the next move; if the player sends it "
-                                    "instead, the player keeps the country.",
-                         "successor": "A player plays until resigning, and names a successor.",
-                         "gm": "The gamesmaster appoints a neutral stand-by."}[settings.replacement]),
-        ("Early processing", "Retreats and adjustments are processed as soon as every power concerned has ordered"
-                             + ("; a movement phase once every player has ordered and marked ready." if settings.early_movement
-                                else "; movement waits for the deadline.")),
-        ("Draws", f"A draw or concession passes by {'a unanimous vote' if settings.draw_vote == 'unanimous' else 'a majority'} "
-                  "of the surviving powers. "
-                  + ("Votes are secret: only the outcome (and how many voted each way) is published."
-                     if settings.votes == "secret" else "Votes are open: the record shows how each power voted.")),
-        ("Scoring", describe_scoring(settings.scoring)),
-    ]
-    if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
-        running.append(("Short game", f"After {options.last_year}, the player with the most pieces on the board wins "
-                                       "(a player of several powers counts them all; a tie is a draw)."))
-    if settings.end_time is not None:
-        running.append(("Short game by the clock", f"The game stops at {show_time(settings.end_time, settings.schedule.tz)}"
-                        " (rulebook III); the player with the most pieces on the board then wins (a player of several "
-                        "powers counts them all; a tie is a draw). The phase being written then is not played."))
-    return {"id": view.id, "title": view.title, "variant": variant.name, "variant_title": variant.title,
-            "victory_centres": variant.victory_centres, "victory": view.victory.headline,
-            "victory_explanation": view.victory.explanation, "preset": base,
-            "preset_title": preset.title if preset is not None else base,
-            "rules": view.rules_spec.to_json(), "options": items, "settings": [{"name": k, "text": v} for k, v in running],
-            "fixed": [{"title": e.title, "section": e.section, "text": e.explanation} for e in cat.fixed]}
+    """The game's rule options in words, and how it is run (gm's rules page, as the API's RulesOut)."""
+    return schemas.RulesOut.written(rules_page(gm.games.game(game_id)))
 
 
 # -- the war room ------------------------------------------------------------------------
