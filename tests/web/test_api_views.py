@@ -12,8 +12,8 @@ from fastapi.routing import APIRoute
 from webtools import GM, bearer
 
 from gamesmaster.gm import (GM_SEAT, NOT_WRITTEN, Checking, Correction, Created, Dispute, History, OrdersOnRecord,
-                            PressItem, Processed, QuestionView, ReceiptCheck, RulesPage, SeatView, Submission,
-                            UnitOptions, VerifyReport, plain, plain_object, rules_page)
+                            PhaseRecord, PressItem, Processed, QuestionView, ReceiptCheck, RulesPage, SeatView,
+                            Submission, UnitOptions, VerifyReport, plain, plain_object, rules_page)
 from gamesmaster.web import api, club, schemas
 
 # Every route whose answer is a view (or a list of one): (method, path) -> (model, view, fields the answer leaves out,
@@ -24,6 +24,7 @@ ANSWERS: dict[tuple[str, str], tuple[type, type, tuple[str, ...], tuple[str, ...
     ("GET", "/api/games/{game}/questions"): (schemas.QuestionOut, QuestionView, (), ()),
     ("GET", "/api/games/{game}/me"): (schemas.WhoOut, SeatView, (), ()),
     ("GET", "/api/games/{game}/rules"): (schemas.RulesOut, RulesPage, (), ()),
+    ("GET", "/api/games/{game}/record/{phase}"): (schemas.PhaseRecordOut, PhaseRecord, (), ()),
     ("POST", "/api/games"): (schemas.CreatedOut, Created, (), ("status",)),
     ("POST", "/api/games/{game}/start"): (schemas.StartedOut, Created, ("game", "credentials"), ()),
     ("GET", "/api/games/{game}/powers/{power}/orders"): (schemas.OrdersOnRecordOut, OrdersOnRecord, (), ()),
@@ -164,6 +165,15 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
           json={"orders": "A Par-Bur\nA Mar-Spa\nF Bre-Mao"})
     processed = fetch("POST", "/api/games/club/process", "/api/games/{game}/process", GM).json()
     assert [list(p) for p in processed] == [[k for k in written(Processed)]]
+
+    # The phase's whole record: the head written as {seq, hash}, each published submission's orders, salt and
+    # commitment beside its entry, the game's id not sent again.
+    record = site_gm.record.phase_record("club", "S1901M")
+    page = fetch("GET", "/api/games/club/record/S1901M", "/api/games/{game}/record/{phase}", {})
+    assert page.content == sent(plain_object(record))
+    submitted = [e for e in page.json()["entries"] if e["kind"] == "orders-submitted"]
+    assert page.json()["head"] == {"seq": record.head.seq, "hash": record.head.hash} and "game" not in page.json()
+    assert submitted and all(e["salt"] and e["commitment"] and e["orders"] for e in submitted)
 
     check = site_gm.record.check_receipt("club", first["receipt"], by_gm=True)
     expected = {k: v for k, v in plain_object(check).items() if k != "disputed"}

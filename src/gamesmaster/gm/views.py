@@ -18,7 +18,7 @@ from ..rules.victory import Victory, victory
 from .settings import RuleSpec, Settings
 from .state import Ending, GameState, Live, Proposal, Seat, Seeking
 
-__all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
+__all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "AS_RECORD", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
            "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "SeatView", "GM_SEAT", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
            "OrdersOnRecord", "Submission", "OrderOption", "UnitOptions", "WarRoom", "RecordAnswered", "CommandedPower", "GamePage", "GMRoom", "CentreChart", "ChartSeries", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
 
@@ -27,6 +27,8 @@ __all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "Answer", "Checking", "LegalOrde
 OMIT_NONE = "omit-none"
 # A field so marked is never written: a value handed on inside the process (orders as read), not shown.
 NOT_WRITTEN = "not-written"
+# A field so marked is written as the record of its own fields, not in its text form (a ledger head as {seq, hash}).
+AS_RECORD = "as-record"
 
 
 @dataclass(frozen=True)
@@ -510,35 +512,48 @@ class ReceiptCheck:
 
 @dataclass(frozen=True)
 class RecordEntry:
-    """One entry of a game's public record: sealed entries show only their digest."""
+    """One entry of a game's public record: sealed entries show only their digest; a submission, once published,
+    its orders as written, its salt and its commitment."""
 
     seq: int
     at: datetime
     kind: str
     summary: str
-    payload: JSONObject | None  # None when sealed
+    payload: JSONObject | None = field(metadata={NOT_WRITTEN: True})  # None when sealed; what is shown of it follows
+    sealed: bool = field(init=False)  # a letter between powers, or a set of orders not yet published
     payload_sha256: str
     prev_hash: str
     hash: str
+    orders: tuple[str, ...] | None = field(init=False)  # a submission's orders as written (None: not one, or sealed)
+    salt: str | None = field(init=False)  # a submission's salt
+    commitment: str | None = field(init=False)  # the hash of a submission's orders and salt: what its receipt holds
 
-    @property
-    def orders(self) -> tuple[str, ...] | None:
-        """A submission's orders as written (None: not a submission, or sealed)."""
-        if self.kind != "orders-submitted" or self.payload is None:
-            return None
-        orders = self.payload.get("orders")
-        return tuple(str(o) for o in orders) if isinstance(orders, list) else ()
+    def __post_init__(self) -> None:
+        # Worked out once, as the view is made: the parts of the payload a reader of the record is shown.
+        p = self.payload
+        submitted = self.kind == "orders-submitted" and p is not None
+        orders = p.get("orders") if p is not None and submitted else None
+        object.__setattr__(self, "sealed", p is None)
+        object.__setattr__(self, "orders", (tuple(str(o) for o in orders) if isinstance(orders, list) else ())
+                           if submitted else None)
+        for name in ("salt", "commitment"):
+            value = p.get(name) if p is not None and submitted else None
+            object.__setattr__(self, name, None if value is None else str(value))
 
 
 @dataclass(frozen=True)
 class PhaseRecord:
     """A published phase's whole record: every submission as written, with times and hashes."""
 
-    game: str
+    game: str = field(metadata={NOT_WRITTEN: True})  # the game's id (the reader asked for it)
     phase: Phase
+    title: str = field(init=False)  # the phase in words
+    result_seq: int  # the ledger entry that published its results
+    head: LedgerHead = field(metadata={AS_RECORD: True})  # where the public record ends
     entries: tuple[RecordEntry, ...]
-    result_seq: int
-    head: LedgerHead
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "title", self.phase.title)  # frozen: set once, as the view is made
 
 
 def plain_object(value: object) -> JSONObject:
@@ -547,6 +562,13 @@ def plain_object(value: object) -> JSONObject:
     if not isinstance(doc, dict):
         raise TypeError(f"{type(value).__name__} is not a record: it is written as {type(doc).__name__}")
     return doc
+
+
+def _record(value: object) -> JSONValue:
+    """A dataclass as the record of its fields (where plain() would write its text form)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    return plain(value)
 
 
 def plain(value: object) -> JSONValue:
@@ -568,7 +590,8 @@ def plain(value: object) -> JSONValue:
     if isinstance(value, datetime):
         return value.isoformat()
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)
+        return {f.name: _record(getattr(value, f.name)) if f.metadata.get(AS_RECORD) else plain(getattr(value, f.name))
+                for f in fields(value)
                 if not f.metadata.get(NOT_WRITTEN)
                 and not (f.metadata.get(OMIT_NONE) and getattr(value, f.name) is None)}
     if isinstance(value, Mapping):

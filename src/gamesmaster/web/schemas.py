@@ -22,12 +22,12 @@ from typing import Any, ClassVar, Mapping, Sequence, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic._internal._model_construction import ModelMetaclass  # pydantic's metaclass: where a class's fields are read
 
-from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking, Correction, Created,
-                  Dispute, Ending, FixedRule, GameView, History, LedgerEntry, LedgerHead, Line, OrderOption,
-                  OrderResult, OrdersOnRecord, OrdersUsed, Phase, PhaseResult, Position, PressItem, Processed,
-                  QuestionAnswer, QuestionView, Rating, Receipt, ReceiptCheck, RuleLine, RuleOptions, RuleSpec,
-                  RulesPage, RunningLine, Schedule, SeatView, Settings, Submission, UnitOptions, Variant,
-                  VariantChoice, VerifyReport, WebhookStatus, plain_object)
+from ..gm import (AS_RECORD, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking,
+                  Correction, Created, Dispute, Ending, FixedRule, GameView, History, LedgerEntry, LedgerHead, Line,
+                  OrderOption, OrderResult, OrdersOnRecord, OrdersUsed, Phase, PhaseRecord, PhaseResult, Position,
+                  PressItem, Processed, QuestionAnswer, QuestionView, Rating, Receipt, ReceiptCheck, RecordEntry,
+                  RuleLine, RuleOptions, RuleSpec, RulesPage, RunningLine, Schedule, SeatView, Settings, Submission,
+                  UnitOptions, Variant, VariantChoice, VerifyReport, WebhookStatus, plain_object)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 
@@ -96,7 +96,7 @@ def _fields_of(view: type, leave_out: tuple[str, ...] = (), optional: tuple[str,
     hints = get_type_hints(view)
     described = _described(view)
     return {(renamed or {}).get(f.name, f.name): (
-                f.name, _json_type(hints[f.name]),
+                f.name, model_of(hints[f.name]) if f.metadata.get(AS_RECORD) else _json_type(hints[f.name]),
                 Field(None if f.metadata.get(OMIT_NONE) or f.name in optional else ..., description=described.get(f.name)))
             for f in fields(view) if not f.metadata.get(NOT_WRITTEN) and f.name not in leave_out}
 
@@ -422,30 +422,12 @@ class ArchiveOut(Out):
     entries: list[ArchiveEntryOut]
 
 
-class RecordEntryOut(Out):
+class RecordEntryOut(ViewOut, view=RecordEntry):
     """A public record entry; a submission's orders, salt and commitment once published."""
 
-    seq: int
-    at: str
-    kind: str
-    summary: str
-    sealed: bool
-    payload_sha256: str
-    prev_hash: str
-    hash: str
-    orders: list[str] | None
-    salt: str | None
-    commitment: str | None
 
-
-class PhaseRecordOut(Out):
+class PhaseRecordOut(ViewOut, view=PhaseRecord):
     """A published phase's whole record."""
-
-    phase: str
-    title: str
-    result_seq: int
-    head: HeadOut
-    entries: list[RecordEntryOut]
 
 
 class ReceiptOut(ViewOut, view=ReceiptCheck, leave_out=("disputed",)):

@@ -42,7 +42,6 @@ from ..gm import (
     QuestionView,
     Reading,
     ReceiptCheck,
-    RecordEntry,
     SYSTEMS,
     Seat,
     SeatView,
@@ -437,21 +436,9 @@ def inline_svg(drawn: Drawn | str) -> str:
 # -- the record ------------------------------------------------------------------------------
 
 
-def record_entry(e: RecordEntry) -> dict[str, Any]:
-    """A public record entry for the record page and the API."""
-    p = e.payload if e.payload is not None else {}
-    submitted = e.kind == "orders-submitted" and e.payload is not None
-    return {"seq": e.seq, "at": _iso(e.at), "kind": e.kind, "summary": e.summary, "sealed": e.payload is None,
-            "payload_sha256": e.payload_sha256, "prev_hash": e.prev_hash, "hash": e.hash,
-            "orders": list(e.orders) if e.orders is not None else None,
-            "salt": p.get("salt") if submitted else None, "commitment": p.get("commitment") if submitted else None}
-
-
 def phase_record_view(record: PhaseRecord) -> dict[str, Any]:
-    """A published phase's whole record."""
-    return {"phase": str(record.phase), "title": record.phase.title, "result_seq": record.result_seq,
-            "head": {"seq": record.head.seq, "hash": record.head.hash},
-            "entries": [record_entry(e) for e in record.entries]}
+    """A published phase's whole record (the API's PhaseRecordOut)."""
+    return schemas.PhaseRecordOut.written(record)
 
 
 def receipt_view(check: ReceiptCheck) -> dict[str, Any]:
