@@ -12,8 +12,8 @@ from fastapi.routing import APIRoute
 from webtools import GM, bearer
 
 from gamesmaster.gm import (GM_SEAT, NOT_WRITTEN, Checking, Correction, Created, Dispute, History, OrdersOnRecord,
-                            PhaseRecord, PressItem, Processed, QuestionView, ReceiptCheck, RulesPage, SeatView,
-                            Submission, UnitOptions, VerifyReport, plain, plain_object, rules_page)
+                            PhaseRecord, PressItem, Processed, PublishedPhase, QuestionView, ReceiptCheck, RulesPage,
+                            SeatView, Submission, UnitOptions, VerifyReport, plain, plain_object, rules_page)
 from gamesmaster.web import api, club, schemas
 
 # Every route whose answer is a view (or a list of one): (method, path) -> (model, view, fields the answer leaves out,
@@ -25,6 +25,8 @@ ANSWERS: dict[tuple[str, str], tuple[type, type, tuple[str, ...], tuple[str, ...
     ("GET", "/api/games/{game}/me"): (schemas.WhoOut, SeatView, (), ()),
     ("GET", "/api/games/{game}/rules"): (schemas.RulesOut, RulesPage, (), ()),
     ("GET", "/api/games/{game}/record/{phase}"): (schemas.PhaseRecordOut, PhaseRecord, (), ()),
+    ("GET", "/api/games/{game}/results"): (schemas.PhaseResultOut, PublishedPhase, (), ()),
+    ("GET", "/api/games/{game}/results/{phase}"): (schemas.PhaseResultOut, PublishedPhase, (), ()),
     ("POST", "/api/games"): (schemas.CreatedOut, Created, (), ("status",)),
     ("POST", "/api/games/{game}/start"): (schemas.StartedOut, Created, ("game", "credentials"), ()),
     ("GET", "/api/games/{game}/powers/{power}/orders"): (schemas.OrdersOnRecordOut, OrdersOnRecord, (), ()),
@@ -61,7 +63,8 @@ def problems(doc: dict[str, Any], schema: dict[str, Any], value: Any, where: str
     the JSON types); [] when it fits."""
     schema = _resolve(doc, schema)
     if "anyOf" in schema:
-        return [] if any(not problems(doc, s, value, where) for s in schema["anyOf"]) else [f"{where}: {value!r} fits no choice"]
+        fits = any(not problems(doc, s, value, where) for s in schema["anyOf"])
+        return [] if fits else [f"{where}: {value!r} fits no choice"]
     kind = schema.get("type")
     if kind is None:
         return []
@@ -166,6 +169,17 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
     processed = fetch("POST", "/api/games/club/process", "/api/games/{game}/process", GM).json()
     assert [list(p) for p in processed] == [[k for k in written(Processed)]]
 
+    # The phase's results as published: the orders' results in the adjudicate schema (no empty notes), each
+    # power's units with the unordered ones, whose orders were used (not their texts), the publishing entry.
+    published = PublishedPhase.of(site_gm.games.result("club", "S1901M"))
+    assert published.by_power and published.orders_used["FRANCE"].source == "player"
+    assert fetch("GET", "/api/games/club/results/S1901M", "/api/games/{game}/results/{phase}", {}).content == sent(
+        plain_object(published))
+    assert fetch("GET", "/api/games/club/results", "/api/games/{game}/results", {}).content == sent(
+        [plain_object(PublishedPhase.of(r)) for r in site_gm.games.results("club")])
+    assert all(not r.notes for r in published.results)
+    assert all("notes" not in x and "by_rule" not in x for x in plain_object(published)["results"])
+
     # The phase's whole record: the head written as {seq, hash}, each published submission's orders, salt and
     # commitment beside its entry, the game's id not sent again.
     record = site_gm.record.phase_record("club", "S1901M")
@@ -196,7 +210,8 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
     client.post("/api/games/club/press", json={"text": "Hello all"}, headers=france)
     for headers, items in ((france, site_gm.press.press("club", None, credential=game["FRANCE"])),
                            (GM, site_gm.press.press("club")), ({}, site_gm.press.public_press("club"))):
-        expected = [{("id" if k == "number" else k): v for k, v in plain_object(p).items() if k != "seq"} for p in items]
+        expected = [{("id" if k == "number" else k): v for k, v in plain_object(p).items() if k != "seq"}
+                    for p in items]
         assert len(expected) >= 1
         assert fetch("GET", "/api/games/club/press", "/api/games/{game}/press", headers).content == sent(expected)
 
@@ -207,7 +222,8 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
                            (GM, site_gm.questions.questions("club"))):
         expected = [{("id" if k == "number" else k): v for k, v in plain_object(q).items()} for q in items]
         assert [q["answered"] for q in expected] == [True] and expected[0]["answers"][0]["public"] is True
-        assert fetch("GET", "/api/games/club/questions", "/api/games/{game}/questions", headers).content == sent(expected)
+        answer = fetch("GET", "/api/games/club/questions", "/api/games/{game}/questions", headers)
+        assert answer.content == sent(expected)
 
     # Answers that hold a view: the webhook's status and the game's ending.
     site_gm.webhooks.set_webhook("club", "http://127.0.0.1:9/hook")

@@ -53,7 +53,7 @@ from .submissions import legal_orders_in, read_order
 from .table import LiveTable
 from .webhooks import WebhookStatus
 from .rooms import NotCommanded, acting_power
-from .views import (AS_RECORD, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking, CommandedPower, Correction,
+from .views import (AS_DOCUMENT, AS_RECORD, NOT_WRITTEN, OMIT_NONE, OrdersSource, PowerResults, PublishedPhase, Answer, AwaitingGM, CentreChart, ChartSeries, Checking, CommandedPower, Correction,
                     Created, GamePage, GameView, GMRoom, LedgerHead, LegalOrders, OrderOption, OrderResult,
                     OrdersOnRecord, OrdersUsed, PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, QuestionAnswer, QuestionView,
                     GM_SEAT, SeatView, Receipt,
@@ -72,7 +72,8 @@ __all__ = [
     "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "QuestionView", "SeatView", "GM_SEAT", "Receipt",
     "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport", "plain", "plain_object", "LedgerEntry",
     "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower", "UnitOptions", "OrderOption", "CentreChart",
-    "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN", "OMIT_NONE", "AS_RECORD", "History", "WebhookStatus", "VariantChoice",
+    "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN", "OMIT_NONE", "AS_RECORD", "AS_DOCUMENT",
+    "OrdersSource", "PowerResults", "PublishedPhase", "History", "WebhookStatus", "VariantChoice",
     "AwaitingGM", "OrdersUsed", "RulesPage", "RuleLine", "RunningLine", "FixedRule", "rules_page",
     "GM", "Seat", "Dispute", "Ending", "Proposal", "GameHead", "Board", "Fate", "Analysed", "LiveConfig", "LABELS",
     "PlayerRecord", "Reliability", "SeatPlayer", "Standing", "Rating", "Line", "NoticeSettings", "BotPolicy",

@@ -18,7 +18,7 @@ from ..rules.victory import Victory, victory
 from .settings import RuleSpec, Settings
 from .state import Ending, GameState, Live, Proposal, Seat, Seeking
 
-__all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "AS_RECORD", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
+__all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "AS_RECORD", "AS_DOCUMENT", "OrdersSource", "PowerResults", "PublishedPhase", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
            "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "SeatView", "GM_SEAT", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
            "OrdersOnRecord", "Submission", "OrderOption", "UnitOptions", "WarRoom", "RecordAnswered", "CommandedPower", "GamePage", "GMRoom", "CentreChart", "ChartSeries", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
 
@@ -29,6 +29,8 @@ OMIT_NONE = "omit-none"
 NOT_WRITTEN = "not-written"
 # A field so marked is written as the record of its own fields, not in its text form (a ledger head as {seq, hash}).
 AS_RECORD = "as-record"
+# A field so marked is written as its values' own documents (to_dict): order results in the adjudicate schema.
+AS_DOCUMENT = "as-document"
 
 
 @dataclass(frozen=True)
@@ -422,6 +424,63 @@ class PhaseResult:
 
 
 @dataclass(frozen=True)
+class OrdersSource:
+    """Whose orders a published phase used for a power (the orders themselves are its results)."""
+
+    source: str  # player, gm, standby, conditional, correction
+    number: int | None  # the power's own submission number
+    commitment: str | None  # the hash its receipt holds
+    seq: int | None  # the ledger entry that recorded them
+
+
+@dataclass(frozen=True)
+class PowerResults:
+    """One power's results in a published phase: every unit, ordered or not."""
+
+    power: str
+    name: str
+    colour: str
+    source: str | None  # whose orders were used: player, gm, standby, conditional, correction
+    results: tuple[OrderResult, ...] = field(metadata={AS_DOCUMENT: True})
+
+
+@dataclass(frozen=True)
+class PublishedPhase:
+    """A published phase as everyone may read it: its orders' results, by power, and the positions before and after."""
+
+    phase: Phase
+    title: str
+    revision: int
+    adjudicated_at: datetime
+    results: tuple[OrderResult, ...] = field(metadata={AS_DOCUMENT: True})  # the orders', as published
+    by_power: tuple[PowerResults, ...]  # every unit, ordered or not, by power
+    not_ordered: tuple[str, ...]  # the powers that sent no orders
+    civil_disorder: tuple[str, ...]
+    next_phase: Phase
+    next_title: str
+    winner: str | None
+    position: Position  # where the phase started
+    next: Position  # where the phase led
+    record: LedgerHead = field(metadata={AS_RECORD: True})  # the ledger entry that published it
+    orders_used: Mapping[str, OrdersSource]
+
+    @classmethod
+    def of(cls, r: "PhaseResult") -> "PublishedPhase":
+        """A phase's results as published, grouped by power with the units that had no order."""
+        powers = r.variant.powers
+        by_power: dict[str, list[OrderResult]] = {p: [] for p in powers}
+        for x in r.results + r.unordered():
+            by_power.setdefault(x.power, []).append(x)
+        grouped = tuple(PowerResults(p, powers[p].name if p in powers else p, powers[p].colour if p in powers else "#888",
+                                     r.orders[p].source if p in r.orders else None, tuple(rs))
+                        for p, rs in by_power.items() if rs)
+        return cls(r.phase, r.title, r.revision, r.adjudicated_at, r.results, grouped,
+                   tuple(p for p, u in r.orders.items() if not u.texts), r.civil_disorder, r.next.phase,
+                   r.next.phase.title, r.winner, r.position, r.next, LedgerHead(r.seq, r.entry_hash),
+                   {p: OrdersSource(u.source, u.number, u.commitment, u.seq) for p, u in r.orders.items()})
+
+
+@dataclass(frozen=True)
 class PressItem:
     """A press release, a letter or a GM notice, as the reader may see it."""
 
@@ -564,10 +623,12 @@ def plain_object(value: object) -> JSONObject:
     return doc
 
 
-def _record(value: object) -> JSONValue:
-    """A dataclass as the record of its fields (where plain() would write its text form)."""
-    if is_dataclass(value) and not isinstance(value, type):
+def _written(value: object, how: Mapping[str, object]) -> JSONValue:
+    """A view's field as plain() writes it, or as its metadata says (AS_RECORD, AS_DOCUMENT)."""
+    if how.get(AS_RECORD) and is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if how.get(AS_DOCUMENT) and isinstance(value, tuple):
+        return [v.to_dict() if hasattr(v, "to_dict") else plain(v) for v in value]
     return plain(value)
 
 
@@ -590,8 +651,7 @@ def plain(value: object) -> JSONValue:
     if isinstance(value, datetime):
         return value.isoformat()
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _record(getattr(value, f.name)) if f.metadata.get(AS_RECORD) else plain(getattr(value, f.name))
-                for f in fields(value)
+        return {f.name: _written(getattr(value, f.name), f.metadata) for f in fields(value)
                 if not f.metadata.get(NOT_WRITTEN)
                 and not (f.metadata.get(OMIT_NONE) and getattr(value, f.name) is None)}
     if isinstance(value, Mapping):

@@ -24,10 +24,11 @@ from pydantic._internal._model_construction import ModelMetaclass  # pydantic's 
 
 from ..gm import (AS_RECORD, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking,
                   Correction, Created, Dispute, Ending, FixedRule, GameView, History, LedgerEntry, LedgerHead, Line,
-                  OrderOption, OrderResult, OrdersOnRecord, OrdersUsed, Phase, PhaseRecord, PhaseResult, Position,
-                  PressItem, Processed, QuestionAnswer, QuestionView, Rating, Receipt, ReceiptCheck, RecordEntry,
-                  RuleLine, RuleOptions, RuleSpec, RulesPage, RunningLine, Schedule, SeatView, Settings, Submission,
-                  UnitOptions, Variant, VariantChoice, VerifyReport, WebhookStatus, plain_object)
+                  OrderOption, OrderResult, OrdersOnRecord, OrdersSource, OrdersUsed, Phase, PhaseRecord, PhaseResult,
+                  Position, PowerResults, PressItem, Processed, PublishedPhase, QuestionAnswer, QuestionView, Rating,
+                  Receipt, ReceiptCheck, RecordEntry, RuleLine, RuleOptions, RuleSpec, RulesPage, RunningLine,
+                  Schedule, SeatView, Settings, Submission, UnitOptions, Variant, VariantChoice, VerifyReport,
+                  WebhookStatus, plain_object)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 
@@ -313,43 +314,16 @@ class OwnershipOut(Out):
     names: list[str]
 
 
-class ByPowerOut(Out):
+class ByPowerOut(ViewOut, view=PowerResults):
     """One power's results in a phase."""
 
-    power: str
-    name: str
-    colour: str
-    source: str | None = Field(description="whose orders were used: player, gm, standby, conditional, correction")
-    results: list[OrderResultOut]
 
-
-class OrdersUsedOut(Out):
+class OrdersUsedOut(ViewOut, view=OrdersSource):
     """Whose orders a phase used for a power."""
 
-    source: str
-    number: int | None = Field(description="the power's own submission number")
-    commitment: str | None
-    seq: int | None = Field(description="the ledger entry that recorded them")
 
-
-class PhaseResultOut(Out):
+class PhaseResultOut(ViewOut, view=PublishedPhase):
     """A published phase: its orders' results, by power, and the positions before and after."""
-
-    phase: str
-    title: str
-    revision: int
-    adjudicated_at: str
-    results: list[OrderResultOut]
-    by_power: list[ByPowerOut] = Field(description="every unit, ordered or not, by power")
-    not_ordered: list[str]
-    civil_disorder: list[str]
-    next_phase: str
-    next_title: str
-    winner: str | None
-    position: PositionOut = Field(description="where the phase started")
-    next: PositionOut = Field(description="where the phase led")
-    record: HeadOut = Field(description="the ledger entry that published it")
-    orders_used: dict[str, OrdersUsedOut]
 
 
 class GameOut(_GameBase):

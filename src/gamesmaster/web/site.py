@@ -38,6 +38,7 @@ from ..gm import (
     PhaseResult,
     Position,
     PressItem,
+    PublishedPhase,
     Proposal,
     QuestionView,
     Reading,
@@ -186,26 +187,8 @@ def public_press(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
 
 
 def phase_record(r: PhaseResult) -> dict[str, Any]:
-    """A published phase: its orders' results, grouped by power, and the position after."""
-    variant = r.variant
-    by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.powers}
-    results = [x.to_dict() for x in r.results]
-    for x in results + [x.to_dict() for x in r.unordered()]:  # every unit, ordered or not
-        by_power.setdefault(str(x["power"]), []).append(x)
-    by_power = {p: rs for p, rs in by_power.items() if rs}
-    return {"phase": str(r.phase), "title": r.title, "revision": r.revision,
-            "adjudicated_at": _iso(r.adjudicated_at), "results": results,
-            "by_power": [{"power": p, "name": variant.powers[p].name if p in variant.powers else p,
-                          "colour": variant.powers[p].colour if p in variant.powers else "#888",
-                          "source": r.orders[p].source if p in r.orders else None, "results": rs}
-                         for p, rs in by_power.items()],
-            "not_ordered": [p for p, u in r.orders.items() if not u.texts],
-            "civil_disorder": list(r.civil_disorder),
-            "next_phase": str(r.next.phase), "next_title": r.next.phase.title,
-            "winner": r.winner, "position": r.position.to_dict(), "next": r.next.to_dict(),
-            "record": {"seq": r.seq, "hash": r.entry_hash},
-            "orders_used": {p: {"source": u.source, "number": u.number, "commitment": u.commitment, "seq": u.seq}
-                            for p, u in r.orders.items()}}
+    """A published phase: its orders' results, grouped by power, and the position after (gm's PublishedPhase)."""
+    return plain_object(PublishedPhase.of(r))
 
 
 def results(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
