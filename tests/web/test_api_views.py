@@ -11,9 +11,10 @@ import pytest
 from fastapi.routing import APIRoute
 from webtools import GM, bearer
 
-from gamesmaster.gm import (GM_SEAT, NOT_WRITTEN, Checking, Correction, Created, Dispute, History, OrdersOnRecord,
-                            PhaseRecord, PressItem, Processed, PublishedPhase, QuestionView, ReceiptCheck, RulesPage,
-                            SeatView, Submission, UnitOptions, VerifyReport, plain, plain_object, rules_page)
+from gamesmaster.gm import (GM_SEAT, NOT_WRITTEN, Checking, Correction, Created, Dispute, GameHistory, History,
+                            OrdersOnRecord, PhaseRecord, PressItem, Processed, PublishedPhase, QuestionView,
+                            ReceiptCheck, RulesPage, SeatView, Submission, UnitOptions, VerifyReport, plain,
+                            plain_object, rules_page)
 from gamesmaster.web import api, club, schemas
 
 # Every route whose answer is a view (or a list of one): (method, path) -> (model, view, fields the answer leaves out,
@@ -26,6 +27,7 @@ ANSWERS: dict[tuple[str, str], tuple[type, type, tuple[str, ...], tuple[str, ...
     ("GET", "/api/games/{game}/rules"): (schemas.RulesOut, RulesPage, (), ()),
     ("GET", "/api/games/{game}/record/{phase}"): (schemas.PhaseRecordOut, PhaseRecord, (), ()),
     ("GET", "/api/games/{game}/results"): (schemas.PhaseResultOut, PublishedPhase, (), ()),
+    ("GET", "/api/games/{game}/history"): (schemas.HistoryOut, GameHistory, (), ()),
     ("GET", "/api/games/{game}/results/{phase}"): (schemas.PhaseResultOut, PublishedPhase, (), ()),
     ("POST", "/api/games"): (schemas.CreatedOut, Created, (), ("status",)),
     ("POST", "/api/games/{game}/start"): (schemas.StartedOut, Created, ("game", "credentials"), ()),
@@ -179,6 +181,10 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
         [plain_object(PublishedPhase.of(r)) for r in site_gm.games.results("club")])
     assert all(not r.notes for r in published.results)
     assert all("notes" not in x and "by_rule" not in x for x in plain_object(published)["results"])
+
+    history = GameHistory.of(site_gm.games.game_page("club"))
+    assert [p.record.seq for p in history.phases] == [published.record.seq]
+    assert fetch("GET", "/api/games/club/history", "/api/games/{game}/history", {}).content == sent(plain_object(history))
 
     # The phase's whole record: the head written as {seq, hash}, each published submission's orders, salt and
     # commitment beside its entry, the game's id not sent again.

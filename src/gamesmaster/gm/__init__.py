@@ -53,12 +53,12 @@ from .submissions import legal_orders_in, read_order
 from .table import LiveTable
 from .webhooks import WebhookStatus
 from .rooms import NotCommanded, acting_power
-from .views import (AS_DOCUMENT, AS_RECORD, NOT_WRITTEN, OMIT_NONE, OrdersSource, PowerResults, PublishedPhase, Answer, AwaitingGM, CentreChart, ChartSeries, Checking, CommandedPower, Correction,
-                    Created, GamePage, GameView, GMRoom, LedgerHead, LegalOrders, OrderOption, OrderResult,
-                    OrdersOnRecord, OrdersUsed, PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, QuestionAnswer, QuestionView,
-                    GM_SEAT, SeatView, Receipt,
-                    ReceiptCheck, RecordAnswered, RecordEntry, Submission, UnitOptions, VerifyReport, WarRoom, plain,
-                    plain_object)
+from .views import (AS_DOCUMENT, AS_RECORD, GM_SEAT, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart,
+                    ChartSeries, Checking, CommandedPower, Correction, Created, GMRoom, GameHistory, GamePage, GameView,
+                    LedgerHead, LegalOrders, OrderOption, OrderResult, OrdersOnRecord, OrdersSource, OrdersUsed,
+                    PhaseLink, PhaseRecord, PhaseResult, PowerResults, PowerStatus, PressItem, Processed,
+                    PublishedPhase, QuestionAnswer, QuestionView, Receipt, ReceiptCheck, RecordAnswered, RecordEntry,
+                    SeatView, Submission, UnitOptions, VerifyReport, WarRoom, plain, plain_object)
 from .worker import run as run_worker
 
 __all__ = [
@@ -69,12 +69,13 @@ __all__ = [
     "Gamesmaster", "GMError", "Forbidden", "Limited", "NotFound", "Refused", "StoreError", "data_dir", "default_url",
     # the views it answers with
     "Answer", "Checking", "Correction", "Created", "GameView", "LedgerHead", "LegalOrders", "OrderResult",
-    "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "QuestionView", "SeatView", "GM_SEAT", "Receipt",
-    "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport", "plain", "plain_object", "LedgerEntry",
-    "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower", "UnitOptions", "OrderOption", "CentreChart",
-    "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN", "OMIT_NONE", "AS_RECORD", "AS_DOCUMENT",
-    "OrdersSource", "PowerResults", "PublishedPhase", "History", "WebhookStatus", "VariantChoice",
-    "AwaitingGM", "OrdersUsed", "RulesPage", "RuleLine", "RunningLine", "FixedRule", "rules_page",
+    "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionAnswer",
+    "QuestionView", "SeatView", "GM_SEAT", "Receipt", "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport",
+    "plain", "plain_object", "LedgerEntry", "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower",
+    "UnitOptions", "OrderOption", "CentreChart", "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN",
+    "OMIT_NONE", "AS_RECORD", "AS_DOCUMENT", "OrdersSource", "PowerResults", "PublishedPhase", "GameHistory",
+    "PhaseLink", "History", "WebhookStatus", "VariantChoice", "AwaitingGM", "OrdersUsed", "RulesPage", "RuleLine",
+    "RunningLine", "FixedRule", "rules_page",
     "GM", "Seat", "Dispute", "Ending", "Proposal", "GameHead", "Board", "Fate", "Analysed", "LiveConfig", "LABELS",
     "PlayerRecord", "Reliability", "SeatPlayer", "Standing", "Rating", "Line", "NoticeSettings", "BotPolicy",
     # the game's values the views carry (rules' types)

@@ -18,7 +18,7 @@ from ..rules.victory import Victory, victory
 from .settings import RuleSpec, Settings
 from .state import Ending, GameState, Live, Proposal, Seat, Seeking
 
-__all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "AS_RECORD", "AS_DOCUMENT", "OrdersSource", "PowerResults", "PublishedPhase", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
+__all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "AS_RECORD", "AS_DOCUMENT", "OrdersSource", "PowerResults", "PublishedPhase", "PhaseLink", "GameHistory", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
            "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "SeatView", "GM_SEAT", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
            "OrdersOnRecord", "Submission", "OrderOption", "UnitOptions", "WarRoom", "RecordAnswered", "CommandedPower", "GamePage", "GMRoom", "CentreChart", "ChartSeries", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
 
@@ -787,3 +787,32 @@ class CentreChart:
         return cls(tuple(points), None if view.victory.counts_units else view.victory.need,
                    tuple(ChartSeries(p, powers[p].name, powers[p].colour, tuple(points[k][p] for k in points))
                          for p in powers))
+
+
+@dataclass(frozen=True)
+class PhaseLink:
+    """A published phase as a game's history lists it: which, its revision, and the entry that published it."""
+
+    phase: Phase
+    title: str
+    revision: int  # 0, or how many corrections it has had
+    record: LedgerHead = field(metadata={AS_RECORD: True})  # the ledger entry that published it
+
+
+@dataclass(frozen=True)
+class GameHistory:
+    """A game's history: the phases published, the centre counts by year, and how it ended."""
+
+    id: str
+    phases: tuple[PhaseLink, ...]
+    current: Phase | None  # the phase being played now
+    chart: CentreChart
+    result: Ending | None
+    head: LedgerHead = field(metadata={AS_RECORD: True})  # where the last results were published
+
+    @classmethod
+    def of(cls, page: GamePage) -> "GameHistory":
+        """The history of a game from its public page."""
+        view, rows = page.game, page.published
+        return cls(view.id, tuple(PhaseLink(r.phase, r.title, r.revision, LedgerHead(r.seq, r.entry_hash)) for r in rows),
+                   view.phase, CentreChart.of(view, rows), view.result, view.head)

@@ -19,7 +19,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..gm import (GM_SEAT, parse_phase, CentreChart, Gamesmaster, RuleSpec, ScoringName as Scoring, SeatView, is_token,
+from ..gm import (GM_SEAT, parse_phase, GameHistory, Gamesmaster, RuleSpec, ScoringName as Scoring, SeatView, is_token,
                   plain, plain_object, rules_for, score_board, split_credential, variant_named)
 from . import schemas, site
 from .app import WebError, drawing, drawing_budget
@@ -366,12 +366,7 @@ def get_result(game: str, phase: str, request: Request) -> dict[str, Any]:
 @router.get("/games/{game}/history", response_model=schemas.HistoryOut,
             tags=["games"], summary="The phases published, and the centre counts by year")
 def get_history(game: str, request: Request) -> dict[str, Any]:
-    page = _gm(request).games.game_page(game)
-    st, rows = page.game, page.published
-    return {"id": game, "phases": [{"phase": str(r.phase), "title": r.title, "revision": r.revision,
-                                    "record": {"seq": r.seq, "hash": r.entry_hash}} for r in rows],
-            "current": str(st.phase) if st.phase else None, "chart": plain(CentreChart.of(st, rows)),
-            "result": plain(st.result), "head": {"seq": st.head.seq, "hash": st.head.hash}}
+    return plain_object(GameHistory.of(_gm(request).games.game_page(game)))
 
 
 @router.get("/games/{game}/record", response_model=schemas.ArchiveOut, tags=["record"],

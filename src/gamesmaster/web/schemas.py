@@ -23,12 +23,12 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic._internal._model_construction import ModelMetaclass  # pydantic's metaclass: where a class's fields are read
 
 from ..gm import (AS_RECORD, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking,
-                  Correction, Created, Dispute, Ending, FixedRule, GameView, History, LedgerEntry, LedgerHead, Line,
-                  OrderOption, OrderResult, OrdersOnRecord, OrdersSource, OrdersUsed, Phase, PhaseRecord, PhaseResult,
-                  Position, PowerResults, PressItem, Processed, PublishedPhase, QuestionAnswer, QuestionView, Rating,
-                  Receipt, ReceiptCheck, RecordEntry, RuleLine, RuleOptions, RuleSpec, RulesPage, RunningLine,
-                  Schedule, SeatView, Settings, Submission, UnitOptions, Variant, VariantChoice, VerifyReport,
-                  WebhookStatus, plain_object)
+                  Correction, Created, Dispute, Ending, FixedRule, GameHistory, GameView, History, LedgerEntry,
+                  LedgerHead, Line, OrderOption, OrderResult, OrdersOnRecord, OrdersSource, OrdersUsed, Phase,
+                  PhaseLink, PhaseRecord, PhaseResult, Position, PowerResults, PressItem, Processed, PublishedPhase,
+                  QuestionAnswer, QuestionView, Rating, Receipt, ReceiptCheck, RecordEntry, RuleLine, RuleOptions,
+                  RuleSpec, RulesPage, RunningLine, Schedule, SeatView, Settings, Submission, UnitOptions, Variant,
+                  VariantChoice, VerifyReport, WebhookStatus, plain_object)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 
@@ -342,13 +342,8 @@ class GameOut(_GameBase):
     deadlock: bool
 
 
-class PublishedOut(Out):
+class PublishedOut(ViewOut, view=PhaseLink):
     """A phase published."""
-
-    phase: str
-    title: str
-    revision: int
-    record: HeadOut
 
 
 class SeriesOut(ViewOut, view=ChartSeries):
@@ -359,15 +354,8 @@ class ChartOut(ViewOut, view=CentreChart):
     """Supply-centre counts by power at the start of every year (and now)."""
 
 
-class HistoryOut(Out):
+class HistoryOut(ViewOut, view=GameHistory):
     """The phases published, and the centre counts by year."""
-
-    id: str
-    phases: list[PublishedOut]
-    current: str | None
-    chart: ChartOut
-    result: EndingOut | None
-    head: HeadOut
 
 
 # -- the record -----------------------------------------------------------------------------
