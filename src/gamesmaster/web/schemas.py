@@ -146,8 +146,9 @@ class ViewOut(Out, metaclass=_FromView):
 def model_of(view: type) -> type[BaseModel]:
     """The model of a view another view holds: the one declared for it (`view=`), or else one made here."""
     if view not in _MADE:
+        made = {k: (kind, info) for k, (_, kind, info) in _fields_of(view).items()}
         _MADE[view] = create_model(f"{view.__name__}Out", __base__=Out, __doc__=(view.__doc__ or "").strip(),
-                                   **{k: (kind, info) for k, (_, kind, info) in _fields_of(view).items()})  # type: ignore[call-overload]
+                                   **made)  # type: ignore[call-overload]
     return _MADE[view]
 
 
@@ -162,6 +163,7 @@ class EndingOut(ViewOut, view=Ending):
     """How the game ended."""
 
 
+# Not a view: gm's PowerStatus keeps the player's and the stand-by's orders apart, and the list sends them as one.
 class PowerSummaryOut(Out):
     """A power in the games list: nothing secret."""
 
@@ -179,6 +181,7 @@ class PowerSummaryOut(Out):
     commitment: str | None = Field(description="the hash of its orders on record, public while the phase is open")
 
 
+# Not views: the `gamesmaster adjudicate` document, which rules writes (Position.to_dict).
 class DislodgedOut(Out):
     """A dislodged unit and where it may retreat."""
 
@@ -211,6 +214,7 @@ class PressOut(ViewOut, view=PressItem, leave_out=("seq",), renamed={"number": "
     """A press item: a release, a letter or a GM notice, as the reader may see it."""
 
 
+# Not a view: web counts the votes and shows how each power voted only in a game with open votes.
 class ProposalOut(Out):
     """A draw or concession proposal as everyone may see it: how many have voted; how, only where votes are open."""
 
@@ -228,6 +232,7 @@ class PlayerOut(ViewOut, view=SeatView, leave_out=("number",)):
     """A player of a game (no credential)."""
 
 
+# The acknowledgements of an action: a value gm returns (a number, a status, a time), or a view, wrapped.
 class IdOut(Out):
     """The number given to what was just created (press item, question, proposal)."""
 
@@ -259,6 +264,8 @@ class DeadlineOut(Out):
 # -- games ----------------------------------------------------------------------------------
 
 
+# Not views: the games list sends a game's press setting last, the game's document between its result and its
+# victory; one view would give both answers the same order, so one would change byte for byte.
 class _GameBase(Out):
     """What the games list and a game's document share."""
 
@@ -304,6 +311,7 @@ class SettingsOut(ViewOut, view=Settings, optional=("daide_level", "scoring", "m
     """How a game is run (Settings.to_dict leaves out a setting at its default that older games lack)."""
 
 
+# Not a view: the game's document works out each power's centres and their names from the position.
 class OwnershipOut(Out):
     """A power's supply centres."""
 
@@ -361,6 +369,7 @@ class HistoryOut(ViewOut, view=GameHistory):
 # -- the record -----------------------------------------------------------------------------
 
 
+# Not views: the public record as a file (`gamesmaster verify --archive` reads it), a document gm writes.
 class ArchiveEntryOut(Out):
     """A ledger entry of the public record: its payload as written, or a sealed one's digest."""
 
@@ -423,6 +432,8 @@ class VariantOut(ViewOut, view=VariantChoice):
     """A variant the gamesmaster runs."""
 
 
+# Not views: the catalogue's presets and options reshaped for the create forms (values as words, pairs as
+# objects), and the settings' fixed choices beside them.
 class PresetOut(Out):
     """A rule preset, with every option's value."""
 
@@ -463,6 +474,7 @@ class CatalogueOut(Out):
     scoring: list[str] = Field(description="the scoring systems a game can be created with")
 
 
+# Not a view: scores of a board the caller sent, rounded.
 class ScoresOut(Out):
     """A board's scores under a scoring system."""
 
@@ -609,6 +621,8 @@ class FullHistoryOut(ViewOut, view=History):
 # -- the club: standings, reliability, ratings (web/club.py) -----------------------------------
 
 
+# Not views: a reliability's percentage and line are worked out (a property, a method the club's tests call), a
+# standings row counts its games, and pages of standings and the ladder are put together in web/club.py.
 class ReliabilityOut(Out):
     """How a player keeps to the game, from the ledgers."""
 
