@@ -502,7 +502,7 @@ class SubmissionOut(ViewOut, view=Submission):
     """A power's orders as received: the answer order by order, the warnings and the receipt."""
 
 
-class LegalOrderOut(ViewOut, view=OrderOption):
+class OrderOptionOut(ViewOut, view=OrderOption):
     """One legal order as the war room offers it: its canonical text, its kind and the provinces it names."""
 
 
