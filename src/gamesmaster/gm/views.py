@@ -623,17 +623,37 @@ def plain_object(value: object) -> JSONObject:
     return doc
 
 
-def _written(value: object, how: Mapping[str, object]) -> JSONValue:
+def _written_fields(kind: type) -> tuple[tuple[str, bool, str | None], ...]:
+    """A view class's written fields, once per class: (name, left out when None, written as AS_RECORD or
+    AS_DOCUMENT says, else None)."""
+    found = _WRITTEN_FIELDS.get(kind)
+    if found is None:
+        found = _WRITTEN_FIELDS[kind] = tuple(
+            (f.name, bool(f.metadata.get(OMIT_NONE)),
+             AS_RECORD if f.metadata.get(AS_RECORD) else AS_DOCUMENT if f.metadata.get(AS_DOCUMENT) else None)
+            for f in fields(kind) if not f.metadata.get(NOT_WRITTEN))
+    return found
+
+
+_WRITTEN_FIELDS: dict[type, tuple[tuple[str, bool, str | None], ...]] = {}
+
+
+def _written(value: object, how: str | None) -> JSONValue:
     """A view's field as plain() writes it, or as its metadata says (AS_RECORD, AS_DOCUMENT)."""
-    if how.get(AS_RECORD) and is_dataclass(value) and not isinstance(value, type):
+    if how == AS_RECORD and is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-    if how.get(AS_DOCUMENT) and isinstance(value, tuple):
+    if how == AS_DOCUMENT and isinstance(value, tuple):
         return [v.to_dict() if hasattr(v, "to_dict") else plain(v) for v in value]
     return plain(value)
 
 
+_AS_IS = frozenset((str, int, float, bool))
+
+
 def plain(value: object) -> JSONValue:
     """A view as JSON (for the console's --json and the API): values as their written forms."""
+    if value is None or type(value) in _AS_IS:
+        return cast(JSONValue, value)  # most of a view's values: tested first, by exact type, before the rest
     if isinstance(value, Position):
         return value.to_dict()
     if isinstance(value, RuleOptions):
@@ -651,9 +671,12 @@ def plain(value: object) -> JSONValue:
     if isinstance(value, datetime):
         return value.isoformat()
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _written(getattr(value, f.name), f.metadata) for f in fields(value)
-                if not f.metadata.get(NOT_WRITTEN)
-                and not (f.metadata.get(OMIT_NONE) and getattr(value, f.name) is None)}
+        out: JSONObject = {}
+        for name, omit_none, how in _written_fields(type(value)):
+            v = getattr(value, name)
+            if not (omit_none and v is None):
+                out[name] = plain(v) if how is None else _written(v, how)
+        return out
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
