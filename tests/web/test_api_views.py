@@ -12,9 +12,9 @@ from fastapi.routing import APIRoute
 from webtools import GM, bearer
 
 from gamesmaster.gm import (GM_SEAT, NOT_WRITTEN, Checking, Correction, Created, Dispute, GameHistory, History,
-                            OrdersOnRecord, PhaseRecord, PressItem, Processed, PublishedPhase, QuestionView,
-                            ReceiptCheck, RulesPage, SeatView, Submission, UnitOptions, VerifyReport, plain,
-                            plain_object, rules_page)
+                            OrdersOnRecord, PhaseRecord, PressItem, Processed, ProposalShown, PublishedPhase,
+                            QuestionView, ReceiptCheck, RulesPage, SeatView, Submission, UnitOptions, VerifyReport,
+                            plain, plain_object, rules_page)
 from gamesmaster.web import api, club, schemas
 
 # Every route whose answer is a view (or a list of one): (method, path) -> (model, view, fields the answer leaves out,
@@ -28,6 +28,7 @@ ANSWERS: dict[tuple[str, str], tuple[type, type, tuple[str, ...], tuple[str, ...
     ("GET", "/api/games/{game}/record/{phase}"): (schemas.PhaseRecordOut, PhaseRecord, (), ()),
     ("GET", "/api/games/{game}/results"): (schemas.PhaseResultOut, PublishedPhase, (), ()),
     ("GET", "/api/games/{game}/history"): (schemas.HistoryOut, GameHistory, (), ()),
+    ("GET", "/api/games/{game}/proposals"): (schemas.ProposalOut, ProposalShown, (), ()),
     ("GET", "/api/games/{game}/results/{phase}"): (schemas.PhaseResultOut, PublishedPhase, (), ()),
     ("POST", "/api/games"): (schemas.CreatedOut, Created, (), ("status",)),
     ("POST", "/api/games/{game}/start"): (schemas.StartedOut, Created, ("game", "credentials"), ()),
@@ -230,6 +231,14 @@ def test_the_answers_are_the_views_they_come_from(client, game, site_gm, app):
         assert [q["answered"] for q in expected] == [True] and expected[0]["answers"][0]["public"] is True
         answer = fetch("GET", "/api/games/club/questions", "/api/games/{game}/questions", headers)
         assert answer.content == sent(expected)
+
+    # An open proposal: how many have voted, not how (this game's votes are secret).
+    client.post("/api/games/club/proposals", json={"kind": "draw"}, headers=france)
+    client.post("/api/games/club/proposals/1/votes", json={"yes": True}, headers=bearer(game["GERMANY"]))
+    shown = [ProposalShown.of(p, open_votes=False) for p in site_gm.press.proposals("club") if p.status == "open"]
+    assert [(p.votes_cast, p.votes) for p in shown] == [(2, None)]
+    assert fetch("GET", "/api/games/club/proposals", "/api/games/{game}/proposals", {}).content == sent(
+        [plain_object(p) for p in shown])
 
     # Answers that hold a view: the webhook's status and the game's ending.
     site_gm.webhooks.set_webhook("club", "http://127.0.0.1:9/hook")

@@ -56,7 +56,7 @@ from .rooms import NotCommanded, acting_power
 from .views import (AS_DOCUMENT, AS_RECORD, GM_SEAT, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart,
                     ChartSeries, Checking, CommandedPower, Correction, Created, GMRoom, GameHistory, GamePage, GameView,
                     LedgerHead, LegalOrders, OrderOption, OrderResult, OrdersOnRecord, OrdersSource, OrdersUsed,
-                    PhaseLink, PhaseRecord, PhaseResult, PowerResults, PowerStatus, PressItem, Processed,
+                    PhaseLink, PhaseRecord, PhaseResult, PowerResults, PowerStatus, PressItem, Processed, ProposalShown,
                     PublishedPhase, QuestionAnswer, QuestionView, Receipt, ReceiptCheck, RecordAnswered, RecordEntry,
                     SeatView, Submission, UnitOptions, VerifyReport, WarRoom, plain, plain_object)
 from .worker import run as run_worker
@@ -70,7 +70,7 @@ __all__ = [
     # the views it answers with
     "Answer", "Checking", "Correction", "Created", "GameView", "LedgerHead", "LegalOrders", "OrderResult",
     "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionAnswer",
-    "QuestionView", "SeatView", "GM_SEAT", "Receipt", "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport",
+    "QuestionView", "SeatView", "GM_SEAT", "ProposalShown", "Receipt", "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport",
     "plain", "plain_object", "LedgerEntry", "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower",
     "UnitOptions", "OrderOption", "CentreChart", "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN",
     "OMIT_NONE", "AS_RECORD", "AS_DOCUMENT", "OrdersSource", "PowerResults", "PublishedPhase", "GameHistory",

@@ -19,7 +19,7 @@ from .settings import RuleSpec, Settings
 from .state import Ending, GameState, Live, Proposal, Seat, Seeking
 
 __all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "AS_RECORD", "AS_DOCUMENT", "OrdersSource", "PowerResults", "PublishedPhase", "PhaseLink", "GameHistory", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
-           "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "SeatView", "GM_SEAT", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
+           "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "SeatView", "GM_SEAT", "ProposalShown", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
            "OrdersOnRecord", "Submission", "OrderOption", "UnitOptions", "WarRoom", "RecordAnswered", "CommandedPower", "GamePage", "GMRoom", "CentreChart", "ChartSeries", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
 
 
@@ -285,6 +285,26 @@ class SeatView:
 
 
 GM_SEAT = SeatView("the gamesmaster", "gm", None, (), None)  # the GM's credential, answering "whose is this?"
+
+
+@dataclass(frozen=True)
+class ProposalShown:
+    """A draw or concession proposal as everyone may see it: how many have voted, and how each power voted only
+    in a game whose votes are open."""
+
+    id: int
+    kind: str  # draw or concession
+    phase: str  # the phase it was put in
+    proposer: str
+    powers: tuple[str, ...]  # the draw's powers, or the one conceded to
+    status: str  # open, passed, rejected, lapsed
+    votes_cast: int
+    votes: Mapping[str, bool] | None  # each power's vote, in a game with open votes (else None)
+
+    @classmethod
+    def of(cls, p: Proposal, open_votes: bool) -> "ProposalShown":
+        """A proposal as shown in a game whose votes are open, or secret."""
+        return cls(p.id, p.kind, p.phase, p.proposer, p.powers, p.status, len(p.votes), dict(p.votes) if open_votes else None)
 
 
 @dataclass(frozen=True)

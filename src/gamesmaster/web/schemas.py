@@ -25,10 +25,10 @@ from pydantic._internal._model_construction import ModelMetaclass  # pydantic's 
 from ..gm import (AS_RECORD, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking,
                   Correction, Created, Dispute, Ending, FixedRule, GameHistory, GameView, History, LedgerEntry,
                   LedgerHead, Line, OrderOption, OrderResult, OrdersOnRecord, OrdersSource, OrdersUsed, Phase,
-                  PhaseLink, PhaseRecord, PhaseResult, Position, PowerResults, PressItem, Processed, PublishedPhase,
-                  QuestionAnswer, QuestionView, Rating, Receipt, ReceiptCheck, RecordEntry, RuleLine, RuleOptions,
-                  RuleSpec, RulesPage, RunningLine, Schedule, SeatView, Settings, Submission, UnitOptions, Variant,
-                  VariantChoice, VerifyReport, WebhookStatus, plain_object)
+                  PhaseLink, PhaseRecord, PhaseResult, Position, PowerResults, PressItem, Processed, ProposalShown,
+                  PublishedPhase, QuestionAnswer, QuestionView, Rating, Receipt, ReceiptCheck, RecordEntry, RuleLine,
+                  RuleOptions, RuleSpec, RulesPage, RunningLine, Schedule, SeatView, Settings, Submission,
+                  UnitOptions, Variant, VariantChoice, VerifyReport, WebhookStatus, plain_object)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
 
@@ -214,18 +214,8 @@ class PressOut(ViewOut, view=PressItem, leave_out=("seq",), renamed={"number": "
     """A press item: a release, a letter or a GM notice, as the reader may see it."""
 
 
-# Not a view: web counts the votes and shows how each power voted only in a game with open votes.
-class ProposalOut(Out):
+class ProposalOut(ViewOut, view=ProposalShown):
     """A draw or concession proposal as everyone may see it: how many have voted; how, only where votes are open."""
-
-    id: int
-    kind: str = Field(description="draw or concession")
-    phase: str
-    proposer: str
-    powers: list[str]
-    status: str = Field(description="open, passed, rejected or lapsed")
-    votes_cast: int
-    votes: dict[str, bool] | None = Field(None, description="each power's vote, in a game with open votes (else null)")
 
 
 class PlayerOut(ViewOut, view=SeatView, leave_out=("number",)):

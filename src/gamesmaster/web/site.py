@@ -40,6 +40,7 @@ from ..gm import (
     PressItem,
     PublishedPhase,
     Proposal,
+    ProposalShown,
     QuestionView,
     Reading,
     ReceiptCheck,
@@ -167,8 +168,7 @@ def settings_doc(settings: Settings) -> dict[str, Any]:
 
 def public_proposal(p: Proposal, open_votes: bool = False) -> dict[str, Any]:
     """A proposal as everyone may see it: how many have voted; how each power voted only where votes are open."""
-    return {"id": p.id, "kind": p.kind, "phase": p.phase, "proposer": p.proposer, "powers": list(p.powers),
-            "status": p.status, "votes_cast": len(p.votes), "votes": dict(p.votes) if open_votes else None}
+    return plain_object(ProposalShown.of(p, open_votes))
 
 
 def press_item(p: PressItem) -> dict[str, Any]:
