@@ -338,9 +338,9 @@ def cmd_question(args: argparse.Namespace, out: TextIO, gm: Gamesmaster) -> int:
         state = "answered" if q.answered else "NOT ANSWERED"
         out.write(f"Question {q.number} from {q.power.capitalize()} ({q.phase or '-'}, {q.asked_at:%Y-%m-%d %H:%M}Z, "
                   f"{state}):\n" + "".join(f"  > {line}\n" for line in q.text.splitlines()))
-        for answer, public, at in q.answers:
-            out.write(f"  answered {'for everyone' if public else 'privately'} {at:%Y-%m-%d %H:%M}Z:\n"
-                      + "".join(f"    {line}\n" for line in answer.splitlines()))
+        for a in q.answers:
+            out.write(f"  answered {'for everyone' if a.public else 'privately'} {a.at:%Y-%m-%d %H:%M}Z:\n"
+                      + "".join(f"    {line}\n" for line in a.text.splitlines()))
     if not rows:
         out.write(f"No questions in {args.game}.\n")
     return 0

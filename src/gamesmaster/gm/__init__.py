@@ -12,7 +12,7 @@ answer a door's question about the game, so that a rule is written once, here or
 """
 
 from ..rules import (Build, Convoy, Disband, Dislodgement, Hold, Location, Move, Order, Phase, Position, Reading,
-                     Remove, Retreat, Support, Terrain, Unit, UnitOrder, UnitType, Variant, Waive)
+                     Remove, Retreat, RuleOptions, Support, Terrain, Unit, UnitOrder, UnitType, Variant, Waive)
 from ..config import GM_CREDENTIAL as GM_CREDENTIAL_VARIABLE
 from ..config import Config, ConfigError, Env, MailSettings, Paths, SiteSettings, TestHooks, hostport
 from ..store import data_dir, default_url  # where games are kept, for the processes that open the store
@@ -21,7 +21,7 @@ from .archive import Document, export_game, import_game, import_sample, play_sam
 from .backup import backup, restore
 from .board import Board, drawn_png
 from .bots import BotPolicy
-from .catalogue import choices, default_victory, players_line, power_named, rule_lines, rules_for, value_key
+from .catalogue import FixedRule, VariantChoice, choices, default_victory, players_line, power_named, rule_lines, rules_for, value_key
 from .catalogue import variant as variant_named
 from .club import LEAGUE_CHARS, SORTS, PlayerRecord, Reliability, SeatPlayer, SortKey, Standing
 from .credentials import (VERIFIED, check_secret, fingerprint, hash_secret, is_key, is_token, new_secret,
@@ -37,7 +37,8 @@ from .notices import KINDS, NoticeSettings
 from .ratelimit import RateLimiter
 from .ratings import SHOWN_AFTER, Rating
 from ..ledger import Entry as LedgerEntry
-from .reading import GameHead, parse_phase
+from .reading import GameHead, History, parse_phase
+from .rules_page import RuleLine, RulesPage, RunningLine, rules_page
 from .record import verify_archive
 from .report import (correction as report_correction, final as report_final, games as report_games,
                      history as report_history, phase_title, processed as report_processed, source_words,
@@ -51,12 +52,14 @@ from .standings import Line
 from .state import GM, Dispute, Ending, Proposal, Seat
 from .submissions import legal_orders_in, read_order
 from .table import LiveTable
+from .webhooks import WebhookStatus
 from .rooms import NotCommanded, acting_power
-from .views import (NOT_WRITTEN, OMIT_NONE, Answer, CentreChart, ChartSeries, Checking, CommandedPower, Correction,
-                    Created, GamePage, GameView, GMRoom, LedgerHead, LegalOrders, OrderOption, OrderResult,
-                    OrdersOnRecord, PhaseRecord, PhaseResult, PowerStatus, PressItem, Processed, QuestionView, Receipt,
-                    ReceiptCheck, RecordAnswered, RecordEntry, Submission, UnitOptions, VerifyReport, WarRoom, plain,
-                    plain_object)
+from .views import (AS_DOCUMENT, AS_RECORD, GM_SEAT, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart,
+                    ChartSeries, Checking, CommandedPower, Correction, Created, GMRoom, GameHistory, GamePage, GameView,
+                    LedgerHead, LegalOrders, OrderOption, OrderResult, OrdersOnRecord, OrdersSource, OrdersUsed,
+                    PhaseLink, PhaseRecord, PhaseResult, PowerResults, PowerStatus, PressItem, Processed, ProposalShown,
+                    PublishedPhase, QuestionAnswer, QuestionView, Receipt, ReceiptCheck, RecordAnswered, RecordEntry,
+                    SeatView, Submission, UnitOptions, VerifyReport, WarRoom, plain, plain_object)
 from .worker import run as run_worker
 
 __all__ = [
@@ -67,15 +70,18 @@ __all__ = [
     "Gamesmaster", "GMError", "Forbidden", "Limited", "NotFound", "Refused", "StoreError", "data_dir", "default_url",
     # the views it answers with
     "Answer", "Checking", "Correction", "Created", "GameView", "LedgerHead", "LegalOrders", "OrderResult",
-    "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionView", "Receipt",
-    "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport", "plain", "plain_object", "LedgerEntry",
-    "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower", "UnitOptions", "OrderOption", "CentreChart",
-    "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN", "OMIT_NONE",
+    "OrdersOnRecord", "PhaseRecord", "PhaseResult", "PowerStatus", "PressItem", "Processed", "QuestionAnswer",
+    "QuestionView", "SeatView", "GM_SEAT", "ProposalShown", "Receipt", "ReceiptCheck", "RecordEntry", "Submission", "VerifyReport",
+    "plain", "plain_object", "LedgerEntry", "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower",
+    "UnitOptions", "OrderOption", "CentreChart", "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN",
+    "OMIT_NONE", "AS_RECORD", "AS_DOCUMENT", "OrdersSource", "PowerResults", "PublishedPhase", "GameHistory",
+    "PhaseLink", "History", "WebhookStatus", "VariantChoice", "AwaitingGM", "OrdersUsed", "RulesPage", "RuleLine",
+    "RunningLine", "FixedRule", "rules_page",
     "GM", "Seat", "Dispute", "Ending", "Proposal", "GameHead", "Board", "Fate", "Analysed", "LiveConfig", "LABELS",
     "PlayerRecord", "Reliability", "SeatPlayer", "Standing", "Rating", "Line", "NoticeSettings", "BotPolicy",
     # the game's values the views carry (rules' types)
     "Build", "Convoy", "Disband", "Dislodgement", "Hold", "Location", "Move", "Order", "Phase", "Position", "Reading", "Remove",
-    "Retreat", "Support", "Terrain", "Unit", "UnitOrder", "UnitType", "Variant", "Waive",
+    "Retreat", "RuleOptions", "Support", "Terrain", "Unit", "UnitOrder", "UnitType", "Variant", "Waive",
     # the game's settings, and reading what a GM or player writes for them
     "RuleSpec", "Schedule", "Settings", "ScoringName", "SYSTEMS", "SORTS", "SortKey", "KINDS", "GAME_ID",
     "end_setting", "parse_duration", "parse_movement", "parse_time", "show_time", "parse_phase", "phase_title",

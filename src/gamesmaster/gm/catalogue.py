@@ -70,7 +70,7 @@ class FixedRule:
 
     title: str
     section: str
-    explanation: str
+    text: str  # the rule, as the rulebook (or its seed) has it
 
 
 @dataclass(frozen=True)

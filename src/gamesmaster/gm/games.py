@@ -147,7 +147,7 @@ class Setup:
         created = Created(game_id, creds)
         if players and start:
             started = self.assign_powers(game_id, assign) if assign else self.draw_lots(game_id, seed)
-            created = Created(game_id, creds, started.powers, started.seed, started.commands)
+            created = Created(game_id, creds, started.powers, started.commands, started.seed)
         return created
 
     def join_game(self, game_id: str, name: str, standby: bool = False) -> str:
@@ -226,7 +226,7 @@ class Setup:
 def created_view(game_id: str, credentials: Mapping[str, str], chosen: Mapping[str, Lot], seed: int | None) -> Created:
     """The view of a started game: each player's (first) power and every power each commands."""
     commands = {name: lot_powers(lot) for name, lot in chosen.items()}
-    return Created(game_id, credentials, {n: ps[0] for n, ps in commands.items()}, seed, commands)
+    return Created(game_id, credentials, {n: ps[0] for n, ps in commands.items()}, commands, seed)
 
 
 def _assigned(state: GameState, names: list[str], assign: Mapping[str, str], drawn_from: list[Lot]) -> dict[str, Lot]:

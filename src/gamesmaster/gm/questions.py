@@ -17,7 +17,7 @@ from .desk import Actor, Desk, acting
 from .errors import GMError, NotFound
 from .state import GM, GameState, Question
 from .tx import Transaction
-from .views import QuestionView
+from .views import QuestionAnswer, QuestionView
 
 
 def own_number(state: GameState, q: Question) -> int:
@@ -64,7 +64,7 @@ def questions_of(state: GameState, rows: Sequence[PressRow], who: str) -> tuple[
         asked = press.get(q.press)
         if asked is None or who not in (GM, q.power):
             continue
-        answers = tuple((press[n].text, public, press[n].sent_at) for n, public in zip(q.answers, q.public)
+        answers = tuple(QuestionAnswer(press[n].text, public, press[n].sent_at) for n, public in zip(q.answers, q.public)
                         if n in press)
         number = q.id if who == GM else own_number(state, q)
         out.append(QuestionView(number, q.power, q.phase, asked.sent_at, asked.text, answers))

@@ -36,10 +36,10 @@ RULE_RETREAT = {
 class History:
     """The whole record as the GM sees it: every revision of every phase, all press, the ledger."""
 
-    game: GameView
-    phases: tuple[PhaseResult, ...]
-    press: tuple[PressItem, ...]
-    ledger: tuple[Entry, ...]
+    game: GameView  # the game as the gamesmaster holds it (the console's --json view): an open document
+    phases: tuple[PhaseResult, ...]  # every revision of every published phase, corrections included
+    press: tuple[PressItem, ...]  # all of it, letters and anonymous senders too
+    ledger: tuple[Entry, ...]  # every entry, as stored
 
 
 def game_view(state: GameState) -> GameView:

@@ -235,8 +235,8 @@ class Record:
                 if (e.sealed and e.seq <= result[-1].seq and open_phase == wanted)
                 or (not e.sealed and e.payload.get("phase") == wanted)]
         head = copy[-1]
-        return PhaseRecord(game_id, Phase.parse(wanted), tuple(record_entry(e) for e in mine), result[-1].seq,
-                           LedgerHead(head.seq, head.hash))
+        return PhaseRecord(game_id, Phase.parse(wanted), result[-1].seq, LedgerHead(head.seq, head.hash),
+                           tuple(record_entry(e) for e in mine))
 
     def archive(self, game_id: str) -> JSONObject:
         """The public record as one JSON document (what `verify --archive` reads)."""

@@ -18,8 +18,8 @@ from ..rules.victory import Victory, victory
 from .settings import RuleSpec, Settings
 from .state import Ending, GameState, Live, Proposal, Seat, Seeking
 
-__all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
-           "PowerStatus", "PressItem", "Processed", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
+__all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "AS_RECORD", "AS_DOCUMENT", "OrdersSource", "PowerResults", "PublishedPhase", "PhaseLink", "GameHistory", "Answer", "Checking", "LegalOrders", "Correction", "Created", "GameView", "LedgerHead", "OrderResult", "OrdersUsed", "PhaseResult",
+           "PowerStatus", "PressItem", "Processed", "QuestionAnswer", "SeatView", "GM_SEAT", "ProposalShown", "Receipt", "ReceiptCheck", "RecordEntry", "PhaseRecord",
            "OrdersOnRecord", "Submission", "OrderOption", "UnitOptions", "WarRoom", "RecordAnswered", "CommandedPower", "GamePage", "GMRoom", "CentreChart", "ChartSeries", "VerifyReport", "Ending", "Proposal", "Seat", "Live", "RuleSpec", "Seeking"]
 
 
@@ -27,6 +27,10 @@ __all__ = ["plain", "OMIT_NONE", "NOT_WRITTEN", "Answer", "Checking", "LegalOrde
 OMIT_NONE = "omit-none"
 # A field so marked is never written: a value handed on inside the process (orders as read), not shown.
 NOT_WRITTEN = "not-written"
+# A field so marked is written as the record of its own fields, not in its text form (a ledger head as {seq, hash}).
+AS_RECORD = "as-record"
+# A field so marked is written as its values' own documents (to_dict): order results in the adjudicate schema.
+AS_DOCUMENT = "as-document"
 
 
 @dataclass(frozen=True)
@@ -157,8 +161,8 @@ class Created:
     game: str
     credentials: Mapping[str, str]  # player name -> credential
     powers: Mapping[str, str] = field(default_factory=dict)  # player name -> (first) power, once drawn
-    seed: int | None = None
     commands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # player name -> every power commanded
+    seed: int | None = None  # the seed the lots were drawn with (None: powers assigned, or not yet drawn)
 
 
 @dataclass(frozen=True)
@@ -256,11 +260,51 @@ class Correction:
 class LedgerHead:
     """A point of a game's ledger: its entry number and hash (what a publication is tied to)."""
 
-    seq: int
-    hash: str
+    seq: int  # the ledger entry's number
+    hash: str  # the ledger entry's hash (hex)
 
     def __str__(self) -> str:
         return f"{self.seq}:{self.hash}"
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A seat as the doors show it: who holds it, in what role, for which powers (its number to its holder only)."""
+
+    name: str
+    role: str  # gm, player, standby (or former)
+    power: str | None  # the (first) power played
+    powers: tuple[str, ...]  # every power played: one, or several in a small set-up
+    standby_for: str | None  # the power a called stand-by was called for
+    number: int | None = field(default=None, metadata={OMIT_NONE: True})  # the player's number in the game
+
+    @classmethod
+    def of(cls, seat: Seat, *, numbered: bool = False) -> "SeatView":
+        """A seat as everyone may see it; `numbered`: as its holder sees it, with its number."""
+        return cls(seat.name, seat.role, seat.power, seat.powers, seat.standby_for, seat.number if numbered else None)
+
+
+GM_SEAT = SeatView("the gamesmaster", "gm", None, (), None)  # the GM's credential, answering "whose is this?"
+
+
+@dataclass(frozen=True)
+class ProposalShown:
+    """A draw or concession proposal as everyone may see it: how many have voted, and how each power voted only
+    in a game whose votes are open."""
+
+    id: int
+    kind: str  # draw or concession
+    phase: str  # the phase it was put in
+    proposer: str
+    powers: tuple[str, ...]  # the draw's powers, or the one conceded to
+    status: str  # open, passed, rejected, lapsed
+    votes_cast: int
+    votes: Mapping[str, bool] | None  # each power's vote, in a game with open votes (else None)
+
+    @classmethod
+    def of(cls, p: Proposal, open_votes: bool) -> "ProposalShown":
+        """A proposal as shown in a game whose votes are open, or secret."""
+        return cls(p.id, p.kind, p.phase, p.proposer, p.powers, p.status, len(p.votes), dict(p.votes) if open_votes else None)
 
 
 @dataclass(frozen=True)
@@ -400,6 +444,63 @@ class PhaseResult:
 
 
 @dataclass(frozen=True)
+class OrdersSource:
+    """Whose orders a published phase used for a power (the orders themselves are its results)."""
+
+    source: str  # player, gm, standby, conditional, correction
+    number: int | None  # the power's own submission number
+    commitment: str | None  # the hash its receipt holds
+    seq: int | None  # the ledger entry that recorded them
+
+
+@dataclass(frozen=True)
+class PowerResults:
+    """One power's results in a published phase: every unit, ordered or not."""
+
+    power: str
+    name: str
+    colour: str
+    source: str | None  # whose orders were used: player, gm, standby, conditional, correction
+    results: tuple[OrderResult, ...] = field(metadata={AS_DOCUMENT: True})
+
+
+@dataclass(frozen=True)
+class PublishedPhase:
+    """A published phase as everyone may read it: its orders' results, by power, and the positions before and after."""
+
+    phase: Phase
+    title: str
+    revision: int
+    adjudicated_at: datetime
+    results: tuple[OrderResult, ...] = field(metadata={AS_DOCUMENT: True})  # the orders', as published
+    by_power: tuple[PowerResults, ...]  # every unit, ordered or not, by power
+    not_ordered: tuple[str, ...]  # the powers that sent no orders
+    civil_disorder: tuple[str, ...]
+    next_phase: Phase
+    next_title: str
+    winner: str | None
+    position: Position  # where the phase started
+    next: Position  # where the phase led
+    record: LedgerHead = field(metadata={AS_RECORD: True})  # the ledger entry that published it
+    orders_used: Mapping[str, OrdersSource]
+
+    @classmethod
+    def of(cls, r: "PhaseResult") -> "PublishedPhase":
+        """A phase's results as published, grouped by power with the units that had no order."""
+        powers = r.variant.powers
+        by_power: dict[str, list[OrderResult]] = {p: [] for p in powers}
+        for x in r.results + r.unordered():
+            by_power.setdefault(x.power, []).append(x)
+        grouped = tuple(PowerResults(p, powers[p].name if p in powers else p, powers[p].colour if p in powers else "#888",
+                                     r.orders[p].source if p in r.orders else None, tuple(rs))
+                        for p, rs in by_power.items() if rs)
+        return cls(r.phase, r.title, r.revision, r.adjudicated_at, r.results, grouped,
+                   tuple(p for p, u in r.orders.items() if not u.texts), r.civil_disorder, r.next.phase,
+                   r.next.phase.title, r.winner, r.position, r.next, LedgerHead(r.seq, r.entry_hash),
+                   {p: OrdersSource(u.source, u.number, u.commitment, u.seq) for p, u in r.orders.items()})
+
+
+@dataclass(frozen=True)
 class PressItem:
     """A press release, a letter or a GM notice, as the reader may see it."""
 
@@ -414,20 +515,28 @@ class PressItem:
 
 
 @dataclass(frozen=True)
+class QuestionAnswer:
+    """The gamesmaster's answer to a question: its text, whether it went to everyone, and when."""
+
+    text: str
+    public: bool  # to everyone (the question quoted, its asker not named); else to the asker alone
+    at: datetime
+
+
+@dataclass(frozen=True)
 class QuestionView:
-    """A question to the gamesmaster and its answers (text, public, when), as a reader may see them."""
+    """A question to the gamesmaster and its answers, as a reader may see them."""
 
     number: int  # the game's numbering for the GM; the asker's own count for the asker
     power: str
     phase: str | None
     asked_at: datetime
     text: str
-    answers: tuple[tuple[str, bool, datetime], ...]
+    answered: bool = field(init=False)  # whether the GM has answered it (worked out from the answers)
+    answers: tuple[QuestionAnswer, ...]
 
-    @property
-    def answered(self) -> bool:
-        """Whether the GM has answered it."""
-        return bool(self.answers)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "answered", bool(self.answers))  # frozen: set once, as the view is made
 
 
 @dataclass(frozen=True)
@@ -482,35 +591,48 @@ class ReceiptCheck:
 
 @dataclass(frozen=True)
 class RecordEntry:
-    """One entry of a game's public record: sealed entries show only their digest."""
+    """One entry of a game's public record: sealed entries show only their digest; a submission, once published,
+    its orders as written, its salt and its commitment."""
 
     seq: int
     at: datetime
     kind: str
     summary: str
-    payload: JSONObject | None  # None when sealed
+    payload: JSONObject | None = field(metadata={NOT_WRITTEN: True})  # None when sealed; what is shown of it follows
+    sealed: bool = field(init=False)  # a letter between powers, or a set of orders not yet published
     payload_sha256: str
     prev_hash: str
     hash: str
+    orders: tuple[str, ...] | None = field(init=False)  # a submission's orders as written (None: not one, or sealed)
+    salt: str | None = field(init=False)  # a submission's salt
+    commitment: str | None = field(init=False)  # the hash of a submission's orders and salt: what its receipt holds
 
-    @property
-    def orders(self) -> tuple[str, ...] | None:
-        """A submission's orders as written (None: not a submission, or sealed)."""
-        if self.kind != "orders-submitted" or self.payload is None:
-            return None
-        orders = self.payload.get("orders")
-        return tuple(str(o) for o in orders) if isinstance(orders, list) else ()
+    def __post_init__(self) -> None:
+        # Worked out once, as the view is made: the parts of the payload a reader of the record is shown.
+        p = self.payload
+        submitted = self.kind == "orders-submitted" and p is not None
+        orders = p.get("orders") if p is not None and submitted else None
+        object.__setattr__(self, "sealed", p is None)
+        object.__setattr__(self, "orders", (tuple(str(o) for o in orders) if isinstance(orders, list) else ())
+                           if submitted else None)
+        for name in ("salt", "commitment"):
+            value = p.get(name) if p is not None and submitted else None
+            object.__setattr__(self, name, None if value is None else str(value))
 
 
 @dataclass(frozen=True)
 class PhaseRecord:
     """A published phase's whole record: every submission as written, with times and hashes."""
 
-    game: str
+    game: str = field(metadata={NOT_WRITTEN: True})  # the game's id (the reader asked for it)
     phase: Phase
+    title: str = field(init=False)  # the phase in words
+    result_seq: int  # the ledger entry that published its results
+    head: LedgerHead = field(metadata={AS_RECORD: True})  # where the public record ends
     entries: tuple[RecordEntry, ...]
-    result_seq: int
-    head: LedgerHead
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "title", self.phase.title)  # frozen: set once, as the view is made
 
 
 def plain_object(value: object) -> JSONObject:
@@ -521,8 +643,37 @@ def plain_object(value: object) -> JSONObject:
     return doc
 
 
+def _written_fields(kind: type) -> tuple[tuple[str, bool, str | None], ...]:
+    """A view class's written fields, once per class: (name, left out when None, written as AS_RECORD or
+    AS_DOCUMENT says, else None)."""
+    found = _WRITTEN_FIELDS.get(kind)
+    if found is None:
+        found = _WRITTEN_FIELDS[kind] = tuple(
+            (f.name, bool(f.metadata.get(OMIT_NONE)),
+             AS_RECORD if f.metadata.get(AS_RECORD) else AS_DOCUMENT if f.metadata.get(AS_DOCUMENT) else None)
+            for f in fields(kind) if not f.metadata.get(NOT_WRITTEN))
+    return found
+
+
+_WRITTEN_FIELDS: dict[type, tuple[tuple[str, bool, str | None], ...]] = {}
+
+
+def _written(value: object, how: str | None) -> JSONValue:
+    """A view's field as plain() writes it, or as its metadata says (AS_RECORD, AS_DOCUMENT)."""
+    if how == AS_RECORD and is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if how == AS_DOCUMENT and isinstance(value, tuple):
+        return [v.to_dict() if hasattr(v, "to_dict") else plain(v) for v in value]
+    return plain(value)
+
+
+_AS_IS = frozenset((str, int, float, bool))
+
+
 def plain(value: object) -> JSONValue:
     """A view as JSON (for the console's --json and the API): values as their written forms."""
+    if value is None or type(value) in _AS_IS:
+        return cast(JSONValue, value)  # most of a view's values: tested first, by exact type, before the rest
     if isinstance(value, Position):
         return value.to_dict()
     if isinstance(value, RuleOptions):
@@ -540,9 +691,12 @@ def plain(value: object) -> JSONValue:
     if isinstance(value, datetime):
         return value.isoformat()
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)
-                if not f.metadata.get(NOT_WRITTEN)
-                and not (f.metadata.get(OMIT_NONE) and getattr(value, f.name) is None)}
+        out: JSONObject = {}
+        for name, omit_none, how in _written_fields(type(value)):
+            v = getattr(value, name)
+            if not (omit_none and v is None):
+                out[name] = plain(v) if how is None else _written(v, how)
+        return out
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -676,3 +830,32 @@ class CentreChart:
         return cls(tuple(points), None if view.victory.counts_units else view.victory.need,
                    tuple(ChartSeries(p, powers[p].name, powers[p].colour, tuple(points[k][p] for k in points))
                          for p in powers))
+
+
+@dataclass(frozen=True)
+class PhaseLink:
+    """A published phase as a game's history lists it: which, its revision, and the entry that published it."""
+
+    phase: Phase
+    title: str
+    revision: int  # 0, or how many corrections it has had
+    record: LedgerHead = field(metadata={AS_RECORD: True})  # the ledger entry that published it
+
+
+@dataclass(frozen=True)
+class GameHistory:
+    """A game's history: the phases published, the centre counts by year, and how it ended."""
+
+    id: str
+    phases: tuple[PhaseLink, ...]
+    current: Phase | None  # the phase being played now
+    chart: CentreChart
+    result: Ending | None
+    head: LedgerHead = field(metadata={AS_RECORD: True})  # where the last results were published
+
+    @classmethod
+    def of(cls, page: GamePage) -> "GameHistory":
+        """The history of a game from its public page."""
+        view, rows = page.game, page.published
+        return cls(view.id, tuple(PhaseLink(r.phase, r.title, r.revision, LedgerHead(r.seq, r.entry_hash)) for r in rows),
+                   view.phase, CentreChart.of(view, rows), view.result, view.head)

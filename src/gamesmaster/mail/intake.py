@@ -876,9 +876,9 @@ def _questions(rows: Sequence[QuestionView], game: str) -> str:
     for q in rows:
         out.append(f"Question {q.number} from {texts.cap(q.power)} ({'answered' if q.answered else 'not answered yet'}):")
         out.extend(f"  > {line}" for line in q.text.splitlines())
-        for text, public, _ in q.answers:
-            out.append(f"  Answered {'for everyone' if public else 'privately'}:")
-            out.extend(f"    {line}" for line in text.splitlines())
+        for a in q.answers:
+            out.append(f"  Answered {'for everyone' if a.public else 'privately'}:")
+            out.extend(f"    {line}" for line in a.text.splitlines())
     return "\n".join(out)
 
 

@@ -19,8 +19,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..gm import (parse_phase, CentreChart, Gamesmaster, RuleSpec, ScoringName as Scoring, is_token, plain, plain_object,
-                  rules_for, score_board, split_credential, variant_named)
+from ..gm import (GM_SEAT, parse_phase, GameHistory, Gamesmaster, RuleSpec, ScoringName as Scoring, SeatView, is_token,
+                  plain, plain_object, rules_for, score_board, split_credential, variant_named)
 from . import schemas, site
 from .app import WebError, drawing, drawing_budget
 from .security import target_of
@@ -309,9 +309,7 @@ def create_game(body: GameIn, request: Request, who: Caller = Depends(gm_only)) 
     created = gm.setup.create_game(body.id, title=body.title, variant=body.variant, rules=rules, settings=settings,
                              players=site.names(body.players), standbys=site.names(body.standbys), assign=body.assign,
                              seed=body.seed, start=body.start)
-    return {"game": created.game, "credentials": dict(created.credentials), "powers": dict(created.powers),
-            "commands": {n: list(ps) for n, ps in created.commands.items()},
-            "seed": created.seed, "status": site.summary(gm.games.game(created.game))}
+    return schemas.CreatedOut.written(created, status=site.summary(gm.games.game(created.game)))
 
 
 @router.post("/score", response_model=schemas.ScoresOut, tags=["games"],
@@ -368,12 +366,7 @@ def get_result(game: str, phase: str, request: Request) -> dict[str, Any]:
 @router.get("/games/{game}/history", response_model=schemas.HistoryOut,
             tags=["games"], summary="The phases published, and the centre counts by year")
 def get_history(game: str, request: Request) -> dict[str, Any]:
-    page = _gm(request).games.game_page(game)
-    st, rows = page.game, page.published
-    return {"id": game, "phases": [{"phase": str(r.phase), "title": r.title, "revision": r.revision,
-                                    "record": {"seq": r.seq, "hash": r.entry_hash}} for r in rows],
-            "current": str(st.phase) if st.phase else None, "chart": plain(CentreChart.of(st, rows)),
-            "result": plain(st.result), "head": {"seq": st.head.seq, "hash": st.head.hash}}
+    return plain_object(GameHistory.of(_gm(request).games.game_page(game)))
 
 
 @router.get("/games/{game}/record", response_model=schemas.ArchiveOut, tags=["record"],
@@ -427,15 +420,13 @@ def get_catalogue() -> dict[str, Any]:
 @router.get("/games/{game}/me", response_model=schemas.WhoOut, tags=["powers"], summary="Whose credential this is")
 def whoami(game: str, request: Request, who: Caller = Depends(caller)) -> dict[str, Any]:
     if who.is_gm:
-        return {"name": "the gamesmaster", "role": "gm", "power": None, "powers": [], "standby_for": None}
+        return plain_object(GM_SEAT)
     if not who.credential:
         raise WebError(401, "a credential is needed: send 'Authorization: Bearer CREDENTIAL'")
-    seat = _gm(request).orders.identify(game, who.credential)
-    return {"name": seat.name, "role": seat.role, "power": seat.power, "powers": list(seat.powers),
-            "standby_for": seat.standby_for, "number": seat.number}
+    return plain_object(SeatView.of(_gm(request).orders.identify(game, who.credential), numbered=True))
 
 
-@router.get("/games/{game}/powers/{power}/orders", response_model=schemas.many(schemas.OrdersOnRecordOut), tags=["powers"],
+@router.get("/games/{game}/powers/{power}/orders", response_model=list[schemas.OrdersOnRecordOut], tags=["powers"],
             summary="A power's orders on record, with the answer to each (only the power itself or the GM)")
 def get_orders(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     rows = _gm(request).orders.orders_on_record(game, power, **who.acting())
@@ -467,7 +458,7 @@ def check_orders(game: str, power: str, body: CheckIn, request: Request, who: Ca
     return site.answers(_gm(request).orders.check(game, power, _text(body.orders), **who.acting()))
 
 
-@router.get("/games/{game}/powers/{power}/options", response_model=schemas.many(schemas.UnitOptionsOut),
+@router.get("/games/{game}/powers/{power}/options", response_model=list[schemas.UnitOptionsOut],
             tags=["powers"], summary="Every legal order of the power now")
 def get_options(game: str, power: str, request: Request, who: Caller = Depends(caller)) -> list[dict[str, Any]]:
     gm = _gm(request)
@@ -586,8 +577,7 @@ def post_player(game: str, body: JoinIn, request: Request, who: Caller = Depends
 def post_start(game: str, body: StartIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
     gm = _gm(request)
     created = gm.setup.assign_powers(game, body.assign) if body.assign else gm.setup.draw_lots(game, body.seed)
-    return {"powers": created.powers, "commands": {n: list(ps) for n, ps in created.commands.items()},
-            "seed": created.seed}
+    return schemas.StartedOut.written(created)
 
 
 def _processed(p: Any) -> dict[str, Any]:
@@ -649,7 +639,7 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
         rules = gm.games.game(game).rules_spec.changed({k: site.rule_value(v) for k, v in body.rules.items()})
     orders = {p: _text(o) for p, o in (body.orders or {}).items()} or None
     c = gm.corrections.correct(game, body.reason, orders=orders, rules=rules, phase=body.phase)
-    return {"phase": c.phase, "reason": c.reason, "differences": list(c.differences), "next_phase": c.next_phase}
+    return schemas.CorrectionOut.written(c)
 
 
 @router.get("/games/{game}/verify", response_model=schemas.VerifyOut,
@@ -657,7 +647,7 @@ def post_correct(game: str, body: CorrectIn, request: Request, who: Caller = Dep
 def get_verify(game: str, request: Request, receipt: list[str] = Query(default=[]),
                who: Caller = Depends(gm_only)) -> dict[str, Any]:
     r = _gm(request).record.verify(game, receipts=receipt)
-    return {**plain_object(r), "ok": r.ok}
+    return schemas.VerifyOut.written(r, ok=r.ok)
 
 
 @router.post("/games/{game}/draw", response_model=schemas.DrawnOut, tags=["GM"], summary="The GM declares a draw")

@@ -37,16 +37,12 @@ def reliability_view(r: Reliability) -> dict[str, Any]:
 
 def rating_view(r: Rating | None) -> dict[str, Any] | None:
     """A rating as shown (None until the player has SHOWN_AFTER finished games)."""
-    if r is None:
-        return None
-    return {"key": r.key, "name": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "games": r.games}
+    return None if r is None else schemas.RatingOut.written(r)
 
 
 def line_view(x: Line) -> dict[str, Any]:
-    """One player's game."""
-    return {"game": x.game_id, "title": x.title, "status": x.status, "powers": list(x.powers), "outcome": x.outcome,
-            "score": x.score, "rank": x.rank, "ordered": x.ordered, "missed": x.missed, "left": x.left,
-            "replacement": x.replacement, "ended_at": x.ended_at, "leagues": list(x.leagues)}
+    """One player's game (the API's PlayerGameOut)."""
+    return schemas.PlayerGameOut.written(x)
 
 
 def standing_view(s: Standing) -> dict[str, Any]:

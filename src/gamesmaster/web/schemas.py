@@ -1,9 +1,12 @@
 """What the JSON API answers: one pydantic model per answer, so /api/openapi.json describes each.
 
-The models describe the JSON the API already sends (built from `gm`'s views): a field that is
-sometimes left out is optional here, and the routes answer with `response_model_exclude_unset`
-so that it stays left out. Unknown keys are refused, so a view that grows a field fails the
-API tests until its model says what the field is.
+Where an answer is a gm view written as JSON (gm.views.plain), its model is made from the view's
+dataclass (`class XOut(ViewOut, view=X)`): the view is declared once, in gm, and a field it gains
+is a field of its answer. The models left written out here describe answers that are no one view:
+the `gamesmaster adjudicate` document rules writes, documents web puts together from several views,
+and the small acknowledgements of an action. A field that is sometimes left out is optional, and
+the routes answer with `response_model_exclude_unset` so that it stays left out. Unknown keys are
+refused, so a view that grows a field fails the API tests until its answer says what it is.
 """
 
 from __future__ import annotations
@@ -14,14 +17,22 @@ from collections import abc
 from dataclasses import fields, is_dataclass
 from datetime import datetime
 from types import UnionType
-from typing import Any, Mapping, Sequence, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Mapping, Sequence, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic._internal._model_construction import ModelMetaclass  # pydantic's metaclass: where a class's fields are read
 
-from ..gm import (NOT_WRITTEN, OMIT_NONE, Answer, Checking, LedgerEntry, LedgerHead, OrderOption, OrdersOnRecord,
-                  Phase, Receipt, Submission, UnitOptions, VerifyReport)
+from ..gm import (AS_RECORD, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart, ChartSeries, Checking,
+                  Correction, Created, Dispute, Ending, FixedRule, GameHistory, GameView, History, LedgerEntry,
+                  LedgerHead, Line, OrderOption, OrderResult, OrdersOnRecord, OrdersSource, OrdersUsed, Phase,
+                  PhaseLink, PhaseRecord, PhaseResult, Position, PowerResults, PressItem, Processed, ProposalShown,
+                  PublishedPhase, QuestionAnswer, QuestionView, Rating, Receipt, ReceiptCheck, RecordEntry, RuleLine,
+                  RuleOptions, RuleSpec, RulesPage, RunningLine, Schedule, SeatView, Settings, Submission,
+                  UnitOptions, Variant, VariantChoice, VerifyReport, WebhookStatus, plain_object)
 
 # A rule set as the GM gave it: a preset's name alone, or {"preset": ..., option: value, ...}.
+
+
 RulesSpec = str | dict[str, Any] | None
 
 
@@ -31,23 +42,23 @@ class Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-# -- answers that are gm's views --------------------------------------------------------------
-#
-# Where an answer is a gm view written as JSON (gm.views.plain), its model is made from the
-# view's dataclass here, not written out a second time: a field the view gains is a field of
-# the answer. A field's description is the comment beside it in the dataclass.
+# -- answers made from gm's views -------------------------------------------------------------
 
-_WRITTEN_AS_TEXT = (datetime, Receipt, Phase, LedgerHead)  # plain() writes these as strings
-_MADE: dict[type, type[BaseModel]] = {}
+_WRITTEN_AS_TEXT = (datetime, Receipt, Phase, LedgerHead, Variant)  # plain() writes these as strings
+_MADE: dict[type, type[BaseModel]] = {}  # a view -> the model that stands for it wherever another view holds it
 
 
 def _described(cls: type) -> dict[str, str]:
-    """The comment beside each field of a dataclass ('name: type  # what it is'), by field name."""
+    """What each field of a dataclass is, by field name: the comment beside it ('name: type  # what it is'),
+    or failing that the comment lines just above it."""
     try:
         source = inspect.getsource(cls)
     except (OSError, TypeError):
         return {}
-    return {m.group(1): m.group(2).strip() for m in re.finditer(r"^    (\w+): [^#\n]*#\s*(.+)$", source, re.M)}
+    out = {m.group(2): " ".join(line.strip().lstrip("#").strip() for line in m.group(1).splitlines())
+           for m in re.finditer(r"((?:^    #[^\n]*\n)+)^    (\w+): ", source, re.M)}
+    out.update({m.group(1): m.group(2).strip() for m in re.finditer(r"^    (\w+): [^#\n]*#\s*(.+)$", source, re.M)})
+    return out
 
 
 def _json_type(hint: Any) -> Any:
@@ -67,81 +78,92 @@ def _json_type(hint: Any) -> Any:
         return dict[str, _json_type(args[1]) if len(args) == 2 else Any]  # type: ignore[misc]
     if isinstance(hint, type) and issubclass(hint, _WRITTEN_AS_TEXT):
         return str
+    if hint is RuleSpec:
+        return RulesSpec  # written as the GM gave it (to_json)
+    if isinstance(hint, type) and issubclass(hint, Position):
+        return PositionOut  # the `gamesmaster adjudicate` document, which rules writes (to_dict), not a view
+    if isinstance(hint, type) and issubclass(hint, (RuleOptions, GameView)):
+        return dict[str, Any]  # open documents: every option by name; the console's --json view of a game
     if isinstance(hint, type) and is_dataclass(hint):
         return model_of(hint)
     return hint
 
 
-def model_of(cls: type, *, leave_out: tuple[str, ...] = (), name: str | None = None,
-             added: Mapping[str, tuple[Any, str]] | None = None) -> type[BaseModel]:
-    """The answer model of a gm view (a frozen dataclass) as plain() writes it: every field but those never
-    written (NOT_WRITTEN) or left out of this answer, one left out when None (OMIT_NONE) optional; `added`:
-    the fields an answer sends beside the view's (name -> type and description), such as a property's value."""
-    if not leave_out and name is None and not added and cls in _MADE:
-        return _MADE[cls]
-    hints = get_type_hints(cls)
-    described = _described(cls)
-    made: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.metadata.get(NOT_WRITTEN) or f.name in leave_out:
-            continue
-        kind = _json_type(hints[f.name])
-        info = Field(None if f.metadata.get(OMIT_NONE) else ..., description=described.get(f.name))
-        made[f.name] = (kind, info)
-    for key, (kind, text) in (added or {}).items():
-        made[key] = (kind, Field(..., description=text))
-    model = create_model(name or f"{cls.__name__}Out", __base__=Out, __doc__=(cls.__doc__ or "").strip(), **made)
-    if not leave_out and name is None and not added:
-        _MADE[cls] = model
-    return model
+def _fields_of(view: type, leave_out: tuple[str, ...] = (), optional: tuple[str, ...] = (),
+               renamed: Mapping[str, str] | None = None) -> dict[str, tuple[str, Any, Any]]:
+    """A view's written fields as an answer's, by the answer's key: (the view's field, type, Field), in the view's
+    order; all but those never written (NOT_WRITTEN) or left out of this answer; optional those left out when
+    None (OMIT_NONE) or named; `renamed`: view field -> the key the answer sends it as."""
+    hints = get_type_hints(view)
+    described = _described(view)
+    return {(renamed or {}).get(f.name, f.name): (
+                f.name, model_of(hints[f.name]) if f.metadata.get(AS_RECORD) else _json_type(hints[f.name]),
+                Field(None if f.metadata.get(OMIT_NONE) or f.name in optional else ..., description=described.get(f.name)))
+            for f in fields(view) if not f.metadata.get(NOT_WRITTEN) and f.name not in leave_out}
 
 
-def many(model: type[BaseModel]) -> Any:
-    """A list of a made model's answers, as a route's response model (list[...] of a model made at run time,
-    which a type checker cannot take as a type)."""
-    return list.__class_getitem__(model)
+class _FromView(ModelMetaclass):
+    """Gives a model the fields of the view named by its class keyword `view=` before pydantic reads the class:
+    the view's fields first, in its order, then any the class body declares (what the answer adds)."""
+
+    def __new__(mcs, cls_name: str, bases: tuple[type[Any], ...], namespace: dict[str, Any],
+                view: type | None = None, leave_out: tuple[str, ...] = (), optional: tuple[str, ...] = (),
+                renamed: Mapping[str, str] | None = None, **kwargs: Any) -> type:
+        if view is not None:
+            made = _fields_of(view, leave_out, optional, renamed)
+            added = namespace.get("__annotations__", {})
+            namespace["__annotations__"] = {**{k: kind for k, (_, kind, _) in made.items()}, **added}
+            for key, (_, _, info) in made.items():
+                namespace.setdefault(key, info)
+            namespace["__view_keys__"] = {key: name for key, (name, _, _) in made.items()}
+            if not namespace.get("__doc__"):
+                namespace["__doc__"] = (view.__doc__ or "").strip()
+        cls = super().__new__(mcs, cls_name, bases, namespace, **kwargs)
+        if view is not None and not leave_out and not renamed and view not in _MADE:
+            _MADE[view] = cls
+        return cls
 
 
-AnswerOut = model_of(Answer)
-OrdersOnRecordOut = model_of(OrdersOnRecord)
-SubmissionOut = model_of(Submission)
-CheckingOut = model_of(Checking, leave_out=("power", "lines"), name="CheckingOut")  # the API answers the orders sent
-LegalOrderOut = model_of(OrderOption)
-UnitOptionsOut = model_of(UnitOptions)
-VerifyOut = model_of(VerifyReport, name="VerifyOut", added={"ok": (bool, "true when the record holds")})
+class ViewOut(Out, metaclass=_FromView):
+    """An answer that is a gm view as plain() writes it: `class XOut(ViewOut, view=X, leave_out=(...),
+    optional=(...), renamed={...})`, its class body declaring only what the answer adds to the view."""
+
+    __view_keys__: ClassVar[dict[str, str]] = {}  # the answer's key -> the view's field it sends
+
+    def __init_subclass__(cls, view: type | None = None, leave_out: tuple[str, ...] = (),
+                          optional: tuple[str, ...] = (), renamed: Mapping[str, str] | None = None,
+                          **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)  # the other keywords were the metaclass's (_FromView)
+
+    @classmethod
+    def written(cls, view: object, **added: Any) -> dict[str, Any]:
+        """The view as this answer sends it: plain()'s JSON, its fields renamed and left out as the model says, in
+        the model's order, then what the answer adds (by keyword, as the class body declares it)."""
+        doc = plain_object(view)
+        return {**{key: doc[name] for key, name in cls.__view_keys__.items() if name in doc}, **added}
+
+
+def model_of(view: type) -> type[BaseModel]:
+    """The model of a view another view holds: the one declared for it (`view=`), or else one made here."""
+    if view not in _MADE:
+        made = {k: (kind, info) for k, (_, kind, info) in _fields_of(view).items()}
+        _MADE[view] = create_model(f"{view.__name__}Out", __base__=Out, __doc__=(view.__doc__ or "").strip(),
+                                   **made)  # type: ignore[call-overload]
+    return _MADE[view]
 
 
 # -- small parts ----------------------------------------------------------------------------
 
 
-class HeadOut(Out):
+class HeadOut(ViewOut, view=LedgerHead):
     """A point in the game's ledger: an entry's number and hash."""
 
-    seq: int = Field(description="the ledger entry's number")
-    hash: str = Field(description="the ledger entry's hash (hex)")
 
-
-class StandingOut(Out):
-    """A power's supply centres and units when the game ended."""
-
-    centres: int
-    units: int
-
-
-class EndingOut(Out):
+class EndingOut(ViewOut, view=Ending):
     """How the game ended."""
 
-    kind: str = Field(description="victory, short game, draw or concession")
-    winners: list[str] = Field(description="the winning powers (every power in a draw)")
-    phase: str
-    reason: str
-    at: str = Field(description="when it ended (ISO time)")
-    summary: dict[str, StandingOut] = Field(description="power -> its centres and units at the end")
-    played: str | None = Field(None, description="the last phase adjudicated ('' when none was; null in older records)")
-    scores: dict[str, float] = Field(description="power -> its final score under the game's scoring system "
-                                                 "(empty: none; docs/scoring.md)")
 
-
+# Not a view: gm's PowerStatus keeps the player's and the stand-by's orders apart, and the list sends them as one.
 class PowerSummaryOut(Out):
     """A power in the games list: nothing secret."""
 
@@ -159,6 +181,7 @@ class PowerSummaryOut(Out):
     commitment: str | None = Field(description="the hash of its orders on record, public while the phase is open")
 
 
+# Not views: the `gamesmaster adjudicate` document, which rules writes (Position.to_dict).
 class DislodgedOut(Out):
     """A dislodged unit and where it may retreat."""
 
@@ -182,55 +205,24 @@ class PositionOut(Out):
     neutral: list[str] | None = Field(None, description="sent only in variants with neutral units")
 
 
-class OrderResultOut(Out):
-    """An order and what became of it, in the `gamesmaster adjudicate` output schema."""
-
-    power: str
-    text: str = Field(description="the order as written ('' for a unit the rules ordered)")
-    order: str | None = Field(description="the order as read (None: it could not be read)")
-    result: str = Field(description="succeeds, fails or invalid")
-    reason: str
-    notes: list[str] | None = Field(None, description="sent only when there are notes")
-    by_rule: bool | None = Field(None, description="sent (true) only for what the rules did that no order said: a retreat the rule set made, a unit the civil-disorder rule removed")
+class OrderResultOut(ViewOut, view=OrderResult, optional=("notes", "by_rule")):
+    """An order and what became of it, in the `gamesmaster adjudicate` output schema (to_dict leaves out no notes
+    and by_rule false)."""
 
 
+class PressOut(ViewOut, view=PressItem, leave_out=("seq",), renamed={"number": "id"}):
+    """A press item: a release, a letter or a GM notice, as the reader may see it."""
 
 
-class PressOut(Out):
-    """A press item."""
-
-    id: int
-    phase: str | None
-    sent_at: str = Field(description="ISO time")
-    sender: str = Field(description="a power, GM, or 'anonymous' when hidden from this reader")
-    to: list[str] | None = Field(description="the powers of a letter; None: public")
-    anonymous: bool
-    text: str
-
-
-class ProposalOut(Out):
+class ProposalOut(ViewOut, view=ProposalShown):
     """A draw or concession proposal as everyone may see it: how many have voted; how, only where votes are open."""
 
-    id: int
-    kind: str = Field(description="draw or concession")
-    phase: str
-    proposer: str
-    powers: list[str]
-    status: str = Field(description="open, passed, rejected or lapsed")
-    votes_cast: int
-    votes: dict[str, bool] | None = Field(None, description="each power's vote, in a game with open votes (else null)")
 
-
-class PlayerOut(Out):
+class PlayerOut(ViewOut, view=SeatView, leave_out=("number",)):
     """A player of a game (no credential)."""
 
-    name: str
-    role: str = Field(description="player or standby")
-    power: str | None
-    powers: list[str]
-    standby_for: str | None
 
-
+# The acknowledgements of an action: a value gm returns (a number, a status, a time), or a view, wrapped.
 class IdOut(Out):
     """The number given to what was just created (press item, question, proposal)."""
 
@@ -243,17 +235,8 @@ class StatusOut(Out):
     status: str
 
 
-class WebhookStatusOut(Out):
+class WebhookStatusOut(ViewOut, view=WebhookStatus):
     """A game's webhook, for the GM: where it posts (scheme and host only; the rest is a secret) and how it fares."""
-
-    shown: str
-    set_at: str = Field(description="ISO time")
-    delivered: int
-    failed: int
-    queued: int
-    last_ok_at: str | None
-    last_error: str | None
-    last_error_at: str | None
 
 
 class WebhookOut(Out):
@@ -271,6 +254,8 @@ class DeadlineOut(Out):
 # -- games ----------------------------------------------------------------------------------
 
 
+# Not views: the games list sends a game's press setting last, the game's document between its result and its
+# victory; one view would give both answers the same order, so one would change byte for byte.
 class _GameBase(Out):
     """What the games list and a game's document share."""
 
@@ -302,44 +287,21 @@ class GameSummaryOut(_GameBase):
     press: str = Field(description="the press setting: none, public, full or anonymous")
 
 
-class CreatedOut(Out):
+class CreatedOut(ViewOut, view=Created):
     """A game just created, with each player's credential (shown this once)."""
 
-    game: str
-    credentials: dict[str, str] = Field(description="player name -> credential")
-    powers: dict[str, str] = Field(description="player name -> power, once drawn")
-    commands: dict[str, list[str]] = Field(description="player name -> every power commanded")
-    seed: int | None
     status: GameSummaryOut
 
 
-class ScheduleOut(Out):
+class ScheduleOut(ViewOut, view=Schedule):
     """When orders are due."""
 
-    tz: str
-    days: list[str] = Field(description="move nights; none: 'hours' after the results")
-    time: str
-    min_hours: float
-    hours: float
-    retreat_hours: float
-    adjustment_hours: float
+
+class SettingsOut(ViewOut, view=Settings, optional=("daide_level", "scoring", "min_reliability", "min_games")):
+    """How a game is run (Settings.to_dict leaves out a setting at its default that older games lack)."""
 
 
-class SettingsOut(Out):
-    """How a game is run."""
-
-    press: str
-    schedule: ScheduleOut
-    grace_hours: float
-    replacement: str
-    early_movement: bool
-    draw_vote: str
-    votes: str = Field("secret", description="draw votes: secret (only the outcome is published) or open")
-    end_year: int | None
-    end_at: str | None
-    scoring: str | None = Field(None, description="the scoring system (left out: none)")
-
-
+# Not a view: the game's document works out each power's centres and their names from the position.
 class OwnershipOut(Out):
     """A power's supply centres."""
 
@@ -350,43 +312,16 @@ class OwnershipOut(Out):
     names: list[str]
 
 
-class ByPowerOut(Out):
+class ByPowerOut(ViewOut, view=PowerResults):
     """One power's results in a phase."""
 
-    power: str
-    name: str
-    colour: str
-    source: str | None = Field(description="whose orders were used: player, gm, standby, conditional, correction")
-    results: list[OrderResultOut]
 
-
-class OrdersUsedOut(Out):
+class OrdersUsedOut(ViewOut, view=OrdersSource):
     """Whose orders a phase used for a power."""
 
-    source: str
-    number: int | None = Field(description="the power's own submission number")
-    commitment: str | None
-    seq: int | None = Field(description="the ledger entry that recorded them")
 
-
-class PhaseResultOut(Out):
+class PhaseResultOut(ViewOut, view=PublishedPhase):
     """A published phase: its orders' results, by power, and the positions before and after."""
-
-    phase: str
-    title: str
-    revision: int
-    adjudicated_at: str
-    results: list[OrderResultOut]
-    by_power: list[ByPowerOut] = Field(description="every unit, ordered or not, by power")
-    not_ordered: list[str]
-    civil_disorder: list[str]
-    next_phase: str
-    next_title: str
-    winner: str | None
-    position: PositionOut = Field(description="where the phase started")
-    next: PositionOut = Field(description="where the phase led")
-    record: HeadOut = Field(description="the ledger entry that published it")
-    orders_used: dict[str, OrdersUsedOut]
 
 
 class GameOut(_GameBase):
@@ -405,46 +340,26 @@ class GameOut(_GameBase):
     deadlock: bool
 
 
-class PublishedOut(Out):
+class PublishedOut(ViewOut, view=PhaseLink):
     """A phase published."""
 
-    phase: str
-    title: str
-    revision: int
-    record: HeadOut
 
-
-class SeriesOut(Out):
+class SeriesOut(ViewOut, view=ChartSeries):
     """A power's centre counts, one for each label of the chart."""
 
-    power: str
-    name: str
-    colour: str
-    counts: list[int]
 
-
-class ChartOut(Out):
+class ChartOut(ViewOut, view=CentreChart):
     """Supply-centre counts by power at the start of every year (and now)."""
 
-    labels: list[str]
-    victory: int | None = Field(description="the supply centres that win; null where the criterion counts units")
-    series: list[SeriesOut]
 
-
-class HistoryOut(Out):
+class HistoryOut(ViewOut, view=GameHistory):
     """The phases published, and the centre counts by year."""
-
-    id: str
-    phases: list[PublishedOut]
-    current: str | None
-    chart: ChartOut
-    result: EndingOut | None
-    head: HeadOut
 
 
 # -- the record -----------------------------------------------------------------------------
 
 
+# Not views: the public record as a file (`gamesmaster verify --archive` reads it), a document gm writes.
 class ArchiveEntryOut(Out):
     """A ledger entry of the public record: its payload as written, or a sealed one's digest."""
 
@@ -468,112 +383,47 @@ class ArchiveOut(Out):
     entries: list[ArchiveEntryOut]
 
 
-class RecordEntryOut(Out):
+class RecordEntryOut(ViewOut, view=RecordEntry):
     """A public record entry; a submission's orders, salt and commitment once published."""
 
-    seq: int
-    at: str
-    kind: str
-    summary: str
-    sealed: bool
-    payload_sha256: str
-    prev_hash: str
-    hash: str
-    orders: list[str] | None
-    salt: str | None
-    commitment: str | None
 
-
-class PhaseRecordOut(Out):
+class PhaseRecordOut(ViewOut, view=PhaseRecord):
     """A published phase's whole record."""
 
-    phase: str
-    title: str
-    result_seq: int
-    head: HeadOut
-    entries: list[RecordEntryOut]
 
-
-class ReceiptOut(Out):
+class ReceiptOut(ViewOut, view=ReceiptCheck, leave_out=("disputed",)):
     """What the record says of a receipt."""
 
-    receipt: str
-    ok: bool = Field(description="checked, and the record holds (false too when it could not be checked yet)")
-    status: str = Field(description="used, replaced, withdrawn, pending, mismatch, missing, not-yet-public, unreadable")
-    message: str
-    seq: int | None
-    entry_hash: str | None
 
-
-class DisputeOut(Out):
+class DisputeOut(ViewOut, view=Dispute, leave_out=("player",)):
     """A dispute on the record: the power's player says it did not send this set."""
-
-    seq: int = Field(description="the ledger entry that records the dispute")
-    phase: str
-    power: str
-    number: int = Field(description="the set disputed: the one that replaced the receipt's")
-    text: str
 
 
 # -- rules ----------------------------------------------------------------------------------
 
 
-class RuleLineOut(Out):
+class RuleLineOut(ViewOut, view=RuleLine):
     """One rule option of a game, in words."""
 
-    option: str
-    title: str
-    section: str
-    question: str
-    value: str
-    text: str
-    changed: bool = Field(description="whether it differs from the preset")
 
-
-class RunningOut(Out):
+class RunningOut(ViewOut, view=RunningLine):
     """One heading of how a game is run."""
 
-    name: str
-    text: str
 
-
-class FixedRuleOut(Out):
+class FixedRuleOut(ViewOut, view=FixedRule):
     """A rule that no option changes."""
 
-    title: str
-    section: str
-    text: str
 
-
-class RulesOut(Out):
+class RulesOut(ViewOut, view=RulesPage):
     """A game's rule options in words, and how it is run."""
 
-    id: str
-    title: str
-    variant: str
-    variant_title: str
-    victory_centres: int
-    victory: str = Field(description="the victory criterion in force, in words")
-    victory_explanation: str = Field(description="what wins, for whom, and when it is checked")
-    preset: str
-    preset_title: str
-    rules: RulesSpec
-    options: list[RuleLineOut]
-    settings: list[RunningOut]
-    fixed: list[FixedRuleOut]
 
-
-class VariantOut(Out):
+class VariantOut(ViewOut, view=VariantChoice):
     """A variant the gamesmaster runs."""
 
-    name: str
-    title: str
-    powers: list[str]
-    default_rules: str
-    players: str = Field("", description='who plays it: "7 players", "2 players (France, Austria; 5 powers neutral)"')
-    victory: str = Field("", description='what wins under its default rules: "18 supply centres win"')
 
-
+# Not views: the catalogue's presets and options reshaped for the create forms (values as words, pairs as
+# objects), and the settings' fixed choices beside them.
 class PresetOut(Out):
     """A rule preset, with every option's value."""
 
@@ -614,6 +464,7 @@ class CatalogueOut(Out):
     scoring: list[str] = Field(description="the scoring systems a game can be created with")
 
 
+# Not a view: scores of a board the caller sent, rounded.
 class ScoresOut(Out):
     """A board's scores under a scoring system."""
 
@@ -624,19 +475,39 @@ class ScoresOut(Out):
 # -- a power's own business -----------------------------------------------------------------
 
 
-class WhoOut(Out):
-    """Whose credential this is."""
-
-    name: str
-    role: str = Field(description="gm, player or standby")
-    power: str | None
-    powers: list[str]
-    standby_for: str | None
-    number: int | None = Field(None, description="the player's number in the game (not sent for the GM)")
+class AnswerOut(ViewOut, view=Answer):
+    """The answer to one written order: accepted as the canonical order, or why not."""
 
 
+class CheckingOut(ViewOut, view=Checking, leave_out=("power", "lines")):
+    """How orders would be read now: each order answered, the warnings, the conditional part (not the orders sent
+    again)."""
 
 
+class OrdersOnRecordOut(ViewOut, view=OrdersOnRecord):
+    """A power's set of orders on record for the current phase (shown to that power and the GM)."""
+
+
+class SubmissionOut(ViewOut, view=Submission):
+    """A power's orders as received: the answer order by order, the warnings and the receipt."""
+
+
+class OrderOptionOut(ViewOut, view=OrderOption):
+    """One legal order as the war room offers it: its canonical text, its kind and the provinces it names."""
+
+
+class UnitOptionsOut(ViewOut, view=UnitOptions):
+    """A unit (or, key 'adjust', a power's builds or removals) and every legal order it may be given."""
+
+
+class VerifyOut(ViewOut, view=VerifyReport):
+    """What `verify` found: every problem, with the ledger entry it breaks."""
+
+    ok: bool = Field(description="true when the record holds")
+
+
+class WhoOut(ViewOut, view=SeatView):
+    """Whose credential this is (the GM's: role gm, and no number)."""
 
 
 class WithdrawnOut(Out):
@@ -644,12 +515,6 @@ class WithdrawnOut(Out):
 
     withdrawn: bool
     ledger_seq: int | None = Field(description="the ledger entry that recorded it: told to the GM only (None for a player)")
-
-
-
-
-
-
 
 
 class ReadyOut(Out):
@@ -662,24 +527,12 @@ class ReadyOut(Out):
 # -- press and votes ------------------------------------------------------------------------
 
 
-class QuestionAnswerOut(Out):
+class QuestionAnswerOut(ViewOut, view=QuestionAnswer):
     """The GM's answer to a question."""
 
-    text: str
-    public: bool
-    at: str
 
-
-class QuestionOut(Out):
-    """A question to the GM and its answers."""
-
-    id: int = Field(description="the game's numbering for the GM; the asker's own count for the asker")
-    power: str
-    phase: str | None
-    asked_at: str
-    text: str
-    answered: bool
-    answers: list[QuestionAnswerOut]
+class QuestionOut(ViewOut, view=QuestionView, renamed={"number": "id"}):
+    """A question to the GM and its answers (its number has always gone out as its id)."""
 
 
 class AnsweredOut(Out):
@@ -698,35 +551,16 @@ class JoinedOut(Out):
     credential: str
 
 
-class StartedOut(Out):
+class StartedOut(ViewOut, view=Created, leave_out=("game", "credentials")):
     """The powers drawn or assigned."""
 
-    powers: dict[str, str] = Field(description="player name -> power")
-    commands: dict[str, list[str]]
-    seed: int | None
 
-
-class AwaitingOut(Out):
+class AwaitingOut(ViewOut, view=AwaitingGM):
     """A phase waiting, with no deadline, for the gamesmaster's decision."""
 
-    game: str
-    seq: int = Field(description="the ledger entry that said so")
-    phase: str
-    removals: dict[str, int] = Field(description="power -> removals the GM chooses for it (seed 004 s24)")
 
-
-class ProcessedOut(Out):
+class ProcessedOut(ViewOut, view=Processed):
     """One phase adjudicated (or a deadline extended by the grace period)."""
-
-    game: str
-    phase: str
-    action: str = Field(description="adjudicated, grace or waiting (for the GM to choose removals)")
-    next_phase: str | None
-    deadline: str | None
-    civil_disorder: list[str]
-    ended: EndingOut | None
-    results: list[OrderResultOut]
-    awaiting: AwaitingOut | None = Field(None, description="waiting: what the GM must decide")
 
 
 class ResumedOut(Out):
@@ -744,15 +578,8 @@ class ReplacedOut(Out):
     credential: str
 
 
-class CorrectionOut(Out):
+class CorrectionOut(ViewOut, view=Correction, leave_out=("game",)):
     """A published phase corrected."""
-
-    phase: str
-    reason: str
-    differences: list[str]
-    next_phase: str | None
-
-
 
 
 class DrawnOut(Out):
@@ -761,64 +588,31 @@ class DrawnOut(Out):
     result: EndingOut | None
 
 
-class OrdersTextsOut(Out):
+class OrdersTextsOut(ViewOut, view=OrdersUsed):
     """Whose orders a phase used for a power, with their texts."""
 
-    texts: list[str]
-    source: str
-    seq: int | None
-    number: int | None
-    commitment: str | None
 
-
-class FullPhaseOut(Out):
+class FullPhaseOut(ViewOut, view=PhaseResult):
     """Every revision of a published phase, as the GM sees it."""
 
-    game: str
-    phase: str
-    revision: int
-    number: int
-    current: bool = Field(description="false for a revision a correction replaced")
-    variant: str
-    rules: dict[str, Any] = Field(description="the rule options the phase was adjudicated by")
-    position: PositionOut
-    next: PositionOut
-    orders: dict[str, OrdersTextsOut]
-    results: list[OrderResultOut]
-    winner: str | None
-    civil_disorder: list[str]
-    adjudicated_at: str
-    seq: int
-    entry_hash: str
 
-
-class PressRecordOut(Out):
+class PressRecordOut(ViewOut, view=PressItem):
     """A press item as the GM sees it."""
 
-    number: int
-    phase: str | None
-    sent_at: str
-    sender: str
-    to: list[str] | None
-    anonymous: bool
-    text: str
-    seq: int
+
+class LedgerEntryOut(ViewOut, view=LedgerEntry):
+    """A ledger entry as stored: the ledger's own Entry."""
 
 
-LedgerEntryOut = model_of(LedgerEntry, name="LedgerEntryOut")  # the ledger's own Entry, its fields as stored
-
-
-# Made, not declared, because one of its fields is a list of a made model (which a type checker cannot take as a type).
-FullHistoryOut = create_model(
-    "FullHistoryOut", __base__=Out, __doc__="The whole record as the GM sees it.",
-    game=(dict[str, Any], Field(description="the game as the gamesmaster holds it (the console's `--json` view): "
-                                            "an open document, its fields those of gm.views.GameView")),
-    phases=(list[FullPhaseOut], ...), press=(list[PressRecordOut], ...), ledger=(many(LedgerEntryOut), ...))
+class FullHistoryOut(ViewOut, view=History):
+    """The whole record as the GM sees it."""
 
 
 # -- the club: standings, reliability, ratings (web/club.py) -----------------------------------
 
 
+# Not views: a reliability's percentage and line are worked out (a property, a method the club's tests call), a
+# standings row counts its games, and pages of standings and the ladder are put together in web/club.py.
 class ReliabilityOut(Out):
     """How a player keeps to the game, from the ledgers."""
 
@@ -831,33 +625,12 @@ class ReliabilityOut(Out):
     text: str
 
 
-class RatingOut(Out):
+class RatingOut(ViewOut, view=Rating):
     """An openskill (Plackett-Luce) rating; the ladder ranks by the ordinal, mu - 3 sigma."""
 
-    key: str = Field(description="the account's public ref, or name: and the player's name")
-    name: str
-    mu: float = Field(description="the model's estimate of the player's skill")
-    sigma: float = Field(description="its uncertainty")
-    ordinal: float = Field(description="mu - 3 sigma: the rating shown, and the ladder's order")
-    games: int = Field(description="finished games rated")
 
-
-class PlayerGameOut(Out):
+class PlayerGameOut(ViewOut, view=Line, leave_out=("player", "key", "name"), renamed={"game_id": "game"}):
     """One player's part in one game."""
-
-    game: str
-    title: str
-    status: str
-    powers: list[str]
-    outcome: str = Field(description="won, drew, lost, left, or playing")
-    score: float | None
-    rank: int | None
-    ordered: int
-    missed: int
-    left: bool
-    replacement: bool
-    ended_at: str | None
-    leagues: list[str]
 
 
 class ClubRowOut(Out):

@@ -38,20 +38,21 @@ from ..gm import (
     PhaseResult,
     Position,
     PressItem,
+    PublishedPhase,
     Proposal,
+    ProposalShown,
     QuestionView,
     Reading,
     ReceiptCheck,
-    RecordEntry,
     SYSTEMS,
     Seat,
+    SeatView,
     Settings,
     UnitOptions,
     WarRoom,
     acting_power,
     by_player,
     choices,
-    describe_scoring,
     drawn_png,
     end_setting,
     parse_duration,
@@ -59,10 +60,10 @@ from ..gm import (
     plain,
     plain_object,
     press_closed,
-    rule_lines,
-    show_time,
+    rules_page,
     value_key,
 )
+from . import schemas
 
 GM = "GM"
 
@@ -154,8 +155,7 @@ def game(page: GamePage) -> dict[str, Any]:
     out["phases"] = [str(p.phase) for p in published]
     out["press"] = [press_item(p) for p in page.press]
     out["proposals"] = [public_proposal(p, view.settings.votes == "open") for p in view.proposals]
-    out["players"] = [{"name": s.name, "role": s.role, "power": s.power, "powers": list(s.powers),
-                       "standby_for": s.standby_for} for s in view.players()]
+    out["players"] = [schemas.PlayerOut.written(SeatView.of(s)) for s in view.players()]
     out["deadlock"] = view.deadlock_pending
     out["player_scores"] = by_player(view.scores, view.seats)
     return out
@@ -168,21 +168,17 @@ def settings_doc(settings: Settings) -> dict[str, Any]:
 
 def public_proposal(p: Proposal, open_votes: bool = False) -> dict[str, Any]:
     """A proposal as everyone may see it: how many have voted; how each power voted only where votes are open."""
-    return {"id": p.id, "kind": p.kind, "phase": p.phase, "proposer": p.proposer, "powers": list(p.powers),
-            "status": p.status, "votes_cast": len(p.votes), "votes": dict(p.votes) if open_votes else None}
+    return plain_object(ProposalShown.of(p, open_votes))
 
 
 def press_item(p: PressItem) -> dict[str, Any]:
-    """A press item as JSON."""
-    return {"id": p.number, "phase": p.phase, "sent_at": _iso(p.sent_at), "sender": p.sender,
-            "to": list(p.to) if p.to is not None else None, "anonymous": p.anonymous, "text": p.text}
+    """A press item as JSON (the API's PressOut)."""
+    return schemas.PressOut.written(p)
 
 
 def question_item(q: QuestionView) -> dict[str, Any]:
-    """A question to the GM and its answers, as JSON."""
-    return {"id": q.number, "power": q.power, "phase": q.phase, "asked_at": _iso(q.asked_at), "text": q.text,
-            "answered": q.answered,
-            "answers": [{"text": t, "public": public, "at": _iso(at)} for t, public, at in q.answers]}
+    """A question to the GM and its answers, as JSON (the API's QuestionOut)."""
+    return schemas.QuestionOut.written(q)
 
 
 def public_press(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
@@ -191,26 +187,8 @@ def public_press(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
 
 
 def phase_record(r: PhaseResult) -> dict[str, Any]:
-    """A published phase: its orders' results, grouped by power, and the position after."""
-    variant = r.variant
-    by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.powers}
-    results = [x.to_dict() for x in r.results]
-    for x in results + [x.to_dict() for x in r.unordered()]:  # every unit, ordered or not
-        by_power.setdefault(str(x["power"]), []).append(x)
-    by_power = {p: rs for p, rs in by_power.items() if rs}
-    return {"phase": str(r.phase), "title": r.title, "revision": r.revision,
-            "adjudicated_at": _iso(r.adjudicated_at), "results": results,
-            "by_power": [{"power": p, "name": variant.powers[p].name if p in variant.powers else p,
-                          "colour": variant.powers[p].colour if p in variant.powers else "#888",
-                          "source": r.orders[p].source if p in r.orders else None, "results": rs}
-                         for p, rs in by_power.items()],
-            "not_ordered": [p for p, u in r.orders.items() if not u.texts],
-            "civil_disorder": list(r.civil_disorder),
-            "next_phase": str(r.next.phase), "next_title": r.next.phase.title,
-            "winner": r.winner, "position": r.position.to_dict(), "next": r.next.to_dict(),
-            "record": {"seq": r.seq, "hash": r.entry_hash},
-            "orders_used": {p: {"source": u.source, "number": u.number, "commitment": u.commitment, "seq": u.seq}
-                            for p, u in r.orders.items()}}
+    """A published phase: its orders' results, grouped by power, and the position after (gm's PublishedPhase)."""
+    return plain_object(PublishedPhase.of(r))
 
 
 def results(gm: Gamesmaster, game_id: str) -> list[dict[str, Any]]:
@@ -441,97 +419,27 @@ def inline_svg(drawn: Drawn | str) -> str:
 # -- the record ------------------------------------------------------------------------------
 
 
-def record_entry(e: RecordEntry) -> dict[str, Any]:
-    """A public record entry for the record page and the API."""
-    p = e.payload if e.payload is not None else {}
-    submitted = e.kind == "orders-submitted" and e.payload is not None
-    return {"seq": e.seq, "at": _iso(e.at), "kind": e.kind, "summary": e.summary, "sealed": e.payload is None,
-            "payload_sha256": e.payload_sha256, "prev_hash": e.prev_hash, "hash": e.hash,
-            "orders": list(e.orders) if e.orders is not None else None,
-            "salt": p.get("salt") if submitted else None, "commitment": p.get("commitment") if submitted else None}
-
-
 def phase_record_view(record: PhaseRecord) -> dict[str, Any]:
-    """A published phase's whole record."""
-    return {"phase": str(record.phase), "title": record.phase.title, "result_seq": record.result_seq,
-            "head": {"seq": record.head.seq, "hash": record.head.hash},
-            "entries": [record_entry(e) for e in record.entries]}
+    """A published phase's whole record (the API's PhaseRecordOut)."""
+    return schemas.PhaseRecordOut.written(record)
 
 
 def receipt_view(check: ReceiptCheck) -> dict[str, Any]:
-    """What the record says of a receipt."""
-    return {"receipt": check.receipt, "ok": check.ok, "status": check.status, "message": check.message,
-            "seq": check.seq, "entry_hash": check.entry_hash}
+    """What the record says of a receipt (the API's ReceiptOut)."""
+    return schemas.ReceiptOut.written(check)
 
 
 def dispute_view(d: Dispute) -> dict[str, Any]:
-    """A dispute on the record."""
-    return {"seq": d.seq, "phase": d.phase, "power": d.power, "number": d.number, "text": d.text}
+    """A dispute on the record (the API's DisputeOut)."""
+    return schemas.DisputeOut.written(d)
 
 
 # -- rules ---------------------------------------------------------------------------------
 
 
 def rules_view(gm: Gamesmaster, game_id: str) -> dict[str, Any]:
-    """The game's rule options in words, and how it is run (press, deadlines, NMR, replacement)."""
-    view = gm.games.game(game_id)
-    variant = view.variant
-    options = view.rules
-    cat = choices()
-    values = options.as_dict()
-    base = options.preset or variant.default_rules
-    preset = cat.preset(base)
-    base_values = preset.options.as_dict() if preset is not None else {}
-    items = []
-    for entry, line in zip(cat.options, rule_lines(options)):
-        name = entry.name
-        items.append({"option": name, "title": entry.title, "section": entry.section,
-                      "question": entry.explanation, "value": value_key(values[name]),
-                      "text": line.split(": ", 1)[1] if ": " in line else line,
-                      "changed": bool(base_values) and base_values.get(name) != values[name]})
-    settings = view.settings
-    running = [
-        ("Press", {"none": "No press: only the gamesmaster's notices.",
-                   "public": "Public announcements only; no private letters.",
-                   "full": "Public announcements and private letters between powers.",
-                   "anonymous": "Public and private press; a release may hide its sender from the other players."}[settings.press]),
-        ("Deadlines", settings.schedule.describe()[0].upper() + settings.schedule.describe()[1:] + "."),
-        ("Missed orders", (f"A player who has not ordered at a movement deadline gets one grace period of "
-                           f"{settings.grace_hours:g} hours; then civil disorder." if settings.grace_hours else
-                           "A power with no orders at the deadline is in civil disorder: "
-                           "its units hold and do not support each other.")
-                          + (" A power that misses a Spring or Fall move stays in civil disorder for the rest of the "
-                             "season (rulebook XIV.3): its dislodged units are disbanded and it raises no units; it "
-                             "resumes with its next Spring or Fall orders." if options.missed_move == "season" else
-                             " A missed move costs that move only: retreats and adjustments are ordered at their own "
-                             "deadlines.")),
-        ("Replacement", {"none": "Civil disorder until the gamesmaster replaces the player.",
-                         "standby": "The first free stand-by is asked to send the next move; if the player sends it "
-                                    "instead, the player keeps the country.",
-                         "successor": "A player plays until resigning, and names a successor.",
-                         "gm": "The gamesmaster appoints a neutral stand-by."}[settings.replacement]),
-        ("Early processing", "Retreats and adjustments are processed as soon as every power concerned has ordered"
-                             + ("; a movement phase once every player has ordered and marked ready." if settings.early_movement
-                                else "; movement waits for the deadline.")),
-        ("Draws", f"A draw or concession passes by {'a unanimous vote' if settings.draw_vote == 'unanimous' else 'a majority'} "
-                  "of the surviving powers. "
-                  + ("Votes are secret: only the outcome (and how many voted each way) is published."
-                     if settings.votes == "secret" else "Votes are open: the record shows how each power voted.")),
-        ("Scoring", describe_scoring(settings.scoring)),
-    ]
-    if options.last_year:  # the rules' short game, however it was set (--end-year or the rules)
-        running.append(("Short game", f"After {options.last_year}, the player with the most pieces on the board wins "
-                                       "(a player of several powers counts them all; a tie is a draw)."))
-    if settings.end_time is not None:
-        running.append(("Short game by the clock", f"The game stops at {show_time(settings.end_time, settings.schedule.tz)}"
-                        " (rulebook III); the player with the most pieces on the board then wins (a player of several "
-                        "powers counts them all; a tie is a draw). The phase being written then is not played."))
-    return {"id": view.id, "title": view.title, "variant": variant.name, "variant_title": variant.title,
-            "victory_centres": variant.victory_centres, "victory": view.victory.headline,
-            "victory_explanation": view.victory.explanation, "preset": base,
-            "preset_title": preset.title if preset is not None else base,
-            "rules": view.rules_spec.to_json(), "options": items, "settings": [{"name": k, "text": v} for k, v in running],
-            "fixed": [{"title": e.title, "section": e.section, "text": e.explanation} for e in cat.fixed]}
+    """The game's rule options in words, and how it is run (gm's rules page, as the API's RulesOut)."""
+    return schemas.RulesOut.written(rules_page(gm.games.game(game_id)))
 
 
 # -- the war room ------------------------------------------------------------------------
@@ -544,10 +452,7 @@ def legal_options(position: Position, legal: LegalOrders) -> list[dict[str, Any]
 
 def answers(checking: Checking) -> dict[str, Any]:
     """The gamesmaster's answers to orders being written, as JSON."""
-    return {"answers": [{"text": a.text, "status": a.status, "order": a.order, "message": a.message,
-                         "notes": list(a.notes)} for a in checking.answers],
-            "warnings": list(checking.warnings), "conditional": checking.conditional,
-            "clauses": list(checking.clauses), "conditional_error": checking.conditional_error}
+    return schemas.CheckingOut.written(checking)
 
 
 def shown_credentials(created: Created) -> list[dict[str, Any]]:
