@@ -49,6 +49,9 @@ def serving(app, **config) -> Iterator[str]:
     from gamesmaster.serving.site import bind
 
     sock = bind("127.0.0.1", 0)
+    # A page a test left open keeps its table's event stream (web/live.py) going for minutes, and a
+    # graceful shutdown waits for it: after a second the stream is cut, as a browser's reload would.
+    config.setdefault("timeout_graceful_shutdown", 1)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", **config))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from functools import cache
 from pathlib import Path
 
 
@@ -63,10 +64,16 @@ def _from_module(node: ast.ImportFrom, path: Path) -> str:
     return ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
 
 
+@cache
+def _tree(path: Path) -> ast.Module:
+    """The file's syntax tree, read once a session: every check walks the same source."""
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
 def _imports(path: Path) -> list[tuple[str, int]]:
     """Every module the file imports (absolute names), with the line of the import."""
     found: list[tuple[str, int]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -133,7 +140,7 @@ def test_the_check_catches_a_door_importing_another(tmp_path, monkeypatch):
 def _from_gm(path: Path) -> list[tuple[str, str, int]]:
     """Every (module, name, line) the file imports from gm's package or an inner module of gm."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             found += [(alias.name, "*", node.lineno) for alias in node.names if _part(alias.name) == "gm"]
         elif isinstance(node, ast.ImportFrom):

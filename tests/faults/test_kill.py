@@ -20,7 +20,8 @@ from sqlalchemy import text
 from gamesmaster.gm import Gamesmaster
 from gamesmaster.store import Store
 from gamesmaster.store.testing import FakeClock
-from gamesmaster.gm.adjudicating import PAUSE_ENV
+from gamesmaster.gm.adjudicating import PAUSE_ENV, PAUSE_FILE_ENV
+from gamesmaster.gm.deadlines import CLAIM
 
 from deploy.procs import call, web, worker
 
@@ -128,24 +129,61 @@ def _state(url: str, game: str) -> tuple[str, int, int]:
         store.dispose()
 
 
+def _wait_for_adjudications(marker, w, count: int, timeout: float = 60) -> None:
+    """Wait until the worker has begun `count` adjudications (the pause hook writes the marker as each
+    pause begins; writes 0.15 s apart, looked at every 10 ms)."""
+    end = time.monotonic() + timeout
+    seen, last = 0, None
+    while seen < count:
+        try:
+            stamp = marker.stat().st_mtime_ns
+        except FileNotFoundError:
+            stamp = None
+        if stamp is not None and stamp != last:
+            seen, last = seen + 1, stamp
+            continue
+        if w.proc.poll() is not None or time.monotonic() > end:
+            w.kill()
+            raise AssertionError(f"the worker began {seen} of {count} adjudications:\n{w.output}")
+        time.sleep(0.01)
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_worker_killed_during_adjudication(kind, url_for, tmp_path):
     url = url_for(kind)
     rng = random.Random(int(time.time()) + 1)
     games = _due_games(url, 4 * ROUNDS, "k")
     kills = 0
-    # each adjudication holds its transaction open 0.15 s before the commit (the test hook), so a
-    # kill at a random moment mostly lands inside one
-    slow = {PAUSE_ENV: "0.15"}
+    left = len(games)
+    # A worker claims CLAIM games at a time (four) and commits them together; each
+    # adjudication pauses 0.15 s inside the claim's transaction (the test hook), writing the round's
+    # marker file as the pause begins. So a kill is aimed by counting adjudications begun: one round
+    # in four at a random moment of the start-up (before any claim); the others after a random
+    # number of claims committed, either inside the pause of a random adjudication of the next
+    # claim (its transaction open) or, once the games left are all done, after the last commit.
+    # (A kill a fixed 1-2 s after the start landed before every claim whenever start-up took
+    # longer than that, as it does on a loaded machine, and left the games to the last worker.)
     for round_ in range(ROUNDS * 4):
-        w = worker(url, tmp_path, interval=0.1, extra_env=slow)
-        time.sleep(rng.uniform(1.0, 2.0))  # start-up is ~1s: kills land before, during and between claims
+        marker = tmp_path / f"round-{round_}.paused"
+        w = worker(url, tmp_path, interval=0.1, extra_env={PAUSE_ENV: "0.15", PAUSE_FILE_ENV: str(marker)})
+        claims = -(-left // CLAIM)
+        if rng.random() < 0.25:
+            time.sleep(rng.uniform(0.0, 1.0))  # start-up is ~1 s or more: before its first claim
+        else:
+            done = rng.randint(0, min(3, claims if kills else claims - 1))  # the first round never does all
+            if done == claims:
+                _wait_for_adjudications(marker, w, left)
+                time.sleep(rng.uniform(0.3, 0.5))  # after the pause and the commit
+            else:
+                _wait_for_adjudications(marker, w, CLAIM * done + rng.randint(1, min(CLAIM, left - CLAIM * done)))
+                time.sleep(rng.uniform(0.0, 0.1))  # inside the pause
         w.kill()
         kills += 1
         states = {g: _state(url, g) for g in games}
         for g, st in states.items():
             assert st in (("S1901M", 0, 0), ("F1901M", 1, 1)), (round_, g, st)  # all or nothing
-        if all(st[0] == "F1901M" for st in states.values()):
+        left = sum(st[0] == "S1901M" for st in states.values())
+        if not left:
             break
     w = worker(url, tmp_path, interval=0.1)
     try:

@@ -17,6 +17,7 @@ import os
 import subprocess
 import urllib.request
 import venv
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,7 @@ def pypi_problem() -> str | None:
         return f"PyPI ({PYPI}) cannot be reached to install the diplomacy package: {exc}"
 
 
+@cache  # found once a session: each look starts the package's interpreter (1-2 s); a skip is not kept
 def diplomacy_python() -> Path:
     """The interpreter of a venv with diplomacy 1.1.2, made if need be; skips the test if PyPI is out of reach."""
     bench = ROOT / "bench" / ".venv-diplomacy" / "bin" / "python"
