@@ -52,6 +52,26 @@ def test_game_page_shows_map_ordered_flags_and_results(client, game, site_gm):
     assert "Results: Spring 1901 movement" in plain(r) and "A PAR - BUR" in plain(r) and "succeeds" in plain(r)
 
 
+def test_a_game_page_body_is_rendered_once_a_head_and_follows_every_change(client, game, site_gm, monkeypatch):
+    """The body of a game page is kept for the views it was rendered from: a second visitor gets it without
+    rendering it again, and the next change (an order, which shows as received) renders it afresh."""
+    from gamesmaster.web import pages
+    monkeypatch.setattr(pages, "_BODIES", pages.GameBodies())
+    rendered = []
+    real = pages.site.game
+    monkeypatch.setattr(pages.site, "game", lambda page: rendered.append(page) or real(page))
+    first = client.get("/games/club").text
+    again = client.get("/games/club", headers={"cookie": "gm_visitor=someone-else"}).text
+    assert len(rendered) == 1 and 'data-province="PAR"' in again
+    assert re.search(r'<main>.*</main>', first, re.DOTALL).group(0) == re.search(r'<main>.*</main>', again,
+                                                                                 re.DOTALL).group(0)
+    site_gm.orders.submit_orders("club", "FRANCE", "A Par-Bur", credential=game["FRANCE"], channel="web")
+    after = client.get("/games/club").text
+    assert len(rendered) == 2
+    assert "received" in re.search(r'<tr data-power="FRANCE">.*?</tr>', after, re.DOTALL).group(0)
+    assert "not yet" in re.search(r'<tr data-power="FRANCE">.*?</tr>', first, re.DOTALL).group(0)
+
+
 def test_history_steps_and_chart(client, game, site_gm):
     site_gm.orders.submit_orders("club", "RUSSIA", "A War-Gal", credential=game["RUSSIA"], channel="web")
     site_gm.deadlines.process("club", force=True)
