@@ -168,6 +168,20 @@ def _box(page, selector: str) -> dict:
     return box
 
 
+def _wait_for_tap_targets(page, provinces: tuple[str, ...], timeout_ms: float = 10_000) -> None:
+    """Wait until the map's units in these provinces are 40 px tap targets, or the bound passes (the caller's
+    assertion then says which is not)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_function(
+            """(provinces) => provinces.every(p => {
+                 const hit = document.querySelector(`#map g.unit[data-province="${p}"] .hit`);
+                 const box = hit && hit.getBoundingClientRect();
+                 return box && box.width >= 40 && box.height >= 40; })""", arg=list(provinces), timeout=timeout_ms)
+    except PlaywrightTimeout:
+        pass
+
+
 def _tap(page, selector: str) -> None:
     """Tap the middle of an element, scrolling it into view first."""
     page.locator(selector).first.scroll_into_view_if_needed()
@@ -180,7 +194,9 @@ def test_ordering_by_tapping_on_a_phone(browser, site):
     context = _context(browser, base, "phone")
     page = context.new_page()
     _sign_in(page, "moving", creds["moving"]["FRANCE"])
-    # the map opens at a working zoom: each of one's units is a tap target of 40 px or more
+    # the map opens at a working zoom: each of one's units is a tap target of 40 px or more (the war room's
+    # script zooms once the page has loaded: wait for it, up to a bound, then hold each unit to it)
+    _wait_for_tap_targets(page, ("PAR", "MAR", "BRE"))
     for prov in ("PAR", "MAR", "BRE"):
         box = _box(page, f'#map g.unit[data-province="{prov}"] .hit')
         assert box["width"] >= 40 and box["height"] >= 40, (prov, box)
