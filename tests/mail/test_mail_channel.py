@@ -7,11 +7,13 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from sqlalchemy import select
+
 from gamesmaster.gm import Gamesmaster, MailKind
 from gamesmaster.mail.config import MailConfig
 from gamesmaster.mail.notify import Dispatcher
 from gamesmaster.store.accounts import AccountRecords
-from gamesmaster.store.mailbox import MailRecords
+from gamesmaster.store.mailbox import MailRecords, outbox
 from gamesmaster.store.testing import FakeClock
 
 NAMES = ["Ann", "Bob", "Cat"]
@@ -91,3 +93,33 @@ def test_a_seat_played_by_mail_at_the_account_s_address_is_mailed_once(sqlite_st
     assert [m[1] for m in results] == [("ann@players.test",)]
     assert [n.kind for n in gm.notices.notices(account)] == ["results"]
     assert MailKind.RESULTS.outbox_kind == "results" and MailKind.WELCOME.outbox_kind == "notice"
+
+
+def test_a_digest_of_many_mails_keeps_a_key_the_outbox_takes_and_its_own(store):
+    """On PostgreSQL too (the outbox's key is 200 characters): one pass's many letters to one address make a
+    digest whose key is too long to keep whole; it is queued, and so is the next pass's digest alike at the
+    start (a key cut short instead failed on PostgreSQL, and would have made the second look queued already)."""
+    clock = FakeClock()
+    gm = Gamesmaster(store, clock)
+    dispatcher = Dispatcher(gm, MailConfig(address="gm@club.test", maps=False, reminder_hours=0))
+    game = "a-club-game-with-a-rather-long-name-1901"
+    created = gm.setup.create_game(game, players=NAMES, seed=1)
+    bob = next(p for p in gm.games.game(game).players() if p.name == "Bob")
+    with gm.mailroom.open() as books:
+        books.set_contact(game, bob.number, "bob@players.test", clock(), "gm")
+    dispatcher.run_once()  # the game is first read: its past is mailed to no one
+    ann, to_bob = created.powers["Ann"], [bob.acts_for()[0]]
+
+    def letters(n: int, word: str) -> None:
+        for i in range(n):
+            gm.press.post_press(game, f"{word} {i}", power=ann, to=to_bob, credential=created.credentials["Ann"])
+
+    letters(6, "First")
+    assert dispatcher.run_once()["press"] == 6
+    letters(6, "Second")
+    assert dispatcher.run_once()["press"] == 6
+    digests = [m for m in _outbox(store) if m[1] == ("bob@players.test",)]
+    assert [kind for kind, _, _ in digests] == ["digest", "digest"]
+    with store.connect(write=False) as conn:
+        keys = [k for k, to in conn.execute(select(outbox.c.key, outbox.c.recipients)) if to == ["bob@players.test"]]
+    assert len(set(keys)) == 2 and all(len(k) <= 200 for k in keys) and all(k.startswith("press:") for k in keys)

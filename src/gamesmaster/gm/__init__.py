@@ -31,8 +31,8 @@ from .fates import BOUNCE, CUT, DISLODGED, DISRUPTED, NO_CONVOY, VOID, Fate, fat
 from .games import GAME_ID
 from .limits import BACKUP_BYTES, ORDERS_CHARS, bad_character
 from .live import LABELS, LiveConfig, press_closed
-from .mailroom import (AccountRecord, MailBooks, MailDeliveryRecord, MailKind, Mailroom, NoticeRecord, OutboxRecord,
-                       game_address)
+from .mailroom import (MAIL_KEY_CHARS, AccountRecord, MailBooks, MailDeliveryRecord, MailKind, Mailroom, NoticeRecord,
+                       OutboxRecord, game_address)
 from .notices import KINDS, NoticeSettings
 from .ratelimit import RateLimiter
 from .ratings import SHOWN_AFTER, Rating
@@ -93,7 +93,7 @@ __all__ = [
     # credentials, limits and the mail door's books
     "VERIFIED", "check_secret", "fingerprint", "hash_secret", "is_key", "is_token", "new_secret", "split_credential",
     "RateLimiter", "MAX_BOARD_CHARS", "LEAGUE_CHARS", "ORDERS_CHARS", "BACKUP_BYTES", "bad_character",
-    "Mailroom", "MailBooks", "AccountRecord", "NoticeRecord", "OutboxRecord", "game_address", "MailDeliveryRecord",
+    "Mailroom", "MailBooks", "MAIL_KEY_CHARS", "AccountRecord", "NoticeRecord", "OutboxRecord", "game_address", "MailDeliveryRecord",
     "MailKind",
     # the console's words for the views
     "report_correction", "report_final", "report_games", "report_history", "report_processed", "report_status",

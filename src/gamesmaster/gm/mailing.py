@@ -23,7 +23,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from ..config import MailSettings
-from ..store.mailbox import MailKind, NewMail
+from ..store.mailbox import KEY_CHARS as MAIL_KEY_CHARS, MailKind, NewMail
 from .channels import GameNews
 from .state import GM, Seat
 from .views import PressItem
@@ -56,7 +56,7 @@ class MailChannel:
 
         def mail(kind: MailKind, key: str, address: str, player: int | None, seqs: tuple[int, ...],
                  phase: str | None = None, power: str | None = None, silent: bool = False) -> NewMail:
-            return NewMail(game, key[:200], kind, address, player, seqs, batch, news.now, phase, power, silent)
+            return NewMail(game, key[:MAIL_KEY_CHARS], kind, address, player, seqs, batch, news.now, phase, power, silent)
 
         out: list[NewMail] = []
         results: dict[int, int] = {}  # player -> where in `out` its last results of this pass are

@@ -16,10 +16,10 @@ from typing import Iterable, Iterator, Sequence
 
 from ..store import Connection, Store
 from ..store.accounts import AccountRecord, AccountRecords, NoticeRecord
-from ..store.mailbox import (ContactRecord, DueMail, InboxRecord, MailDeliveryRecord, MailKind, MailRecords, OutboxLine,
-                             OutboxRecord)
+from ..store.mailbox import (KEY_CHARS as MAIL_KEY_CHARS, ContactRecord, DueMail, InboxRecord, MailDeliveryRecord,
+                             MailKind, MailRecords, OutboxLine, OutboxRecord)
 
-__all__ = ["Mailroom", "MailBooks", "MailTrouble", "game_address", "AccountRecord", "ContactRecord", "DueMail",
+__all__ = ["Mailroom", "MailBooks", "MailTrouble", "game_address", "MAIL_KEY_CHARS", "AccountRecord", "ContactRecord", "DueMail",
            "InboxRecord", "MailDeliveryRecord", "MailKind", "NoticeRecord", "OutboxLine", "OutboxRecord"]
 
 

@@ -15,12 +15,13 @@ door on for an old game does not mail its players the whole history.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass, replace
 from typing import Mapping
 from urllib.parse import quote
 
-from ..gm import (AccountRecord, Gamesmaster, GameView, MailDeliveryRecord, MailKind, NoticeRecord, PhaseResult,
+from ..gm import (MAIL_KEY_CHARS, AccountRecord, Gamesmaster, GameView, MailDeliveryRecord, MailKind, NoticeRecord, PhaseResult,
                   PressItem, Seat, show_time)
 from . import headers, texts
 from .config import MailConfig
@@ -63,9 +64,20 @@ def _digests(mails: list[_Mail]) -> list[_Mail]:
         body = lead.body + "".join(f"\n{'=' * 72}\n{m.subject}\n\n{m.body}" for m in rest)
         subject = f"{lead.subject} (and {len(rest)} more: {', '.join(_what(m) for m in rest)})"
         out.append(_Mail(lead.to, subject, body, "digest" if lead.kind != "results" else "results",
-                         "+".join(m.key for m in group)[:250], tuple(a for m in group for a in m.attachments),
+                         _digest_key([m.key for m in group]), tuple(a for m in group for a in m.attachments),
                          lead.idstring))
     return out
+
+
+def _digest_key(keys: list[str]) -> str:
+    """A digest's outbox key: its mails' keys joined, or, past what the outbox keeps, the start of them and a hash of
+    them all (cut short instead, it was too long for PostgreSQL's column, and two long digests alike at the start
+    would have shared a key: the second, taken for queued already, was never sent)."""
+    joined = "+".join(keys)
+    if len(joined) <= MAIL_KEY_CHARS:
+        return joined
+    tag = "#" + hashlib.sha256(joined.encode()).hexdigest()
+    return joined[:MAIL_KEY_CHARS - len(tag)] + tag
 
 
 def _powers(seat: Seat) -> str:

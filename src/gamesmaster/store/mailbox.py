@@ -47,13 +47,15 @@ inbox = Table(
     Column("error", Text, nullable=True),
 )
 
+KEY_CHARS = 200  # the longest key of a mail in the outbox or of a decided one: what it is, so it is made once
+
 outbox = Table(
     "gm_mail_outbox", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("created_at", UTCDateTime, nullable=False),
     Column("kind", String(16), nullable=False),  # reply, results, press, reminder, notice
     Column("game_id", String(64), nullable=True),
-    Column("key", String(200), nullable=True, unique=True),  # what caused it, so it is queued once
+    Column("key", String(KEY_CHARS), nullable=True, unique=True),  # what caused it, so it is queued once
     Column("sender", String(320), nullable=False),  # envelope sender
     Column("recipients", JSON, nullable=False),
     Column("subject", Text, nullable=False),
@@ -71,7 +73,7 @@ deliveries = Table(
     "gm_mail_deliveries", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("game_id", String(64), nullable=False),
-    Column("key", String(200), nullable=False, unique=True),  # what it tells of, to whom: so it is decided once
+    Column("key", String(KEY_CHARS), nullable=False, unique=True),  # what it tells of, to whom: decided once
     Column("kind", String(16), nullable=False),  # a MailKind
     Column("address", String(320), nullable=False),
     Column("player", Integer, nullable=True),  # the seat's number (None: the GM's own address)
