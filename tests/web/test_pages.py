@@ -56,7 +56,6 @@ def test_a_game_page_body_is_rendered_once_a_head_and_follows_every_change(clien
     """The body of a game page is kept for the views it was rendered from: a second visitor gets it without
     rendering it again, and the next change (an order, which shows as received) renders it afresh."""
     from gamesmaster.web import pages
-    monkeypatch.setattr(pages, "_BODIES", pages.GameBodies())
     rendered = []
     real = pages.site.game
     monkeypatch.setattr(pages.site, "game", lambda page: rendered.append(page) or real(page))

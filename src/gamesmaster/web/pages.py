@@ -7,8 +7,6 @@ secret must be shown once (new credentials), which is rendered directly.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any, Callable, cast
 from urllib.parse import quote, urlencode
 
@@ -17,7 +15,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from markupsafe import Markup
 from starlette.datastructures import FormData
 
-from ..gm import (phase_title, parse_phase, GAME_ID, ORDERS_CHARS, CentreChart, Forbidden, GamePage, Gamesmaster, GMError,
+from ..gm import (phase_title, parse_phase, GAME_ID, ORDERS_CHARS, CentreChart, Forbidden, Gamesmaster, GMError,
                   NotCommanded, Refused, RuleSpec, Settings, game_address, parse_duration, parse_time, rules_for)
 from . import site
 from .app import WebError, drawing, drawing_budget
@@ -88,39 +86,6 @@ def games_page(request: Request) -> HTMLResponse:
     return _render(request, "games.html", {"games": site.games(_gm(request))})
 
 
-class GameBodies:
-    """Game pages' bodies as rendered, kept for the views they were rendered from.
-
-    A game page is the same HTML for every visitor while gm answers with the same views (it keeps one of each
-    for each head of the game) and the same map; only the site's header around it is the visitor's. Rendering
-    it was a game page's whole cost, about twice an average request's under a crowd. The views are held with
-    their HTML, so the identities that key it stay theirs."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._kept: OrderedDict[tuple[object, ...], tuple[tuple[object, ...], Markup]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def body(self, page: GamePage, map_tag: str | None, render: Callable[[], str]) -> Markup:
-        """The body rendered from this page's views and the map with this tag (rendered now if not kept)."""
-        views = (page.game, page.published, page.press)
-        key = (*(id(v) for v in views), map_tag)
-        with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None and all(a is b for a, b in zip(kept[0], views)):
-                self._kept.move_to_end(key)
-                return kept[1]
-        html = Markup(render())  # the template escapes what it writes; the result is HTML
-        with self._lock:
-            self._kept[key] = (views, html)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-        return html
-
-
-_BODIES = GameBodies()
-
-
 @router.get("/games/{game}", response_class=HTMLResponse)
 def game_page(game: str, request: Request) -> HTMLResponse:
     gm = _gm(request)
@@ -131,8 +96,10 @@ def game_page(game: str, request: Request) -> HTMLResponse:
         view = site.game(page)
         svg = site.inline_svg(drawn) if drawn is not None else None
         return cast(str, request.app.state.templates.get_template("_game_body.html").render(g=view, map=svg))
-    body = _BODIES.body(page, drawn.etag if drawn is not None else None, render)
-    return _render(request, "game.html", {"title": page.game.title, "body": body})
+    # The body is the same HTML for every visitor at one state of the game (only the site's header around it is
+    # theirs): rendered once for each, it was a game page's whole cost, twice an average request's under a crowd.
+    body = site.rendered(("game page", game, page.game.version, drawn.etag if drawn is not None else None), render)
+    return _render(request, "game.html", {"title": page.game.title, "body": Markup(body)})
 
 
 @router.get("/games/{game}/history", response_class=HTMLResponse)

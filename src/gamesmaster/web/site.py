@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from ..gm import (
     Board,
@@ -121,12 +121,23 @@ def position_json(gm: Gamesmaster, game_id: str) -> bytes:
 
 def written(key: Any, make: Any) -> bytes:
     """A JSON document kept by key (which must name everything it shows)."""
+    return cast(bytes, _kept_as(key, lambda: json.dumps(make(), ensure_ascii=False, separators=(",", ":"),
+                                                         default=_json_value).encode()))
+
+
+def rendered(key: Any, make: Callable[[], str]) -> str:
+    """A piece of a page as rendered, kept by key as `written` keeps documents (the key names everything it shows,
+    a game's state by its view's version)."""
+    return cast(str, _kept_as(key, make))
+
+
+def _kept_as(key: Any, make: Callable[[], str | bytes]) -> str | bytes:
     digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
     value = _WRITTEN.get(digest)
     if value is None:
-        value = json.dumps(make(), ensure_ascii=False, separators=(",", ":"), default=_json_value).encode()
+        value = make()
         _WRITTEN.put(digest, value)
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _json_value(value: Any) -> Any:
