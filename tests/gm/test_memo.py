@@ -63,3 +63,22 @@ def test_a_submission_read_before_the_write_lock_is_read_again_when_the_game_mov
     on_record = one.orders.orders_on_record("m", "FRANCE", credential=fresh)
     assert [o.orders for o in on_record] == [("A Mar - Spa",)]
     assert one.record.verify("m").problems == ()
+
+
+def test_changes_reads_only_what_came_after_the_entry_asked(store, clock):
+    """The mail door asks what happened after an entry: the store is asked for those phases and letters only,
+    not for the whole game's to be filtered afterwards."""
+    gm = Gamesmaster(store, clock)
+    made = gm.setup.create_game("m", players=NAMES, assign={"Ann": "FRANCE", "Bob": "GERMANY"})
+    gm.press.post_press("m", "Early word", power="FRANCE", credential=made.credentials["Ann"])
+    gm.deadlines.process("m", force=True)
+    middle = max(gm.games.changes("m", 0).phases)  # the entry that published the first results
+    gm.press.post_press("m", "Later word", power="FRANCE", credential=made.credentials["Ann"])
+    everything = gm.games.changes("m", 0)
+    seen = _statements(store)
+    later = gm.games.changes("m", middle)
+    words = lambda c: [p.text for p in c.press.values() if p.text.endswith("word")]  # noqa: E731 - the players' own
+    assert words(everything) == ["Early word", "Later word"] and everything.phases
+    assert words(later) == ["Later word"] and not later.phases
+    asked = [s for s in seen if "ledger_seq >" in s]
+    assert len(asked) >= 2, seen  # the phases and the press, each read from that entry on

@@ -188,10 +188,10 @@ class Reading:
         with self._desk.reading() as rec:
             state = self._desk.snapshot(rec, game_id)
             entries = tuple((e.seq, e.kind) for e in rec.entries(game_id, after=after))
-            phases = {r.ledger_seq: phase_result(r) for r in rec.phases(game_id, current_only=False)
-                      if r.ledger_seq > after}
-            press = {r.ledger_seq: press_item(r, GM) for r in rec.press(game_id) if r.ledger_seq > after}
-            return Changes(game_view(state), entries, phases, press)
+            # only what came after: a results pass read a long game's every phase and letter for each game it mailed
+            phases = {r.ledger_seq: phase_result(r) for r in rec.phases(game_id, current_only=False, after=after)}
+            press = {r.ledger_seq: press_item(r, GM) for r in rec.press(game_id, after=after)}
+            return Changes(kept_view(self._desk.memo, state), entries, phases, press)
 
     def games(self) -> tuple[GameView, ...]:
         """Every game, oldest first."""

@@ -184,9 +184,12 @@ class Records:
 
     # -- published phases ----------------------------------------------------------------
 
-    def phases(self, game_id: str, current_only: bool = True) -> list[PhaseRow]:
-        """Published phases of a game (the current revision of each, or every revision), in play order."""
+    def phases(self, game_id: str, current_only: bool = True, after: int = 0) -> list[PhaseRow]:
+        """Published phases of a game (the current revision of each, or every revision), in play order; after: only
+        those published by ledger entries after that one."""
         q = select(t.phases).where(t.phases.c.game_id == game_id)
+        if after:
+            q = q.where(t.phases.c.ledger_seq > after)
         if current_only:
             q = q.where(t.phases.c.current.is_(True))
         return [t.record(PhaseRow, r) for r in self.conn.execute(q.order_by(t.phases.c.number, t.phases.c.revision))]
@@ -208,9 +211,12 @@ class Records:
 
     # -- press ---------------------------------------------------------------------------
 
-    def press(self, game_id: str) -> list[PressRow]:
-        """A game's press, in order."""
-        q = select(t.press).where(t.press.c.game_id == game_id).order_by(t.press.c.number)
+    def press(self, game_id: str, after: int = 0) -> list[PressRow]:
+        """A game's press, in order (after: only what ledger entries after that one recorded)."""
+        q = select(t.press).where(t.press.c.game_id == game_id)
+        if after:
+            q = q.where(t.press.c.ledger_seq > after)
+        q = q.order_by(t.press.c.number)
         return [t.record(PressRow, r) for r in self.conn.execute(q)]
 
     def insert_press(self, rows: Sequence[PressRow]) -> None:
