@@ -146,11 +146,11 @@ def _played(gm: Gamesmaster, monkeypatch) -> list[tuple[Event, Entry]]:
 
 
 def test_every_event_the_played_games_record_is_the_event_its_entry_reads_back_as(sqlite_store, clock, monkeypatch):
-    from test_events import test_a_game_of_many_kinds_round_trips_byte_for_byte as many_kinds
+    from test_events import _many_kinds
     gm = Gamesmaster(sqlite_store, clock)
     seen = _played(gm, monkeypatch)
     play_sample(gm)
-    many_kinds(sqlite_store, clock)
+    _many_kinds(gm)
     for event, entry in seen:
         assert read_back_differs(event, entry) is None
     classes = {type(event) for event, _ in seen}

@@ -89,9 +89,8 @@ def test_the_sample_game_round_trips_byte_for_byte(sqlite_store, clock):
     assert {r.result for a in adjudicated for r in a.results} >= {ResultKind.SUCCEEDS, ResultKind.FAILS}
 
 
-def test_a_game_of_many_kinds_round_trips_byte_for_byte(sqlite_store, clock):
-    """Lots, stand-bys, plans, letters, votes, the clock, a resignation, a correction and a league."""
-    gm = Gamesmaster(sqlite_store, clock)
+def _many_kinds(gm: Gamesmaster) -> None:
+    """Game "x": lots, stand-bys, plans, letters, votes, the clock, a resignation, a correction and a league."""
     c = gm.setup.create_game("x", players=NAMES, standbys=["Sam"], seed=7,
                        settings=Settings.from_dict({"replacement": "standby"}))
     who = {p: n for n, p in c.powers.items()}
@@ -120,6 +119,11 @@ def test_a_game_of_many_kinds_round_trips_byte_for_byte(sqlite_store, clock):
     gm.players.replace_player("x", "AUSTRIA", "Vic", reason="moved away")
     gm.club.add_to_league("club", ["x"])
     gm.press.declare_draw("x", reason="agreed in person")
+
+
+def test_a_game_of_many_kinds_round_trips_byte_for_byte(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    _many_kinds(gm)
     with gm.desk.reading() as rec:
         entries = rec.entries("x")
     seen = _round_trips(entries)
@@ -205,7 +209,7 @@ def _snapshots_agree(entries) -> int:
 def test_a_snapshot_written_from_kept_field_texts_is_the_whole_state_written_afresh(sqlite_store, clock):
     gm = Gamesmaster(sqlite_store, clock)
     play_sample(gm)
-    test_a_game_of_many_kinds_round_trips_byte_for_byte(sqlite_store, clock)
+    _many_kinds(gm)
     with gm.desk.reading() as rec:
         sample, many = rec.entries("sample-1971"), rec.entries("x")
     assert _snapshots_agree(sample) > 50
