@@ -216,3 +216,33 @@ def test_a_snapshot_written_from_kept_field_texts_is_the_whole_state_written_afr
     assert _snapshots_agree(many) > 30
     # and the games table holds those bytes (verify compares them with a fresh fold)
     assert gm.record.verify("sample-1971").problems == () and gm.record.verify("x").problems == ()
+
+
+def _lasting_keys_hold(entries) -> int:
+    """Fold entry by entry: the published phases, the position and the rules (by which the published results, the
+    board and the position document are kept, gm.memo.lasting) change only where the published record's version
+    moves, and press rows are added only where the press count moves. Returns the entries that left it as it was."""
+    state, quiet = None, 0
+    for entry in entries:
+        before = state
+        state, rows = fold.apply(state, entry)
+        if before is None:
+            continue
+        if state.published_version == before.published_version:
+            quiet += 1
+            assert (state.position_doc, state.published, state.last_published, state.rules_spec) == \
+                (before.position_doc, before.published, before.last_published, before.rules_spec), (entry.seq, entry.kind)
+            assert not any(type(r).__name__ == "PhaseRow" for r in rows), (entry.seq, entry.kind)
+        if state.press_count == before.press_count:
+            assert not any(type(r).__name__ == "PressRow" for r in rows), (entry.seq, entry.kind)
+    return quiet
+
+
+def test_what_is_kept_by_the_public_head_changes_only_with_it(sqlite_store, clock):
+    gm = Gamesmaster(sqlite_store, clock)
+    play_sample(gm)
+    _many_kinds(gm)
+    with gm.desk.reading() as rec:
+        sample, many = rec.entries("sample-1971"), rec.entries("x")
+    assert _lasting_keys_hold(sample) > 10
+    assert _lasting_keys_hold(many) > 20

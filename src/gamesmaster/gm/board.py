@@ -66,10 +66,13 @@ class Boards:
 
     def board(self, game_id: str, phase: str | None = None, *, results: bool = True) -> Board:
         """The board now (phase None, or the phase under way), or at the start of a published phase,
-        with its orders and results drawn unless `results` is false (worked out once for each head of the game)."""
+        with its orders and results drawn unless `results` is false (worked out once for each version of the published record)."""
         with self._desk.reading() as rec:
             state = self._desk.snapshot(rec, game_id)
-        return self._desk.memo.derived(state, f"board {phase} {results}", lambda: self._board(game_id, phase, results))
+        # a board is drawn from the published phases, the position and the rules, which change only with the
+        # published record (a set of orders or a ready mark leaves it as it was)
+        return self._desk.memo.lasting(state, f"board {phase} {results}", state.published_version,
+                                       lambda: self._board(game_id, phase, results))
 
     def analysis_board(self, game_id: str, phase: str | None = None) -> dict[str, Any]:
         """The board document of a game now (the start of the phase under way) or at the start of a
@@ -98,7 +101,7 @@ class Boards:
             played = [r.position for r in self._games.results(game_id)]
             return Board(game_id, view.position, view.rules, control(played + [view.position]),
                          view.position.phase.title, None,
-                         ("now", game_id, view.head.hash, str(view.phase), str(view.rules_spec.to_json())))
+                         ("now", game_id, view.head.hash, view.published, str(view.phase), str(view.rules_spec.to_json())))
         published = self._games.result(game_id, phase)
         before = [r.position for r in self._games.results(game_id) if r.seq < published.seq]
         shown = results and bool(published.results)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..store.repo import PressRow
 from . import limits
@@ -12,6 +12,7 @@ from .errors import Forbidden, GMError, NotFound
 from .live import press_closed
 from .questions import is_to_gm, record_question
 from .state import GM, GameState, Proposal
+from .memo import Memo
 from .tx import Transaction
 from .views import PressItem
 from .events import DrawDeclared, DrawProposed, DrawResult, DrawVote, ProposalKind, VoteOutcome
@@ -63,6 +64,12 @@ def readable_press(rows: Sequence[PressRow], readers: tuple[str, ...]) -> tuple[
 def public_press_of(rows: Sequence[PressRow]) -> tuple[PressItem, ...]:
     """The press (a game's rows) everyone may read: public releases and GM notices, anonymous senders hidden."""
     return tuple(press_item(p, "", n) for n, p in enumerate((p for p in rows if p.recipients is None), 1))
+
+
+def kept_public_press(memo: Memo, state: GameState, rows: Callable[[], Sequence[PressRow]]) -> tuple[PressItem, ...]:
+    """The press everyone may read (rows: the game's press, read only when needed), worked out once for each
+    number of press items: an item is only ever added, and counted as it is."""
+    return memo.lasting(state, "public press", state.press_count, lambda: public_press_of(rows()))
 
 
 class Press:
@@ -126,7 +133,7 @@ class Press:
         """The press everyone may read: public releases and GM notices, anonymous senders hidden."""
         with self._desk.reading() as rec:
             state = self._desk.snapshot(rec, game_id)
-            return self._desk.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id)))
+            return kept_public_press(self._desk.memo, state, lambda: rec.press(game_id))
 
     def propose(self, game_id: str, *, kind: str = "draw", powers: Sequence[str] | None = None,
                 concede_to: str | None = None, power: str | None = None, credential: str | None = None,

@@ -17,7 +17,7 @@ from .errors import GMError
 from .games import deadline_text
 from .scoring import board_of, game_scores
 from .settings import RuleSpec
-from .press import press_item, public_press_of
+from .press import kept_public_press, press_item
 from .standing import retreats_by_rule, to_act
 from .state import GM, PLAYER, STANDBY, GameState
 from .views import AwaitingGM, GamePage, GameView, LedgerHead, OrderResult, OrdersUsed, PhaseResult, PowerStatus, PressItem
@@ -71,8 +71,9 @@ def kept_view(memo: Memo, state: GameState) -> GameView:
 
 
 def kept_results(memo: Memo, rec: Records, state: GameState) -> tuple[PhaseResult, ...]:
-    """A game's published phases at a head (current revisions, in order), read once for each head."""
-    return memo.derived(state, "results", lambda: tuple(phase_result(r) for r in rec.phases(state.id)))
+    """A game's published phases (current revisions, in order), read once for each version of the published
+    record (GameState.published_version)."""
+    return memo.lasting(state, "results", state.published_version, lambda: tuple(phase_result(r) for r in rec.phases(state.id)))
 
 
 def current_scores(state: GameState) -> dict[str, float]:
@@ -165,7 +166,7 @@ class Reading:
         with self._desk.reading() as rec:
             state = self._desk.snapshot(rec, game_id)
             return GamePage(kept_view(self._desk.memo, state), kept_results(self._desk.memo, rec, state),
-                            self._desk.memo.derived(state, "public press", lambda: public_press_of(rec.press(game_id))))
+                            kept_public_press(self._desk.memo, state, lambda: rec.press(game_id)))
 
     def game_ids(self) -> list[str]:
         """Every game's id, oldest first."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .desk import Desk, identify, no_key_words
 from .errors import Forbidden
 from .keys import live
-from .press import public_press_of, readable_press
+from .press import kept_public_press, readable_press
 from .questions import questions_of
 from .submissions import check_text, checked_name, legal_orders_in, on_record, record_text
 from .reading import kept_results, kept_view
@@ -74,7 +74,7 @@ class Rooms:
             view = kept_view(self._desk.memo, state)
             rows = rec.press(game_id)
             page = GamePage(view, kept_results(self._desk.memo, rec, state),
-                            self._desk.memo.derived(state, "public press", lambda: public_press_of(rows)))
+                            kept_public_press(self._desk.memo, state, lambda: rows))
             received = tuple(r for p in view.powers if p.ordered or p.standby_ordered
                              for r in on_record(state, p.power, None)) if view.phase is not None else ()
             return GMRoom(page, received, state.proposals, readable_press(rows, (GM,)), questions_of(state, rows, GM))

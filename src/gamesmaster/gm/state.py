@@ -425,6 +425,12 @@ class GameState:
         """The rule options the game is played by."""
         return load_rules(self.rules_spec, default=self.variant.default_rules)
 
+    @property
+    def published_version(self) -> tuple[str, int]:
+        """What moves whenever the published record does (phases, the position, the rules): the public head, and
+        the phases published (an adjudicated phase counts at once; the entry opening the next one publishes it)."""
+        return self.public_hash, self.published
+
     @cached_property
     def position(self) -> Position | None:
         """The position of the current phase (None before the game starts)."""

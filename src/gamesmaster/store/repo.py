@@ -93,6 +93,8 @@ def _values(row: object) -> dict[str, Any]:
 
 # The statements every request or change runs, built once: a statement built afresh is walked for SQLAlchemy's
 # compiled-statement cache key on each call (about a tenth of a millisecond), one built once is keyed once.
+_GAME = select(t.games).where(t.games.c.id == bindparam("game_id"))
+_GAME_LOCKED = _GAME.with_for_update()
 _HEAD_HASH = select(t.games.c.head_hash).where(t.games.c.id == bindparam("game_id"))
 _HEAD = select(t.games.c.head_seq, t.games.c.head_hash, t.games.c.created_at).where(t.games.c.id == bindparam("game_id"))
 _HEAD_LOCKED = _HEAD.with_for_update()
@@ -114,10 +116,7 @@ class Records:
 
     def game(self, game_id: str, lock: bool = False) -> GameRow | None:
         """A game's row; lock=True holds it for this transaction (FOR UPDATE on PostgreSQL)."""
-        q = select(t.games).where(t.games.c.id == game_id)
-        if lock and self.postgresql:
-            q = q.with_for_update()
-        r = self.conn.execute(q).first()
+        r = self.conn.execute(_GAME_LOCKED if lock and self.postgresql else _GAME, {"game_id": game_id}).first()
         return t.record(GameRow, r) if r is not None else None
 
     def head(self, game_id: str, lock: bool = False) -> RowHead | None:

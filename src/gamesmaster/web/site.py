@@ -107,16 +107,17 @@ def games(gm: Gamesmaster) -> list[dict[str, Any]]:
 
 def game_json(gm: Gamesmaster, game_id: str) -> bytes:
     """The game's public document (game() as JSON), written once for each state of the game."""
-    view = gm.games.game(game_id)
-    return written(("game", game_id, view.version), lambda: game(gm.games.game_page(game_id)))
+    page = gm.games.game_page(game_id)
+    return written(("game", game_id, page.game.version), lambda: game(page))
 
 
 def position_json(gm: Gamesmaster, game_id: str) -> bytes:
-    """The position now as JSON, written once for each state of the game."""
+    """The position now as JSON, written once for each version of the game's published record (only what
+    publishes a phase moves the game to a new position)."""
     view = gm.games.game(game_id)
     if view.position is None:
         raise GMError(f"{game_id} has not started: there is no position yet")
-    return written(("position", game_id, view.version), view.position.to_dict)
+    return written(("position", game_id, view.head.hash, view.published), view.position.to_dict)
 
 
 def written(key: Any, make: Any) -> bytes:
