@@ -119,9 +119,10 @@ def environment(url: str, **extra: str) -> dict[str, str]:
 
 
 def serve(url: str, data: Path, *, worker: bool, mail: bool, env: dict[str, str] | None = None,
-          threads: int | None = None) -> tuple[Process, str]:
+          threads: int | None = None, processes: int | None = None) -> tuple[Process, str]:
     """`gamesmaster serve` on a port of its own; returns the process and its base URL."""
     argv = ["serve", "--port", "0", "--data", str(data), "--no-demo"] + (["--threads", str(threads)] if threads else [])
+    argv += ["--web-processes", str(processes)] if processes else []
     argv += [] if worker else ["--no-worker"]
     argv += ["--smtp-port", "0"] if mail else ["--no-mail"]
     p = Process(argv, env or environment(url))

@@ -62,7 +62,8 @@ def web_sqlite(args: argparse.Namespace, tmp: Path) -> dict:
     relay = crowd.Relay()
     env = crowd.environment(url, GAMESMASTER_SMTP_RELAY=f"127.0.0.1:{relay.port}",
                             GAMESMASTER_MAIL_ADDRESS="gm@bench.example")
-    site, base = crowd.serve(url, tmp / "data-web", worker=True, mail=True, env=env, threads=args.threads)
+    site, base = crowd.serve(url, tmp / "data-web", worker=True, mail=True, env=env, threads=args.threads,
+                              processes=args.web_processes)
     try:
         res = crowd.crowd([base], creds, crowd.home_units(url), args.players, args.seconds, args.think, [site])
     finally:
@@ -186,7 +187,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=60.0, help="length of each web run (default 60)")
     ap.add_argument("--think", type=float, default=0.2, help="a player waits 0 to this many seconds (default 0.2)")
     ap.add_argument("--threads", type=int, default=None, help="serve's --threads (default: serve's own)")
-    ap.add_argument("--web-processes", type=int, default=2, help="web processes on PostgreSQL (default 2)")
+    ap.add_argument("--web-processes", type=int, default=2, help="web processes: serve's --web-processes on SQLite, serves on PostgreSQL (default 2)")
     ap.add_argument("--mails", type=int, default=1000, help="order mails sent (default 1000)")
     ap.add_argument("--mail-players", type=int, default=100, help="players sending them (default 100)")
     ap.add_argument("--mail-connections", type=int, default=10, help="SMTP connections at once (default 10)")

@@ -206,6 +206,8 @@ def test_the_chains_a_process_keeps_give_the_values_the_chain_gives():
     chains = keys.Chains(size=4)
     for n in range(6):  # more seeds than it keeps: the oldest are forgotten, and walked again when needed
         seed = secrets.token_bytes(32)
-        for steps in (0, 1, 99, 100, 101, 5_555, keys.LENGTH - 1, keys.LENGTH):
+        for steps in (0, 1, 99, 100, 101, 5_555, keys.LENGTH - 1, keys.LENGTH, keys.LENGTH + 150):
             assert chains.value(seed, steps) == keys.value(seed, steps)
-    assert len(chains.known) <= 4
+        for steps in range(keys.LENGTH - 1, keys.LENGTH - 260, -1):  # a key's uses, one link down at a time
+            assert chains.value(seed, steps) == keys.value(seed, steps)
+    assert len(chains.known) <= 4 and len(chains.stretches) <= 4

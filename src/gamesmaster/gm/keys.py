@@ -72,8 +72,9 @@ def value(seed_: bytes, steps: int) -> str:
 
 
 class Chains:
-    """The chains this process has walked, kept as checkpoints every STRIDE links, so that a use of a key
-    costs at most STRIDE hashes instead of up to LENGTH.
+    """The chains this process has walked, kept as checkpoints every STRIDE links, and for each key the links
+    of the stretch its next uses fall in (a key's uses walk down its chain one link at a time), so that a use
+    costs about one hash instead of up to LENGTH.
 
     Keyed by an HMAC of the seed under a key that exists only in this process's memory, bounded
     (the oldest forgotten first). What it keeps lets this process make proofs, as the secrets
@@ -85,6 +86,7 @@ class Chains:
         self.key = secrets.token_bytes(32)
         self.size = size
         self.known: dict[bytes, bytes] = {}
+        self.stretches: dict[bytes, tuple[int, list[bytes]]] = {}  # by key: (checkpoint, its next STRIDE links)
 
     def value(self, seed_: bytes, steps: int) -> str:
         """H^steps(seed) in hex, as `value` gives it."""
@@ -94,13 +96,23 @@ class Chains:
             if len(self.known) >= self.size:
                 for old in list(self.known)[: self.size // 4]:
                     self.known.pop(old, None)
+                    self.stretches.pop(old, None)
             parts, v = [seed_], seed_
             for _ in range(LENGTH // self.STRIDE):
                 v = _walk(v, self.STRIDE)
                 parts.append(v)
             marks = self.known[tag] = b"".join(parts)
         base = min(steps, LENGTH) // self.STRIDE
-        return _walk(marks[base * 32:(base + 1) * 32], steps - base * self.STRIDE).hex()
+        if steps - base * self.STRIDE >= self.STRIDE:  # past the chain's end: no proof asks for one
+            return _walk(marks[base * 32:(base + 1) * 32], steps - base * self.STRIDE).hex()
+        stretch = self.stretches.get(tag)
+        if stretch is None or stretch[0] != base:
+            links, v = [], marks[base * 32:(base + 1) * 32]
+            for _ in range(self.STRIDE):
+                links.append(v)
+                v = _link(v)
+            stretch = self.stretches[tag] = (base, links)
+        return stretch[1][steps - base * self.STRIDE].hex()
 
 
 CHAINS = Chains()
