@@ -206,12 +206,18 @@ def _snapshots_agree(entries) -> int:
     return len(entries)
 
 
-def test_a_snapshot_written_from_kept_field_texts_is_the_whole_state_written_afresh(sqlite_store, clock):
+@pytest.fixture
+def two_games(sqlite_store, clock):
+    """The sample game and the game of many kinds, played: the Gamesmaster and each game's ledger."""
     gm = Gamesmaster(sqlite_store, clock)
     play_sample(gm)
     _many_kinds(gm)
     with gm.desk.reading() as rec:
-        sample, many = rec.entries("sample-1971"), rec.entries("x")
+        return gm, rec.entries("sample-1971"), rec.entries("x")
+
+
+def test_a_snapshot_written_from_kept_field_texts_is_the_whole_state_written_afresh(two_games):
+    gm, sample, many = two_games
     assert _snapshots_agree(sample) > 50
     assert _snapshots_agree(many) > 30
     # and the games table holds those bytes (verify compares them with a fresh fold)
@@ -238,11 +244,7 @@ def _lasting_keys_hold(entries) -> int:
     return quiet
 
 
-def test_what_is_kept_by_the_public_head_changes_only_with_it(sqlite_store, clock):
-    gm = Gamesmaster(sqlite_store, clock)
-    play_sample(gm)
-    _many_kinds(gm)
-    with gm.desk.reading() as rec:
-        sample, many = rec.entries("sample-1971"), rec.entries("x")
+def test_what_is_kept_by_the_published_record_changes_only_with_it(two_games):
+    _, sample, many = two_games
     assert _lasting_keys_hold(sample) > 10
     assert _lasting_keys_hold(many) > 20
