@@ -193,16 +193,22 @@ def test_a_result_on_record_is_its_verdict_s_kind():
 
 
 def _snapshots_agree(entries) -> int:
-    """Fold entry by entry, writing each state's snapshot from the texts kept since the last (snapshot_text)
-    and afresh (canonical(to_dict())): they must be the same bytes at every entry. Returns the entries folded."""
+    """Fold entry by entry, writing each state's snapshot from the texts kept since the last (snapshot_text),
+    from a copy read back with the last state's texts (texts_from) and afresh (canonical(to_dict())): they must
+    be the same bytes at every entry. Returns the entries folded."""
     state = None
     for entry in entries:
+        before = state
         state, _ = fold.apply(state, entry)
         state.snapshot_text()  # keep every field's text, so the next state reuses what did not change
         fresh = canonical(state.to_dict())
         assert state.snapshot_text() == fresh, (entry.seq, entry.kind)
         reread = type(state).from_dict(state.to_dict())  # a state read back from the store keeps nothing
         assert reread.snapshot_text() == fresh, (entry.seq, entry.kind)
+        # read back where the process holds the state before (another process wrote this entry): it takes the
+        # texts of the fields equal in both, and must still write every changed field afresh
+        seeded = type(state).from_dict(state.to_dict()).texts_from(before)
+        assert seeded.snapshot_text() == fresh, (entry.seq, entry.kind)
     return len(entries)
 
 

@@ -65,6 +65,31 @@ def test_a_submission_read_before_the_write_lock_is_read_again_when_the_game_mov
     assert one.record.verify("m").problems == ()
 
 
+def test_a_set_read_before_the_lock_is_read_again_only_when_the_published_record_moved(store, clock, monkeypatch):
+    """When another process's set of orders moved the head, how a set reads still holds (the position and rules
+    are as they were) and is not worked out again under the lock; when the other process published a phase
+    in between, the set is read at the new position."""
+    from gamesmaster.gm import submissions
+    one = Gamesmaster(store, clock)
+    other = Gamesmaster(store, clock)  # another process, on the same store
+    made = one.setup.create_game("m", players=NAMES, assign={"Ann": "FRANCE", "Bob": "GERMANY"})
+    ann, bob = made.credentials["Ann"], made.credentials["Bob"]
+    one.orders.submit_orders("m", "FRANCE", "A Par - Bur", credential=ann)
+    reads: list[str] = []
+    real = submissions.check_text
+    monkeypatch.setattr(submissions, "check_text", lambda state, power, text: reads.append(text) or real(state, power, text))
+    other.orders.submit_orders("m", "GERMANY", "A Ber H", credential=bob)  # the head moves; the position does not
+    reads.clear()
+    one.orders.submit_orders("m", "FRANCE", "A Par - Gas", credential=ann)
+    assert reads == ["A Par - Gas"]  # read once, before the lock
+    one.orders.submit_orders("m", "FRANCE", "A Par - Bur", credential=ann)
+    other.deadlines.process("m", force=True)  # Spring 1901 published: A Par is now in Burgundy
+    taken = one.orders.submit_orders("m", "FRANCE", "A Bur - Mun", credential=ann)  # `one` last saw the spring
+    assert taken.phase == "F1901M" and [a.order for a in taken.answers][0] == "A BUR - MUN"
+    assert [a.status for a in taken.answers] == ["accepted"]
+    assert one.record.verify("m").problems == ()
+
+
 def test_changes_reads_only_what_came_after_the_entry_asked(store, clock):
     """The mail door asks what happened after an entry: the store is asked for those phases and letters only,
     not for the whole game's to be filtered afterwards."""

@@ -210,7 +210,7 @@ class Desk:
             row = rec.game(game_id)
             if row is None:
                 raise missing(rec, game_id)
-            state = state_of(row)
+            state = state_of(row, self.memo.latest(game_id))
             self.memo.keep(state)
         return state
 

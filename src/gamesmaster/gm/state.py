@@ -524,6 +524,18 @@ class GameState:
                 parts.append(text)
         return "{" + ",".join(parts) + "}"
 
+    def texts_from(self, older: "GameState | None") -> "GameState":
+        """This state, given the written texts (snapshot_text) an older state of the game kept for every field
+        equal in both: a state read from the store then writes again only what changed since that one (the
+        other web process's changes make most of a process's states so)."""
+        texts = older.__dict__.get(_TEXTS) if older is not None and older.id == self.id else None
+        if texts:
+            mine: dict[str, str] = self.__dict__.setdefault(_TEXTS, {})
+            for name, text in texts.items():
+                if name not in mine and getattr(self, name) == getattr(older, name):
+                    mine[name] = text
+        return self
+
     @classmethod
     def from_dict(cls, doc: Mapping[str, JSONValue]) -> "GameState":
         """Read to_dict's form."""

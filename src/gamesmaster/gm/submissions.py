@@ -205,6 +205,12 @@ class _Ready:
     actor: Actor
     checked: Checking
     signed: object  # the actor's proof on the record at that head (Actor.signed)
+    published: tuple[str, int]  # the published record's version there: how the set reads holds while it does
+
+    def reading_at(self, state: GameState, power: str | None) -> Checking | None:
+        """The set as read, if it reads the same at this state: the same power's, and the same position and rules
+        (GameState.published_version), as when another process's set of orders moved the head in between."""
+        return self.checked if power == self.checked.power and state.published_version == self.published else None
 
 
 class Submissions:
@@ -235,12 +241,15 @@ class Submissions:
         ready = self._ready(game_id, power, text, credential, by_gm)
         refusal = None
         with self._desk.transaction(game_id) as tx:
-            if ready is not None and ready.head != tx.state.head_hash:
-                ready = None  # the game moved on while the set was read: read it again at the new head
-            actor = ready.actor if ready else acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
+            moved = ready is not None and ready.head != tx.state.head_hash
+            # the game moved on while the set was read: who acts and the proof are worked out again at the new
+            # head, and the reading too unless the published record is as it was
+            actor = ready.actor if ready and not moved else acting(tx.rec, tx.state, power, credential, by_gm, now=tx.now)
             refusal = _refusal(tx, actor, phase, channel, text, written_at, answering)
             if refusal is None:
-                submission, checked = self._take(tx, actor, channel, text, ready)
+                submission, checked = self._take(tx, actor, channel, text,
+                                                 ready.reading_at(tx.state, actor.power) if ready else None,
+                                                 ready.signed if ready and not moved else None)
                 processed = run_early(tx)
                 if processed:
                     submission = Submission(**{**submission.__dict__, "processed": tuple(p.phase for p in processed)})
@@ -270,12 +279,15 @@ class Submissions:
         if actor.power is None or state.position is None or state.status != "active":
             return None
         try:
-            return _Ready(state.head_hash, actor, check_text(state, actor.power, text), actor.signed(state))
+            return _Ready(state.head_hash, actor, check_text(state, actor.power, text), actor.signed(state),
+                          state.published_version)
         except GMError:
             return None
 
-    def _take(self, tx: Transaction, actor: Actor, channel: str, text: str,
-              ready: _Ready | None = None) -> tuple[Submission, Checking]:
+    def _take(self, tx: Transaction, actor: Actor, channel: str, text: str, read: Checking | None = None,
+              signed: object = None) -> tuple[Submission, Checking]:
+        """Record a set (read: how it reads at this state, if worked out already; signed: the actor's proof at this
+        head, likewise)."""
         state = tx.state
         position = state.position
         power = actor.power
@@ -284,10 +296,10 @@ class Submissions:
             raise GMError(disorder_words(state, power))
         if power not in powers_to_act(position):
             raise GMError(f"{power.capitalize()} has no orders to give in {position.phase.title}")
-        checked = ready.checked if ready else check_text(state, power, text)
+        checked = read if read is not None else check_text(state, power, text)
         if checked.conditional_error:
             raise GMError(checked.conditional_error)
-        mine = submit(tx, power, actor.author, ready.signed if ready else actor.signed(tx.state), channel,
+        mine = submit(tx, power, actor.author, signed if signed is not None else actor.signed(tx.state), channel,
                       actor.entered_by, list(checked.lines), checked.conditional)
         state = tx.state
         return Submission(state.id, state.phase or "", position.phase.title, power, actor.author, channel,

@@ -25,9 +25,10 @@ from .standings import AFFECTS, lines_of
 from .state import GM, GameState
 
 
-def state_of(row: GameRow) -> GameState:
-    """The state cached in a game's row."""
-    return GameState.from_dict(json.loads(row.state))
+def state_of(row: GameRow, older: GameState | None = None) -> GameState:
+    """The state cached in a game's row (older: a state of the game this process holds, whose fields' written
+    texts the new one keeps where they are equal)."""
+    return GameState.from_dict(json.loads(row.state)).texts_from(older)
 
 
 def game_row(state: GameState, created: datetime, now: datetime) -> GameRow:
@@ -117,7 +118,7 @@ class Transaction:
             else:
                 row = rec.game(game_id)
                 assert row is not None
-                self._state = state_of(row)
+                self._state = state_of(row, known)
         else:  # the cache is behind (or was edited): the ledger says what the game is
             self._state = rebuild(rec, game_id, now)
         self._status = self._state.status
