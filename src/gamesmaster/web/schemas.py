@@ -11,8 +11,11 @@ refused, so a view that grows a field fails the API tests until its answer says 
 
 from __future__ import annotations
 
+import ast
+import functools
 import inspect
 import re
+import sys
 from collections import abc
 from dataclasses import fields, is_dataclass
 from datetime import datetime
@@ -48,13 +51,28 @@ _WRITTEN_AS_TEXT = (datetime, Receipt, Phase, LedgerHead, Variant)  # plain() wr
 _MADE: dict[type, type[BaseModel]] = {}  # a view -> the model that stands for it wherever another view holds it
 
 
+@functools.lru_cache(maxsize=None)
+def _classes_in(module: str) -> dict[str, str]:
+    """The source of each class defined at the top of a module, by name, from one reading of the module
+    (inspect.getsource parses the whole module again for every class: most of a web process's start)."""
+    try:
+        source = inspect.getsource(sys.modules[module])
+    except (KeyError, OSError, TypeError):
+        return {}
+    lines = source.splitlines(keepends=True)
+    return {node.name: "".join(lines[node.lineno - 1:node.end_lineno])
+            for node in ast.parse(source).body if isinstance(node, ast.ClassDef)}
+
+
 def _described(cls: type) -> dict[str, str]:
     """What each field of a dataclass is, by field name: the comment beside it ('name: type  # what it is'),
     or failing that the comment lines just above it."""
-    try:
-        source = inspect.getsource(cls)
-    except (OSError, TypeError):
-        return {}
+    source = _classes_in(cls.__module__).get(cls.__name__) if cls.__qualname__ == cls.__name__ else None
+    if source is None:  # a class inside another
+        try:
+            source = inspect.getsource(cls)
+        except (OSError, TypeError):
+            return {}
     out = {m.group(2): " ".join(line.strip().lstrip("#").strip() for line in m.group(1).splitlines())
            for m in re.finditer(r"((?:^    #[^\n]*\n)+)^    (\w+): ", source, re.M)}
     out.update({m.group(1): m.group(2).strip() for m in re.finditer(r"^    (\w+): [^#\n]*#\s*(.+)$", source, re.M)})
