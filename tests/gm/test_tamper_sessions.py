@@ -208,6 +208,11 @@ def test_the_chains_a_process_keeps_give_the_values_the_chain_gives():
         seed = secrets.token_bytes(32)
         for steps in (0, 1, 99, 100, 101, 5_555, keys.LENGTH - 1, keys.LENGTH, keys.LENGTH + 150):
             assert chains.value(seed, steps) == keys.value(seed, steps)
-        for steps in range(keys.LENGTH - 1, keys.LENGTH - 260, -1):  # a key's uses, one link down at a time
-            assert chains.value(seed, steps) == keys.value(seed, steps)
+    # a key's uses, one link down at a time across three stretches (the values walked up from the lowest)
+    low = keys.LENGTH - 260
+    walked = [bytes.fromhex(keys.value(seed, low))]
+    for _ in range(259):
+        walked.append(keys._link(walked[-1]))
+    for steps in range(keys.LENGTH - 1, low - 1, -1):
+        assert chains.value(seed, steps) == walked[steps - low].hex()
     assert len(chains.known) <= 4 and len(chains.stretches) <= 4
