@@ -101,7 +101,7 @@ class Boards:
             played = [r.position for r in self._games.results(game_id)]
             return Board(game_id, view.position, view.rules, control(played + [view.position]),
                          view.position.phase.title, None,
-                         ("now", game_id, view.head.hash, view.published, str(view.phase), str(view.rules_spec.to_json())))
+                         ("now", game_id, view.published_version, str(view.phase), str(view.rules_spec.to_json())))
         published = self._games.result(game_id, phase)
         before = [r.position for r in self._games.results(game_id) if r.seq < published.seq]
         shown = results and bool(published.results)

@@ -357,6 +357,12 @@ class GameView:
     scores: Mapping[str, float] = field(default_factory=dict)
 
     @property
+    def published_version(self) -> tuple[str, int]:
+        """The published record's version, as GameState.published_version gives it (what the position and the
+        board are kept by)."""
+        return self.head.hash, self.published
+
+    @property
     def phase_title(self) -> str | None:
         """The current phase in words."""
         return self.phase.title if self.phase else None

@@ -117,7 +117,7 @@ def position_json(gm: Gamesmaster, game_id: str) -> bytes:
     view = gm.games.game(game_id)
     if view.position is None:
         raise GMError(f"{game_id} has not started: there is no position yet")
-    return written(("position", game_id, view.head.hash, view.published), view.position.to_dict)
+    return written(("position", game_id, view.published_version), view.position.to_dict)
 
 
 def written(key: Any, make: Any) -> bytes:
