@@ -8,6 +8,8 @@ reports the process's CPU time per request for each kind the crowd asks for:
   cold   right after another Gamesmaster on the same database (another web process) submitted a
          set of orders for another power: the head moved, as it does between most reads under the crowd
   mix    the crowd's mix of kinds, `--concurrent` requests at once, on one game
+  writers  gm's submission alone (no web layer), from 1, 2 and 8 threads at once over eight games:
+         the CPU and the wall time per submission (the store takes one writer at a time)
 
 The machine's speed moves from hour to hour (the same loop took 60 ms and 106 ms an hour apart), so
 compare trees run one after the other (`--base`), never figures taken at different times.
@@ -24,6 +26,7 @@ import json
 import random
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -132,6 +135,42 @@ async def probe(table: Table, n: int, concurrent: int) -> dict[str, float]:
     return ms
 
 
+def writers(url: str, n: int) -> dict[str, float]:
+    """CPU and wall time per submission made through gm directly, by 1, 2 and 8 threads at once, each thread
+    submitting for its own share of eight games' 56 seats in turn."""
+    gm = Gamesmaster(Store(url))
+    seats = []
+    for g in range(8):
+        made = gm.setup.create_game(f"w{g}", players=["a", "b", "c", "d", "e", "f", "g"], seed=g)
+        position = gm.games.game(f"w{g}").position
+        assert position is not None
+        units: dict[str, list[str]] = {}
+        for unit in position.units.values():
+            units.setdefault(unit.power, []).append(str(unit))
+        seats += [(f"w{g}", made.powers[name], secret, units[made.powers[name]])
+                  for name, secret in made.credentials.items()]
+
+    def submit(share: list[tuple[str, str, str, list[str]]], count: int) -> None:
+        for i in range(count):
+            game, power, credential, mine = share[i % len(share)]
+            gm.orders.submit_orders(game, power, [f"{u} {'H' if i % 2 else 'Hold'}" for u in mine],
+                                    credential=credential, channel="web")
+    submit(seats, len(seats))  # every credential checked once, every state at hand
+    ms = {}
+    for count in (1, 2, 8):
+        threads = [threading.Thread(target=submit, args=(seats[k::count], n // count)) for k in range(count)]
+        cpu, wall = time.process_time(), time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        done = n // count * count
+        ms[f"writers x{count} cpu"] = 1000 * (time.process_time() - cpu) / done
+        ms[f"writers x{count} wall"] = 1000 * (time.perf_counter() - wall) / done
+    gm.close()
+    return ms
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--requests", type=int, default=400, help="requests of each kind (default 400)")
@@ -140,6 +179,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as d:
         table = Table(f"sqlite:///{d}/probe.db")
         ms = uvloop.run(probe(table, args.requests, args.concurrent))
+        ms.update(writers(f"sqlite:///{d}/writers.db", args.requests))
     import gamesmaster
     print(f"CPU per request, ms ({Path(gamesmaster.__file__).parents[1]}):")
     for name, value in ms.items():
