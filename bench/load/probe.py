@@ -12,7 +12,8 @@ reports the process's CPU time per request for each kind the crowd asks for:
          the CPU and the wall time per submission (the store takes one writer at a time)
 
 The machine's speed moves from hour to hour (the same loop took 60 ms and 106 ms an hour apart), so
-compare trees run one after the other (`--base`), never figures taken at different times.
+compare trees run one after the other (another tree by PYTHONPATH, below), never figures taken at
+different times.
 
   .venv/bin/python bench/load/probe.py                      # main's tree
   PYTHONPATH=/path/to/other/src .venv/bin/python bench/load/probe.py   # another tree, same probe
