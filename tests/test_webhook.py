@@ -142,6 +142,56 @@ def test_a_deadline_warning_is_posted_once(site, club, receiver, clock):
     assert _all_posted(gm, receiver) == []
 
 
+def test_the_gm_chooses_when_the_deadline_is_warned_of(site, club, receiver, clock):
+    gm, _ = site
+    status = gm.webhooks.set_webhook("club", receiver.url, [6, 0.5])
+    assert status.warnings == (6.0, 0.5) and status.warnings_text == "6 hours and 30 minutes"
+    deadline = gm.games.game("club").deadline
+    clock.set(deadline - timedelta(hours=23))
+    assert _all_posted(gm, receiver) == []  # 24 hours is not one of the club's times
+    clock.set(deadline - timedelta(hours=5))
+    assert one_pass(gm) == 1
+    assert "are due in 5 hours" in receiver.next()["content"]
+    clock.set(deadline - timedelta(minutes=20))
+    assert one_pass(gm) == 1
+    assert "are due in 20 minutes" in receiver.next()["content"]
+    status = gm.webhooks.set_webhook_warnings("club", None)  # back to the default; the URL and counts kept
+    assert status.warnings == (24.0, 2.0) and status.delivered == 2
+
+
+@pytest.mark.parametrize("hours, says", [
+    ([], "at least one warning time"),
+    ([0], "over 0"),
+    ([-2], "over 0"),
+    ([400], "at most 336"),
+    ([float("nan")], "over 0"),
+    ([1, 2, 3, 4, 5], "at most 4"),
+])
+def test_a_wrong_warning_time_is_refused_and_nothing_changes(site, club, receiver, hours, says):
+    gm, _ = site
+    gm.webhooks.set_webhook("club", receiver.url, [12])
+    with pytest.raises(GMError) as caught:
+        gm.webhooks.set_webhook_warnings("club", hours)
+    assert says in str(caught.value)
+    assert gm.webhooks.webhook("club").warnings == (12.0,)
+
+
+def test_warning_times_as_the_gm_writes_them():
+    from gamesmaster.gm import read_warnings
+    assert read_warnings("24, 2") == (24.0, 2.0)
+    assert read_warnings("2 24 2h 0.5") == (24.0, 2.0, 0.5)  # the latest first, each once
+    with pytest.raises(GMError, match="written as numbers"):
+        read_warnings("a day before")
+    with pytest.raises(GMError, match="at most 4"):
+        read_warnings("1 2 3 4 5")
+
+
+def test_a_game_without_a_webhook_has_no_warning_times_to_change(site, club):
+    gm, _ = site
+    with pytest.raises(GMError, match="has no webhook"):
+        gm.webhooks.set_webhook_warnings("club", [3])
+
+
 def test_gm_notices_to_everyone_are_posted_and_nothing_hidden(site, club, receiver):
     gm, _ = site
     gm.webhooks.set_webhook("club", receiver.url)
@@ -274,6 +324,13 @@ def test_only_the_gm_sets_it_and_the_url_is_never_shown(site, club, receiver):
         for page in ("/games/club", "/api/games/club", "/games/club/history"):
             assert "s3cr3t-token" not in client.get(page, headers=bearer(club["FRANCE"])).text
         assert client.get(path, headers=GM).json()["webhook"]["delivered"] == 0
+        assert client.get(path, headers=GM).json()["webhook"]["warnings"] == [24.0, 2.0]
+        r = client.put(path, json={"url": receiver.url, "warnings": [48, 1]}, headers=GM)
+        assert r.status_code == 200 and r.json()["webhook"]["warnings"] == [48.0, 1.0]
+        r = client.put(path, json={"url": receiver.url, "warnings": [0]}, headers=GM)
+        assert r.status_code == 400 and "over 0" in r.json()["detail"]
+        r = client.put(path, json={"url": receiver.url, "warnings": ["soon"]}, headers=GM)
+        assert r.status_code == 422
         assert client.put(path, json={"url": ""}, headers=GM).json() == {"webhook": None}
         assert gm.webhooks.webhook("club") is None
 
@@ -323,6 +380,12 @@ def test_the_gm_console_sets_it_and_shows_how_it_fares(site, club, receiver):
         assert "may not hold a user name or password" in page and "u:pw" not in page
         page = post(client, "/gm/games/club/webhook", {"url": receiver.url}, "/gm/games/club").text
         assert "Webhook set" in page and "0 delivered" in page and "s3cr3t-token" not in page
+        assert "warns of each deadline 24 hours and 2 hours before it" in page
+        page = post(client, "/gm/games/club/webhook", {"url": "", "warnings": "12, 1"}, "/gm/games/club").text
+        assert "warns of each deadline 12 hours and 60 minutes before it" in page
+        assert gm.webhooks.webhook("club").shown.startswith("http://127.0.0.1")  # the URL kept
+        page = post(client, "/gm/games/club/webhook", {"url": "", "warnings": "soon"}, "/gm/games/club").text
+        assert "written as numbers" in page and gm.webhooks.webhook("club").warnings == (12.0, 1.0)
         receiver.status = 500
         gm.press.post_press("club", "Notice", by_gm=True)
         one_pass(gm)

@@ -52,7 +52,7 @@ from .standings import Line
 from .state import GM, Dispute, Ending, Proposal, Seat
 from .submissions import legal_orders_in, read_order
 from .table import LiveTable
-from .webhooks import WebhookStatus
+from .webhooks import WebhookStatus, read_warnings
 from .rooms import NotCommanded, acting_power
 from .views import (AS_DOCUMENT, AS_RECORD, GM_SEAT, NOT_WRITTEN, OMIT_NONE, Answer, AwaitingGM, CentreChart,
                     ChartSeries, Checking, CommandedPower, Correction, Created, GMRoom, GameHistory, GamePage, GameView,
@@ -75,7 +75,7 @@ __all__ = [
     "plain", "plain_object", "LedgerEntry", "WarRoom", "GMRoom", "GamePage", "RecordAnswered", "CommandedPower",
     "UnitOptions", "OrderOption", "CentreChart", "ChartSeries", "NotCommanded", "acting_power", "NOT_WRITTEN",
     "OMIT_NONE", "AS_RECORD", "AS_DOCUMENT", "OrdersSource", "PowerResults", "PublishedPhase", "GameHistory",
-    "PhaseLink", "History", "WebhookStatus", "VariantChoice", "AwaitingGM", "OrdersUsed", "RulesPage", "RuleLine",
+    "PhaseLink", "History", "WebhookStatus", "read_warnings", "VariantChoice", "AwaitingGM", "OrdersUsed", "RulesPage", "RuleLine",
     "RunningLine", "FixedRule", "rules_page",
     "GM", "Seat", "Dispute", "Ending", "Proposal", "GameHead", "Board", "Fate", "Analysed", "LiveConfig", "LABELS",
     "PlayerRecord", "Reliability", "SeatPlayer", "Standing", "Rating", "Line", "NoticeSettings", "BotPolicy",

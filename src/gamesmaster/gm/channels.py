@@ -59,6 +59,7 @@ class GameNews:
     now: datetime
     hooked: bool  # the GM set a webhook for the game
     contacts: Mapping[int, str] = field(default_factory=dict)  # the address of each seat played by mail, by number
+    warnings: tuple[float, ...] = ()  # hours before a deadline the game's webhook warns at (empty: the channel's)
 
     @property
     def opened(self) -> bool:

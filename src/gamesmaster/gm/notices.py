@@ -33,7 +33,7 @@ from .mailing import MailChannel
 from .reading import Reading, kept_view
 from .state import GM
 from .views import GameView, PhaseResult, PressItem
-from .webhooks import WebhookChannel
+from .webhooks import WebhookChannel, warnings_of
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +184,8 @@ class Notifications:
             cursor, ahead = where if where is not None else (None, {})
             if cursor is not None:
                 state = self._desk.snapshot(rec, game_id)
-                hooked = WebhookRecords(rec.conn).hook(game_id) is not None
+                hook = WebhookRecords(rec.conn).hook(game_id)
+                hooked, warnings = hook is not None, warnings_of(hook) if hook is not None else ()
                 contacts = {n: c.address for n, c in MailRecords(rec.conn).contacts(game_id).items()}
                 holders = []
                 for number, ref in state.claims.items():
@@ -204,10 +205,10 @@ class Notifications:
         if head_seq > cursor:
             changes = self._games.changes(game_id, cursor)
             news = GameNews(changes.game, tuple(holders), changes.entries, changes.phases, changes.press, self._desk.now(),
-                            hooked, contacts)
+                            hooked, contacts, warnings)
         else:  # only the clock moved: the game as the snapshot read above has it
             news = GameNews(kept_view(self._desk.memo, state), tuple(holders), (), {}, {}, self._desk.now(), hooked,
-                            contacts)
+                            contacts, warnings)
         made = [d for channel in self.channels for d in channel.deliver(_after(news, ahead.get(channel.name)))]
         if not made and head_seq <= cursor:
             return 0

@@ -32,7 +32,9 @@ from .state import GM
 
 MAX_URL = 500  # Discord's and Slack's webhook URLs are about 120 characters
 MAX_CONTENT = 1900  # Discord refuses content over 2,000 characters; Slack takes more
-WARNINGS = (24.0, 2.0)  # hours before a deadline the channel is told orders are due
+WARNINGS = (24.0, 2.0)  # hours before a deadline the channel is told orders are due, unless the GM chose others
+MAX_WARNINGS = 4
+LONGEST_WARNING = 14 * 24.0  # hours: a deadline is rarely further off than two weeks
 USERNAME = "gamesmaster"
 
 
@@ -66,6 +68,34 @@ def check_url(text: str) -> str:
     return url
 
 
+def check_warnings(hours: Sequence[float]) -> tuple[float, ...]:
+    """When to warn of a deadline, in hours before it, as kept (the latest first, each once), or GMError saying
+    what is wrong."""
+    if not hours:
+        raise GMError("give at least one warning time (hours before the deadline), e.g. 24, 2")
+    kept = sorted({float(h) for h in hours}, reverse=True)
+    if len(kept) > MAX_WARNINGS:
+        raise GMError(f"at most {MAX_WARNINGS} warning times, not {len(kept)}")
+    for h in kept:
+        if not 0 < h <= LONGEST_WARNING:  # NaN fails this too
+            raise GMError(f"a warning time is a number of hours over 0 and at most {LONGEST_WARNING:g} "
+                          f"(two weeks), not {h:g}")
+    return tuple(kept)
+
+
+def read_warnings(text: str) -> tuple[float, ...]:
+    """Warning times as the GM writes them ('24, 2' or '24 2 0.5': hours before the deadline), checked."""
+    words = text.replace(",", " ").replace(";", " ").split()
+    if len(words) > MAX_WARNINGS * 2:
+        raise GMError(f"at most {MAX_WARNINGS} warning times")
+    try:
+        hours = [float(w.lower().removesuffix("h")) for w in words]
+    except ValueError:
+        raise GMError(f"warning times are hours before the deadline, written as numbers (e.g. 24, 2), not "
+                      f"{text.strip()[:40]!r}") from None
+    return check_warnings(hours)
+
+
 def shown_url(url: str) -> str:
     """The URL as the GM's page shows it: the scheme and host only (its path is the receiver's token)."""
     parts = urlsplit(url)
@@ -84,12 +114,29 @@ class WebhookStatus:
     last_ok_at: datetime | None
     last_error: str | None
     last_error_at: datetime | None
+    warnings: tuple[float, ...] = WARNINGS  # hours before a deadline it warns at
+
+    @property
+    def warnings_written(self) -> str:
+        """When it warns, as the GM writes it: '24, 2' (hours before each deadline)."""
+        return ", ".join(f"{h:g}" for h in self.warnings)
+
+    @property
+    def warnings_text(self) -> str:
+        """When it warns, in words: '24 hours and 2 hours' (before each deadline)."""
+        said = [time_left(h) for h in self.warnings]
+        return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
 
     @classmethod
     def of(cls, hook: HookRecord, queued: int) -> "WebhookStatus":
         """The status of a kept webhook."""
         return cls(shown_url(hook.url), hook.set_at, hook.delivered, hook.failed, queued, hook.last_ok_at,
-                   hook.last_error, hook.last_error_at)
+                   hook.last_error, hook.last_error_at, warnings_of(hook))
+
+
+def warnings_of(hook: HookRecord) -> tuple[float, ...]:
+    """When a kept webhook warns of a deadline (hours before it)."""
+    return tuple(hook.warnings) if hook.warnings else WARNINGS
 
 
 @dataclass(frozen=True)
@@ -188,7 +235,7 @@ class WebhookChannel:
         deadline = view.deadline
         if view.status != "active" or deadline is None or view.phase is None:
             return None
-        crossed = [w for w in self.warnings if deadline - timedelta(hours=w) <= now < deadline]
+        crossed = [w for w in news.warnings or self.warnings if deadline - timedelta(hours=w) <= now < deadline]
         if not crossed:
             return None
         w = min(crossed)
@@ -206,9 +253,11 @@ class Webhooks:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
-    def set_webhook(self, game_id: str, url: str | None) -> WebhookStatus | None:
-        """Set the game's webhook (None or empty: remove it); GMError says what is wrong with a URL."""
+    def set_webhook(self, game_id: str, url: str | None, warnings: Sequence[float] | None = None) -> WebhookStatus | None:
+        """Set the game's webhook (None or empty: remove it), warning of each deadline `warnings` hours before it
+        (None: 24 and 2); GMError says what is wrong with a URL or a warning time."""
         checked = check_url(url) if url and url.strip() else None
+        hours = list(check_warnings(warnings)) if warnings is not None else None
         with self._desk.reading() as rec:
             state = self._desk.snapshot(rec, game_id)  # NotFound for a game that is not
         with self._desk.store.connect() as conn:
@@ -216,7 +265,7 @@ class Webhooks:
             if checked is None:
                 books.remove_hook(game_id)
                 return None
-            books.set_hook(game_id, checked, self._desk.now())
+            books.set_hook(game_id, checked, self._desk.now(), hours)
             # A game no account plays in has no notification cursor yet: it starts at the head (the webhook is
             # told what happens from now on, not the game's past).
             cursors = AccountRecords(conn)
@@ -225,6 +274,20 @@ class Webhooks:
             hook = books.hook(game_id)
             assert hook is not None
             return WebhookStatus.of(hook, 0)
+
+    def set_webhook_warnings(self, game_id: str, warnings: Sequence[float] | None) -> WebhookStatus:
+        """Change when the game's webhook warns of each deadline (hours before it; None: 24 and 2), keeping its URL;
+        GMError if the game has no webhook or a time is wrong."""
+        hours = list(check_warnings(warnings)) if warnings is not None else None
+        with self._desk.reading() as rec:
+            self._desk.snapshot(rec, game_id)  # NotFound for a game that is not
+        with self._desk.store.connect() as conn:
+            books = WebhookRecords(conn)
+            if not books.set_warnings(game_id, hours):
+                raise GMError(f"{game_id} has no webhook: set its URL first")
+            hook = books.hook(game_id)
+            assert hook is not None
+            return WebhookStatus.of(hook, books.queued(game_id))
 
     def webhook(self, game_id: str) -> WebhookStatus | None:
         """How the game's webhook fares (None: the GM set none)."""

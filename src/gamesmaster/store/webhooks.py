@@ -3,7 +3,8 @@
 The URL is a secret (whoever has it may post in the club's channel): it is kept here, never
 on the ledger, which players may read. A post waits in gm_webhook_posts until it is
 delivered or given up, and stays there marked so, with a unique key so the same news is
-queued once; the hook's row keeps the counts and the last error for the GM. Migration 0009_webhooks.
+queued once; the hook's row keeps the counts, the last error and the warning times for the GM. Migrations
+0009_webhooks and 0011_webhook_warnings.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ hooks = Table(
     Column("last_ok_at", UTCDateTime, nullable=True),
     Column("last_error", String(300), nullable=True),
     Column("last_error_at", UTCDateTime, nullable=True),
+    Column("warnings", JSON, nullable=True),  # hours before a deadline it warns at (null: the default; 0011)
 )
 
 posts = Table(
@@ -56,6 +58,7 @@ class HookRecord:
     last_ok_at: datetime | None
     last_error: str | None
     last_error_at: datetime | None
+    warnings: list[float] | None = None  # hours before a deadline it warns at, as the GM set them (None: the default)
 
 
 @dataclass(frozen=True)
@@ -97,10 +100,16 @@ class WebhookRecords:
         """The games that have a webhook."""
         return [str(g) for g in self.conn.execute(select(hooks.c.game_id).order_by(hooks.c.game_id)).scalars()]
 
-    def set_hook(self, game_id: str, url: str, now: datetime) -> None:
+    def set_hook(self, game_id: str, url: str, now: datetime, warnings: list[float] | None = None) -> None:
         """Set (or change) a game's webhook: a new URL starts with clean counts and an empty queue."""
         self.remove_hook(game_id)
-        self.conn.execute(insert(hooks).values(game_id=game_id, url=url, set_at=now, delivered=0, failed=0))
+        self.conn.execute(insert(hooks).values(game_id=game_id, url=url, set_at=now, delivered=0, failed=0,
+                                               warnings=warnings))
+
+    def set_warnings(self, game_id: str, warnings: list[float] | None) -> bool:
+        """Change when a game's webhook warns of a deadline (its URL, counts and queue as they are); False: no hook."""
+        done = self.conn.execute(update(hooks).where(hooks.c.game_id == game_id).values(warnings=warnings))
+        return bool(done.rowcount)
 
     def remove_hook(self, game_id: str) -> None:
         """No webhook for the game any more; what waited for the old URL is dropped with it."""

@@ -253,6 +253,8 @@ class ReasonIn(Strict):
 
 class WebhookIn(Strict):
     url: str = Field(max_length=2000, description="the incoming webhook's URL (http or https); empty: none")
+    warnings: list[float] | None = Field(None, max_length=8, description="hours before each deadline to warn of "
+                                         "it (at most 4, each over 0 and at most 336); omitted: 24 and 2")
 
 
 class ResumeIn(Strict):
@@ -607,7 +609,7 @@ def get_webhook(game: str, request: Request, who: Caller = Depends(gm_only)) -> 
 @router.put("/games/{game}/webhook", response_model=schemas.WebhookOut, tags=["GM"],
             summary="Set (or, with an empty url, remove) the game's webhook: results, warnings and notices posted")
 def put_webhook(game: str, body: WebhookIn, request: Request, who: Caller = Depends(gm_only)) -> dict[str, Any]:
-    status = _gm(request).webhooks.set_webhook(game, body.url)
+    status = _gm(request).webhooks.set_webhook(game, body.url, body.warnings)
     return {"webhook": plain_object(status) if status is not None else None}
 
 

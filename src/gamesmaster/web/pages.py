@@ -16,7 +16,8 @@ from markupsafe import Markup
 from starlette.datastructures import FormData
 
 from ..gm import (phase_title, parse_phase, GAME_ID, ORDERS_CHARS, CentreChart, Forbidden, Gamesmaster, GMError,
-                  NotCommanded, Refused, RuleSpec, Settings, game_address, parse_duration, parse_time, rules_for)
+                  NotCommanded, Refused, RuleSpec, Settings, game_address, parse_duration, parse_time, read_warnings,
+                  rules_for)
 from . import site
 from .app import WebError, drawing, drawing_budget
 from .security import CSRF_FIELD, CSRF_HEADER, csrf_ok, is_gm, player_token, target_of, web_session
@@ -669,8 +670,14 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             gm.questions.answer_question(game, asked, _field(data, "text"), public=public)
             _flash(request, f"Question {number} answered " + ("for everyone." if public else "to its asker."))
         elif action == "webhook":
-            status = gm.webhooks.set_webhook(game, None if _field(data, "remove") == "1" else _field(data, "url")[:1000])
-            _flash(request, f"Webhook set: posting to {status.shown}." if status else "No webhook now.")
+            hours = read_warnings(_field(data, "warnings")) if _field(data, "warnings") else None
+            url = None if _field(data, "remove") == "1" else _field(data, "url")[:1000]
+            if url or hours is None:
+                status = gm.webhooks.set_webhook(game, url, hours)
+            else:  # the URL is not shown again (it is a secret): only the times change
+                status = gm.webhooks.set_webhook_warnings(game, hours)
+            _flash(request, f"Webhook set: posting to {status.shown}, warning of each deadline "
+                            f"{status.warnings_text} before it." if status else "No webhook now.")
         elif action == "draw":
             gm.press.declare_draw(game, reason=reason)
             _flash(request, "The game is declared drawn.")
