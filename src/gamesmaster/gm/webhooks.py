@@ -35,6 +35,7 @@ MAX_CONTENT = 1900  # Discord refuses content over 2,000 characters; Slack takes
 WARNINGS = (24.0, 2.0)  # hours before a deadline the channel is told orders are due, unless the GM chose others
 MAX_WARNINGS = 4
 LONGEST_WARNING = 14 * 24.0  # hours: a deadline is rarely further off than two weeks
+SHORTEST_WARNING = 0.25  # hours: a warning closer to the deadline than a quarter of an hour helps no one
 USERNAME = "gamesmaster"
 
 
@@ -77,9 +78,9 @@ def check_warnings(hours: Sequence[float]) -> tuple[float, ...]:
     if len(kept) > MAX_WARNINGS:
         raise GMError(f"at most {MAX_WARNINGS} warning times, not {len(kept)}")
     for h in kept:
-        if not 0 < h <= LONGEST_WARNING:  # NaN fails this too
-            raise GMError(f"a warning time is a number of hours over 0 and at most {LONGEST_WARNING:g} "
-                          f"(two weeks), not {h:g}")
+        if not SHORTEST_WARNING <= h <= LONGEST_WARNING:  # NaN fails this too
+            raise GMError(f"a warning time is a number of hours from {SHORTEST_WARNING:g} (a quarter of an hour) "
+                          f"to {LONGEST_WARNING:g} (two weeks), not {h:g}")
     return tuple(kept)
 
 
