@@ -146,6 +146,7 @@ def test_the_gm_chooses_when_the_deadline_is_warned_of(site, club, receiver, clo
     gm, _ = site
     status = gm.webhooks.set_webhook("club", receiver.url, [6, 0.5])
     assert status.warnings == (6.0, 0.5) and status.warnings_text == "6 hours and 30 minutes"
+    assert status.warnings_written == "6, 30m"
     deadline = gm.games.game("club").deadline
     clock.set(deadline - timedelta(hours=23))
     assert _all_posted(gm, receiver) == []  # 24 hours is not one of the club's times
@@ -161,11 +162,11 @@ def test_the_gm_chooses_when_the_deadline_is_warned_of(site, club, receiver, clo
 
 @pytest.mark.parametrize("hours, says", [
     ([], "at least one warning time"),
-    ([0], "from 0.25"),
-    ([0.1], "from 0.25"),
-    ([-2], "from 0.25"),
-    ([400], "to 336"),
-    ([float("nan")], "from 0.25"),
+    ([0], "from 15 minutes"),
+    ([0.1], "from 15 minutes"),
+    ([-2], "from 15 minutes"),
+    ([200], "to 168 hours"),
+    ([float("nan")], "from 15 minutes"),
     ([1, 2, 3, 4, 5], "at most 4"),
 ])
 def test_a_wrong_warning_time_is_refused_and_nothing_changes(site, club, receiver, hours, says):
@@ -180,11 +181,15 @@ def test_a_wrong_warning_time_is_refused_and_nothing_changes(site, club, receive
 def test_warning_times_as_the_gm_writes_them():
     from gamesmaster.gm import read_warnings
     assert read_warnings("24, 2") == (24.0, 2.0)
-    assert read_warnings("2 24 2h 0.5") == (24.0, 2.0, 0.5)  # the latest first, each once
-    with pytest.raises(GMError, match="written as numbers"):
+    assert read_warnings("2, 24, 2h, 30m") == (24.0, 2.0, 0.5)  # as players write theirs: the latest first, each once
+    with pytest.raises(GMError, match="hours before the deadline, e.g. 24, 2 or 30m"):
         read_warnings("a day before")
+    with pytest.raises(GMError, match="'5m': from 15 minutes"):
+        read_warnings("24, 5m")
     with pytest.raises(GMError, match="at most 4"):
-        read_warnings("1 2 3 4 5")
+        read_warnings("1, 2, 3, 4, 5")
+    with pytest.raises(GMError, match="at least one"):
+        read_warnings(" , ")
 
 
 def test_a_game_without_a_webhook_has_no_warning_times_to_change(site, club):
@@ -329,7 +334,7 @@ def test_only_the_gm_sets_it_and_the_url_is_never_shown(site, club, receiver):
         r = client.put(path, json={"url": receiver.url, "warnings": [48, 1]}, headers=GM)
         assert r.status_code == 200 and r.json()["webhook"]["warnings"] == [48.0, 1.0]
         r = client.put(path, json={"url": receiver.url, "warnings": [0]}, headers=GM)
-        assert r.status_code == 400 and "from 0.25" in r.json()["detail"]
+        assert r.status_code == 400 and "from 15 minutes" in r.json()["detail"]
         r = client.put(path, json={"url": receiver.url, "warnings": ["soon"]}, headers=GM)
         assert r.status_code == 422
         assert client.put(path, json={"url": ""}, headers=GM).json() == {"webhook": None}
@@ -382,18 +387,23 @@ def test_the_gm_console_sets_it_and_shows_how_it_fares(site, club, receiver):
         page = post(client, "/gm/games/club/webhook", {"url": receiver.url}, "/gm/games/club").text
         assert "Webhook set" in page and "0 delivered" in page and "s3cr3t-token" not in page
         assert "warns of each deadline 24 hours and 2 hours before it" in page
-        page = post(client, "/gm/games/club/webhook", {"url": "", "warnings": "12, 1"}, "/gm/games/club").text
-        assert "warns of each deadline 12 hours and 60 minutes before it" in page
+        page = post(client, "/gm/games/club/webhook", {"url": "", "warnings": "12, 2.5, 45m"}, "/gm/games/club").text
+        assert "warns of each deadline 12 hours, 2.5 hours and 45 minutes before it" in page
+        assert 'value="12, 2.5, 45m"' in page  # the card shows the times as they are written
         assert gm.webhooks.webhook("club").shown.startswith("http://127.0.0.1")  # the URL kept
         page = post(client, "/gm/games/club/webhook", {"url": "", "warnings": "soon"}, "/gm/games/club").text
-        assert "written as numbers" in page and gm.webhooks.webhook("club").warnings == (12.0, 1.0)
+        assert "e.g. 24, 2 or 30m" in page and gm.webhooks.webhook("club").warnings == (12.0, 2.5, 0.75)
+        page = post(client, "/gm/games/club/webhook", {"url": "", "warnings": ""}, "/gm/games/club").text
+        assert "24 hours and 2 hours before it" in page and gm.webhooks.webhook("club") is not None  # back to the default
         receiver.status = 500
         gm.press.post_press("club", "Notice", by_gm=True)
         one_pass(gm)
         receiver.next()
         page = client.get("/gm/games/club").text
         assert "1 waiting" in page and "the receiver answered 500" in page
-        page = post(client, "/gm/games/club/webhook", {"remove": "1"}, "/gm/games/club").text
+        # as a browser sends the card: the times field filled in, the URL field empty, Remove pressed
+        page = post(client, "/gm/games/club/webhook", {"url": "", "warnings": "24, 2", "remove": "1"},
+                    "/gm/games/club").text
         assert "No webhook now." in page and gm.webhooks.webhook("club") is None
 
 

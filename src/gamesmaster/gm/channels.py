@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
 
 from ..store.accounts import AccountRecord, AccountRecords, NewNotice
 from ..store.mailbox import MailRecords, NewMail
 from ..store.webhooks import NewPost, WebhookRecords
+from .errors import GMError
 from .state import Seat
 from .views import GameView, PhaseResult, PressItem
 
@@ -59,7 +60,7 @@ class GameNews:
     now: datetime
     hooked: bool  # the GM set a webhook for the game
     contacts: Mapping[int, str] = field(default_factory=dict)  # the address of each seat played by mail, by number
-    warnings: tuple[float, ...] = ()  # hours before a deadline the game's webhook warns at (empty: the channel's)
+    warnings: tuple[float, ...] | None = None  # hours before a deadline the game's webhook warns at (None: the channel's)
 
     @property
     def opened(self) -> bool:
@@ -70,6 +71,51 @@ class GameNews:
     def started(self) -> bool:
         """The game began in this pass."""
         return any(kind == "game-started" for _, kind in self.entries)
+
+
+WARNING_HOURS = (0.25, 168.0)  # a warning at least a quarter of an hour, at most a week, before the deadline
+MAX_WARNINGS = 4
+
+
+def warning_times(hours: Iterable[float]) -> tuple[float, ...]:
+    """Deadline warning times (hours before a deadline) as kept: each from a quarter of an hour to a week, to the
+    thousandth of an hour, the latest first and each once, at most four (GMError names a wrong one)."""
+    kept = {round(_within(value, f"{value:g}"), 3) for value in hours}
+    if len(kept) > MAX_WARNINGS:
+        raise GMError(f"at most {MAX_WARNINGS} warning times")
+    return tuple(sorted(kept, reverse=True))
+
+
+def read_warning_times(text: str) -> tuple[float, ...]:
+    """Warning times as a player or the GM writes them: '24, 2' (hours) or '30m' (minutes); empty: none."""
+    parts = [p.strip().lower() for p in str(text).replace(";", ",").split(",") if p.strip()]
+    if len(parts) > MAX_WARNINGS * 2:
+        raise GMError(f"at most {MAX_WARNINGS} warning times")
+    hours = []
+    for part in parts:
+        try:
+            value = float(part[:-1]) / 60 if part.endswith("m") else float(part.rstrip("h"))
+        except ValueError:
+            raise GMError(f"warning time {part[:20]!r}: hours before the deadline, e.g. 24, 2 or 30m") from None
+        hours.append(_within(value, repr(part[:20])))  # named as written
+    return warning_times(hours)
+
+
+def _within(value: float, said: str) -> float:
+    if not WARNING_HOURS[0] <= value <= WARNING_HOURS[1]:  # NaN fails this too
+        raise GMError(f"warning time {said}: from 15 minutes to {WARNING_HOURS[1]:.0f} hours")
+    return value
+
+
+def written_warning_times(hours: Iterable[float]) -> str:
+    """Warning times as read_warning_times reads them back: '24, 2, 30m'."""
+    return ", ".join(f"{h:g}" if h >= 1 else f"{round(h * 60, 1):g}m" for h in hours)
+
+
+def warning_times_in_words(hours: Iterable[float]) -> str:
+    """Warning times in words, exactly: '24 hours, 2.5 hours and 30 minutes' (before each deadline)."""
+    said = [f"{h:g} hour{'' if h == 1 else 's'}" if h >= 1 else f"{round(h * 60, 1):g} minutes" for h in hours]
+    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
 
 
 def time_left(hours: float) -> str:

@@ -25,7 +25,7 @@ from ..store import Conflict
 from ..store.accounts import AccountRecords, NewNotice, SettingsRecord
 from ..store.mailbox import MailRecords
 from ..store.webhooks import WebhookRecords
-from .channels import Channel, GameNews, Herald, Holder, time_left
+from .channels import Channel, GameNews, Herald, Holder, read_warning_times, time_left, written_warning_times
 from .errors import GMError
 from .accounts import Accounts
 from .desk import Desk
@@ -38,8 +38,6 @@ from .webhooks import WebhookChannel, warnings_of
 log = logging.getLogger(__name__)
 
 KINDS = ("results", "warnings", "press", "votes")  # what may come by mail as well
-WARNING_HOURS = (0.25, 168.0)  # a warning at least a quarter of an hour, at most a week, before the deadline
-MAX_WARNINGS = 4
 
 
 @dataclass(frozen=True)
@@ -72,7 +70,7 @@ class NoticeSettings:
     @property
     def warnings_text(self) -> str:
         """The warning times as a player writes them, and parse() reads them back: '24, 2, 30m'."""
-        return ", ".join(f"{h:g}" if h >= 1 else f"{round(h * 60, 1):g}m" for h in self.warnings)
+        return written_warning_times(self.warnings)
 
     def to_record(self) -> SettingsRecord:
         """As stored."""
@@ -89,22 +87,7 @@ class NoticeSettings:
     @classmethod
     def parse(cls, mail: Iterable[str], warnings: str) -> "NoticeSettings":
         """From a form: the kinds ticked, and the warning times as '24, 2' (hours; '30m' for minutes)."""
-        kinds = tuple(k for k in KINDS if k in set(mail))
-        hours: list[float] = []
-        for part in str(warnings).replace(";", ",").split(","):
-            part = part.strip().lower()
-            if not part:
-                continue
-            try:
-                value = float(part[:-1]) / 60 if part.endswith("m") else float(part.rstrip("h"))
-            except ValueError:
-                raise GMError(f"warning time {part[:20]!r}: hours before the deadline, e.g. 24, 2 or 30m") from None
-            if not WARNING_HOURS[0] <= value <= WARNING_HOURS[1]:
-                raise GMError(f"warning time {part[:20]!r}: from 15 minutes to {WARNING_HOURS[1]:.0f} hours")
-            hours.append(round(value, 3))
-        if len(hours) > MAX_WARNINGS:
-            raise GMError(f"at most {MAX_WARNINGS} warning times")
-        return cls(kinds, tuple(sorted(set(hours), reverse=True)))
+        return cls(tuple(k for k in KINDS if k in set(mail)), read_warning_times(warnings))
 
 
 class _Moved(Exception):
@@ -185,7 +168,7 @@ class Notifications:
             if cursor is not None:
                 state = self._desk.snapshot(rec, game_id)
                 hook = WebhookRecords(rec.conn).hook(game_id)
-                hooked, warnings = hook is not None, warnings_of(hook) if hook is not None else ()
+                hooked, warnings = hook is not None, warnings_of(hook) if hook is not None else None
                 contacts = {n: c.address for n, c in MailRecords(rec.conn).contacts(game_id).items()}
                 holders = []
                 for number, ref in state.claims.items():

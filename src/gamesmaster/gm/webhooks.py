@@ -25,7 +25,8 @@ from urllib.parse import quote, urlsplit
 from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from ..store.webhooks import HookRecord, NewPost, PostRecord, WebhookRecords
-from .channels import GameNews, time_left
+from .channels import (GameNews, read_warning_times, time_left, warning_times, warning_times_in_words,
+                       written_warning_times)
 from .desk import Desk
 from .errors import GMError
 from .state import GM
@@ -33,9 +34,6 @@ from .state import GM
 MAX_URL = 500  # Discord's and Slack's webhook URLs are about 120 characters
 MAX_CONTENT = 1900  # Discord refuses content over 2,000 characters; Slack takes more
 WARNINGS = (24.0, 2.0)  # hours before a deadline the channel is told orders are due, unless the GM chose others
-MAX_WARNINGS = 4
-LONGEST_WARNING = 14 * 24.0  # hours: a deadline is rarely further off than two weeks
-SHORTEST_WARNING = 0.25  # hours: a warning closer to the deadline than a quarter of an hour helps no one
 USERNAME = "gamesmaster"
 
 
@@ -70,31 +68,16 @@ def check_url(text: str) -> str:
 
 
 def check_warnings(hours: Sequence[float]) -> tuple[float, ...]:
-    """When to warn of a deadline, in hours before it, as kept (the latest first, each once), or GMError saying
-    what is wrong."""
+    """When a webhook warns of each deadline, as kept (channels.warning_times: the players' own rules), or GMError
+    saying what is wrong; at least one time (a webhook without warnings is not one of the choices)."""
     if not hours:
         raise GMError("give at least one warning time (hours before the deadline), e.g. 24, 2")
-    kept = sorted({float(h) for h in hours}, reverse=True)
-    if len(kept) > MAX_WARNINGS:
-        raise GMError(f"at most {MAX_WARNINGS} warning times, not {len(kept)}")
-    for h in kept:
-        if not SHORTEST_WARNING <= h <= LONGEST_WARNING:  # NaN fails this too
-            raise GMError(f"a warning time is a number of hours from {SHORTEST_WARNING:g} (a quarter of an hour) "
-                          f"to {LONGEST_WARNING:g} (two weeks), not {h:g}")
-    return tuple(kept)
+    return warning_times(hours)
 
 
 def read_warnings(text: str) -> tuple[float, ...]:
-    """Warning times as the GM writes them ('24, 2' or '24 2 0.5': hours before the deadline), checked."""
-    words = text.replace(",", " ").replace(";", " ").split()
-    if len(words) > MAX_WARNINGS * 2:
-        raise GMError(f"at most {MAX_WARNINGS} warning times")
-    try:
-        hours = [float(w.lower().removesuffix("h")) for w in words]
-    except ValueError:
-        raise GMError(f"warning times are hours before the deadline, written as numbers (e.g. 24, 2), not "
-                      f"{text.strip()[:40]!r}") from None
-    return check_warnings(hours)
+    """A webhook's warning times as the GM writes them ('24, 2', '30m'), checked as check_warnings checks them."""
+    return check_warnings(read_warning_times(text))
 
 
 def shown_url(url: str) -> str:
@@ -119,14 +102,13 @@ class WebhookStatus:
 
     @property
     def warnings_written(self) -> str:
-        """When it warns, as the GM writes it: '24, 2' (hours before each deadline)."""
-        return ", ".join(f"{h:g}" for h in self.warnings)
+        """When it warns, as the GM writes it: '24, 2, 30m' (before each deadline)."""
+        return written_warning_times(self.warnings)
 
     @property
     def warnings_text(self) -> str:
         """When it warns, in words: '24 hours and 2 hours' (before each deadline)."""
-        said = [time_left(h) for h in self.warnings]
-        return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+        return warning_times_in_words(self.warnings)
 
     @classmethod
     def of(cls, hook: HookRecord, queued: int) -> "WebhookStatus":
@@ -137,7 +119,7 @@ class WebhookStatus:
 
 def warnings_of(hook: HookRecord) -> tuple[float, ...]:
     """When a kept webhook warns of a deadline (hours before it)."""
-    return tuple(hook.warnings) if hook.warnings else WARNINGS
+    return tuple(hook.warnings) if hook.warnings is not None else WARNINGS
 
 
 @dataclass(frozen=True)
@@ -236,7 +218,8 @@ class WebhookChannel:
         deadline = view.deadline
         if view.status != "active" or deadline is None or view.phase is None:
             return None
-        crossed = [w for w in news.warnings or self.warnings if deadline - timedelta(hours=w) <= now < deadline]
+        times = news.warnings if news.warnings is not None else self.warnings
+        crossed = [w for w in times if deadline - timedelta(hours=w) <= now < deadline]
         if not crossed:
             return None
         w = min(crossed)

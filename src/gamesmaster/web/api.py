@@ -254,7 +254,7 @@ class ReasonIn(Strict):
 class WebhookIn(Strict):
     url: str = Field(max_length=2000, description="the incoming webhook's URL (http or https); empty: none")
     warnings: list[float] | None = Field(None, max_length=8, description="hours before each deadline to warn of "
-                                         "it (at most 4, each from 0.25 to 336); omitted: 24 and 2")
+                                         "it (at most 4, each from 0.25 to 168); omitted: 24 and 2")
 
 
 class ResumeIn(Strict):

@@ -670,9 +670,11 @@ def gm_action(game: str, action: str, request: Request, data: FormData = Depends
             gm.questions.answer_question(game, asked, _field(data, "text"), public=public)
             _flash(request, f"Question {number} answered " + ("for everyone." if public else "to its asker."))
         elif action == "webhook":
-            hours = read_warnings(_field(data, "warnings")) if _field(data, "warnings") else None
-            url = None if _field(data, "remove") == "1" else _field(data, "url")[:1000]
-            if url or hours is None:
+            url, times = _field(data, "url")[:1000], _field(data, "warnings")
+            hours = read_warnings(times) if times else None  # left empty: 24 and 2
+            if _field(data, "remove") == "1":
+                status = gm.webhooks.set_webhook(game, None)
+            elif url:
                 status = gm.webhooks.set_webhook(game, url, hours)
             else:  # the URL is not shown again (it is a secret): only the times change
                 status = gm.webhooks.set_webhook_warnings(game, hours)
