@@ -180,7 +180,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as d:
         table = Table(f"sqlite:///{d}/probe.db")
         ms = uvloop.run(probe(table, args.requests, args.concurrent))
-        ms.update(writers(f"sqlite:///{d}/writers.db", args.requests))
+        ms.update(writers(f"sqlite:///{d}/writers.db", max(8, args.requests)))  # eight threads, one each at least
     import gamesmaster
     print(f"CPU per request, ms ({Path(gamesmaster.__file__).parents[1]}):")
     for name, value in ms.items():
