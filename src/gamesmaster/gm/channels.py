@@ -58,9 +58,14 @@ class GameNews:
     phases: Mapping[int, PhaseResult]  # the phases those entries published, by entry
     press: Mapping[int, PressItem]  # the press those entries recorded, as the GM sees it: channels filter
     now: datetime
-    hooked: bool  # the GM set a webhook for the game
+    # when the game's webhook warns of a deadline, in hours before it (None: the GM set no webhook)
+    webhook_warnings: tuple[float, ...] | None
     contacts: Mapping[int, str] = field(default_factory=dict)  # the address of each seat played by mail, by number
-    warnings: tuple[float, ...] | None = None  # hours before a deadline the game's webhook warns at (None: the channel's)
+
+    @property
+    def hooked(self) -> bool:
+        """The GM set a webhook for the game."""
+        return self.webhook_warnings is not None
 
     @property
     def opened(self) -> bool:
@@ -73,6 +78,7 @@ class GameNews:
         return any(kind == "game-started" for _, kind in self.entries)
 
 
+DEFAULT_WARNINGS = (24.0, 2.0)  # hours before a deadline a player, or a webhook, is warned unless told otherwise
 WARNING_HOURS = (0.25, 168.0)  # a warning at least a quarter of an hour, at most a week, before the deadline
 MAX_WARNINGS = 4
 
@@ -80,10 +86,7 @@ MAX_WARNINGS = 4
 def warning_times(hours: Iterable[float]) -> tuple[float, ...]:
     """Deadline warning times (hours before a deadline) as kept: each from a quarter of an hour to a week, to the
     thousandth of an hour, the latest first and each once, at most four (GMError names a wrong one)."""
-    kept = {round(_within(value, f"{value:g}"), 3) for value in hours}
-    if len(kept) > MAX_WARNINGS:
-        raise GMError(f"at most {MAX_WARNINGS} warning times")
-    return tuple(sorted(kept, reverse=True))
+    return _kept([_within(value, f"{value:g}") for value in hours])
 
 
 def read_warning_times(text: str) -> tuple[float, ...]:
@@ -98,13 +101,20 @@ def read_warning_times(text: str) -> tuple[float, ...]:
         except ValueError:
             raise GMError(f"warning time {part[:20]!r}: hours before the deadline, e.g. 24, 2 or 30m") from None
         hours.append(_within(value, repr(part[:20])))  # named as written
-    return warning_times(hours)
+    return _kept(hours)
 
 
 def _within(value: float, said: str) -> float:
     if not WARNING_HOURS[0] <= value <= WARNING_HOURS[1]:  # NaN fails this too
         raise GMError(f"warning time {said}: from 15 minutes to {WARNING_HOURS[1]:.0f} hours")
     return value
+
+
+def _kept(hours: Iterable[float]) -> tuple[float, ...]:
+    kept = {round(h, 3) for h in hours}
+    if len(kept) > MAX_WARNINGS:
+        raise GMError(f"at most {MAX_WARNINGS} warning times")
+    return tuple(sorted(kept, reverse=True))
 
 
 def written_warning_times(hours: Iterable[float]) -> str:

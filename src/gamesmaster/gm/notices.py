@@ -25,7 +25,8 @@ from ..store import Conflict
 from ..store.accounts import AccountRecords, NewNotice, SettingsRecord
 from ..store.mailbox import MailRecords
 from ..store.webhooks import WebhookRecords
-from .channels import Channel, GameNews, Herald, Holder, read_warning_times, time_left, written_warning_times
+from .channels import (DEFAULT_WARNINGS, Channel, GameNews, Herald, Holder, read_warning_times, time_left,
+                       written_warning_times)
 from .errors import GMError
 from .accounts import Accounts
 from .desk import Desk
@@ -65,7 +66,7 @@ class NoticeSettings:
     """A player's choices for one game: what also comes by mail, and when to be warned of the deadline."""
 
     mail: tuple[str, ...] = KINDS
-    warnings: tuple[float, ...] = (24.0, 2.0)  # hours before the deadline, while orders are due
+    warnings: tuple[float, ...] = DEFAULT_WARNINGS  # hours before the deadline, while orders are due
 
     @property
     def warnings_text(self) -> str:
@@ -168,7 +169,7 @@ class Notifications:
             if cursor is not None:
                 state = self._desk.snapshot(rec, game_id)
                 hook = WebhookRecords(rec.conn).hook(game_id)
-                hooked, warnings = hook is not None, warnings_of(hook) if hook is not None else None
+                webhook_warnings = warnings_of(hook) if hook is not None else None
                 contacts = {n: c.address for n, c in MailRecords(rec.conn).contacts(game_id).items()}
                 holders = []
                 for number, ref in state.claims.items():
@@ -176,7 +177,7 @@ class Notifications:
                     if seat is not None and seat.role != "former" and account is not None:
                         holders.append(Holder(seat, account, NoticeSettings.from_record(ar.settings(account.id, game_id)),
                                               contacts.get(seat.number, "").lower() == account.email))
-        if cursor is None or not (state.claims or hooked or contacts or self._desk.mail.gm_email):
+        if cursor is None or not (state.claims or webhook_warnings is not None or contacts or self._desk.mail.gm_email):
             # A game first read starts at its head (turning a channel on for an old game does not tell its whole
             # history); one no channel tells anyone of moves on, so that an address given later is not told the past
             if cursor is not None and head_seq <= cursor:
@@ -188,10 +189,10 @@ class Notifications:
         if head_seq > cursor:
             changes = self._games.changes(game_id, cursor)
             news = GameNews(changes.game, tuple(holders), changes.entries, changes.phases, changes.press, self._desk.now(),
-                            hooked, contacts, warnings)
+                            webhook_warnings, contacts)
         else:  # only the clock moved: the game as the snapshot read above has it
-            news = GameNews(kept_view(self._desk.memo, state), tuple(holders), (), {}, {}, self._desk.now(), hooked,
-                            contacts, warnings)
+            news = GameNews(kept_view(self._desk.memo, state), tuple(holders), (), {}, {}, self._desk.now(),
+                            webhook_warnings, contacts)
         made = [d for channel in self.channels for d in channel.deliver(_after(news, ahead.get(channel.name)))]
         if not made and head_seq <= cursor:
             return 0

@@ -25,7 +25,7 @@ from urllib.parse import quote, urlsplit
 from ..ledger import JSONObject
 from ..store.accounts import AccountRecords
 from ..store.webhooks import HookRecord, NewPost, PostRecord, WebhookRecords
-from .channels import (GameNews, read_warning_times, time_left, warning_times, warning_times_in_words,
+from .channels import (DEFAULT_WARNINGS, GameNews, read_warning_times, time_left, warning_times, warning_times_in_words,
                        written_warning_times)
 from .desk import Desk
 from .errors import GMError
@@ -33,7 +33,6 @@ from .state import GM
 
 MAX_URL = 500  # Discord's and Slack's webhook URLs are about 120 characters
 MAX_CONTENT = 1900  # Discord refuses content over 2,000 characters; Slack takes more
-WARNINGS = (24.0, 2.0)  # hours before a deadline the channel is told orders are due, unless the GM chose others
 USERNAME = "gamesmaster"
 
 
@@ -98,7 +97,7 @@ class WebhookStatus:
     last_ok_at: datetime | None
     last_error: str | None
     last_error_at: datetime | None
-    warnings: tuple[float, ...] = WARNINGS  # hours before a deadline it warns at
+    warnings: tuple[float, ...] = DEFAULT_WARNINGS  # hours before a deadline it warns at
 
     @property
     def warnings_written(self) -> str:
@@ -119,7 +118,7 @@ class WebhookStatus:
 
 def warnings_of(hook: HookRecord) -> tuple[float, ...]:
     """When a kept webhook warns of a deadline (hours before it)."""
-    return tuple(hook.warnings) if hook.warnings is not None else WARNINGS
+    return tuple(hook.warnings) if hook.warnings is not None else DEFAULT_WARNINGS
 
 
 @dataclass(frozen=True)
@@ -163,8 +162,8 @@ class WebhookChannel:
 
     name = "webhook"
 
-    def __init__(self, site_url: str | None = None, warnings: Sequence[float] = WARNINGS) -> None:
-        self.site_url, self.warnings = site_url, tuple(warnings)
+    def __init__(self, site_url: str | None = None) -> None:
+        self.site_url = site_url
 
     def deliver(self, news: GameNews) -> list[NewPost]:
         """The posts this news makes (none for a game with no webhook)."""
@@ -218,8 +217,7 @@ class WebhookChannel:
         deadline = view.deadline
         if view.status != "active" or deadline is None or view.phase is None:
             return None
-        times = news.warnings if news.warnings is not None else self.warnings
-        crossed = [w for w in times if deadline - timedelta(hours=w) <= now < deadline]
+        crossed = [w for w in news.webhook_warnings or () if deadline - timedelta(hours=w) <= now < deadline]
         if not crossed:
             return None
         w = min(crossed)
@@ -237,7 +235,8 @@ class Webhooks:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
-    def set_webhook(self, game_id: str, url: str | None, warnings: Sequence[float] | None = None) -> WebhookStatus | None:
+    def set_webhook(self, game_id: str, url: str | None,
+                    warnings: Sequence[float] | None = None) -> WebhookStatus | None:
         """Set the game's webhook (None or empty: remove it), warning of each deadline `warnings` hours before it
         (None: 24 and 2); GMError says what is wrong with a URL or a warning time."""
         checked = check_url(url) if url and url.strip() else None
